@@ -1,0 +1,75 @@
+package io.rdmastorage.probe.check;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One check's verdict: a Kubernetes-style condition ({@code type}, {@code status}, CamelCase
+ * {@code reason}, human {@code message}) plus the measured facts that justify it.
+ *
+ * <p>Details hold JSON-friendly values only: strings, numbers, booleans, lists and maps of them.
+ */
+public record CheckResult(CheckType type, Status status, String reason, String message, Map<String, Object> details) {
+
+    /** Longer lists in details are cut to this many items, and their full size is given beside them. */
+    public static final int MAX_LIST_ITEMS = 10;
+
+    public CheckResult {
+        details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+    }
+
+    public static Builder builder(CheckType type) {
+        return new Builder(type);
+    }
+
+    public static final class Builder {
+        private final CheckType type;
+        private Status status = Status.UNKNOWN;
+        private String reason;
+        private String message;
+        private final Map<String, Object> details = new LinkedHashMap<>();
+
+        private Builder(CheckType type) {
+            this.type = type;
+        }
+
+        public Builder status(Status status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder verdict(Status status, String reason, String message) {
+            this.status = status;
+            this.reason = reason;
+            this.message = message;
+            return this;
+        }
+
+        public Builder detail(String key, Object value) {
+            if (value != null) {
+                details.put(key, value);
+            }
+            return this;
+        }
+
+        /** A list detail, summarised: at most {@link #MAX_LIST_ITEMS} items plus {@code <key>Total}. */
+        public Builder detailList(String key, List<?> values) {
+            if (values.size() > MAX_LIST_ITEMS) {
+                details.put(key, List.copyOf(values.subList(0, MAX_LIST_ITEMS)));
+                details.put(key + "Total", values.size());
+            } else {
+                details.put(key, List.copyOf(values));
+            }
+            return this;
+        }
+
+        public CheckResult build() {
+            if (reason == null || message == null) {
+                throw new IllegalStateException(type + ": a verdict needs a reason and a message");
+            }
+            return new CheckResult(type, status, reason, message, details);
+        }
+    }
+}

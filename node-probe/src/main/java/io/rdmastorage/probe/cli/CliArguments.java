@@ -1,0 +1,178 @@
+package io.rdmastorage.probe.cli;
+
+import io.rdmastorage.probe.host.ExecMode;
+import io.rdmastorage.probe.spec.Rules;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The parsed command line:
+ * {@code [SUBCOMMAND] [--host-root DIR] [--spec FILE|-] [--node NAME] [--exec-mode chroot|direct]
+ * [--tool NAME=PATH]... [--output FILE] [--format json|text] [--tool-timeout DURATION] [--peer ADDR]}.
+ * Options take their value as the next argument or after '='.
+ */
+public record CliArguments(String command, String hostRoot, Optional<String> spec, Optional<String> node,
+                           ExecMode execMode, Map<String, String> tools, Optional<String> output, Format format,
+                           Duration toolTimeout, Optional<String> peer, boolean help, boolean version) {
+
+    public enum Format { JSON, TEXT }
+
+    public static final String CHECK = "check";
+    public static final String LATENCY_SERVER = "latency-server";
+    public static final String LATENCY_CLIENT = "latency-client";
+    private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT);
+
+    public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}");
+    private static final Pattern DURATION = Pattern.compile("([0-9]{1,6})(ms|s|m)");
+
+    public static final String USAGE = """
+            usage: node-probe [check] [--host-root DIR] [--spec FILE|-] [--node NAME]
+                              [--exec-mode chroot|direct] [--tool NAME=PATH]... [--output FILE]
+                              [--format json|text] [--tool-timeout DURATION]
+                   node-probe latency-server --spec FILE|- [options]
+                   node-probe latency-client --peer ADDR --spec FILE|- [options]
+
+              --host-root DIR        the host's file system (default /; /host in the probe pod)
+              --spec FILE|-          the profile's check spec as JSON (- = stdin); none = check what the node has
+              --node NAME            node name for the report (default $NODE_NAME, then the host's hostname)
+              --exec-mode MODE       chroot: run host tools inside the host root (default);
+                                     direct: run <root>/<tool> as is (fixture roots with stub tools)
+              --tool NAME=PATH       where a host tool is, as a host path (repeatable)
+              --output FILE          also write the compact JSON report there (e.g. /dev/termination-log)
+              --format json|text     what to print on stdout (default json)
+              --tool-timeout DUR     kill a host tool after this long, e.g. 30s, 500ms, 2m (default 30s)
+              --peer ADDR            latency-client: the latency-server's IP address
+
+            exit codes: 0 all checks True, 1 some check False or Unknown, 2 bad usage or spec, 3 internal failure
+            """;
+
+    public static CliArguments parse(List<String> args) throws UsageException {
+        List<String> rest = new ArrayList<>(args);
+        String command = CHECK;
+        if (!rest.isEmpty() && !rest.get(0).startsWith("-")) {
+            command = rest.remove(0);
+            if (!COMMANDS.contains(command)) {
+                throw new UsageException("unknown command '" + command + "'; expected one of " + COMMANDS);
+            }
+        }
+        String hostRoot = "/";
+        String spec = null;
+        String node = null;
+        ExecMode execMode = ExecMode.CHROOT;
+        Map<String, String> tools = new LinkedHashMap<>();
+        String output = null;
+        Format format = Format.JSON;
+        Duration toolTimeout = DEFAULT_TOOL_TIMEOUT;
+        String peer = null;
+        boolean help = false;
+        boolean version = false;
+        for (int i = 0; i < rest.size(); i++) {
+            String arg = rest.get(i);
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            switch (arg) {
+                case "-h", "--help" -> help = true;
+                case "--version" -> version = true;
+                default -> {
+                    if (value == null) {
+                        if (i + 1 >= rest.size()) {
+                            throw new UsageException(arg.startsWith("-") ? arg + " needs a value" : "unexpected argument '" + arg + "'");
+                        }
+                        value = rest.get(++i);
+                    }
+                    switch (arg) {
+                        case "--host-root" -> hostRoot = nonEmpty(arg, value);
+                        case "--spec" -> spec = nonEmpty(arg, value);
+                        case "--node" -> node = nodeName(value);
+                        case "--exec-mode" -> execMode = execMode(value);
+                        case "--tool" -> tool(value, tools);
+                        case "--output" -> output = nonEmpty(arg, value);
+                        case "--format" -> format = format(value);
+                        case "--tool-timeout" -> toolTimeout = duration(arg, value);
+                        case "--peer" -> peer = peer(value);
+                        default -> throw new UsageException("unknown option '" + arg + "'; see --help");
+                    }
+                }
+            }
+        }
+        if (peer != null && !command.equals(LATENCY_CLIENT)) {
+            throw new UsageException("--peer is only for latency-client");
+        }
+        if (command.equals(LATENCY_CLIENT) && peer == null && !help) {
+            throw new UsageException("latency-client needs --peer ADDR");
+        }
+        return new CliArguments(command, hostRoot, Optional.ofNullable(spec), Optional.ofNullable(node), execMode,
+                tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer), help, version);
+    }
+
+    private static String nonEmpty(String option, String value) throws UsageException {
+        if (value.isEmpty()) {
+            throw new UsageException(option + " needs a non-empty value");
+        }
+        return value;
+    }
+
+    private static String nodeName(String value) throws UsageException {
+        if (!Rules.isNodeName(value)) {
+            throw new UsageException("--node: " + Rules.show(value) + " must be a Kubernetes node name (DNS name)");
+        }
+        return value;
+    }
+
+    private static ExecMode execMode(String value) throws UsageException {
+        try {
+            return ExecMode.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--exec-mode: " + e.getMessage());
+        }
+    }
+
+    private static void tool(String value, Map<String, String> tools) throws UsageException {
+        int eq = value.indexOf('=');
+        String name = eq > 0 ? value.substring(0, eq) : "";
+        String path = eq > 0 ? value.substring(eq + 1) : "";
+        if (!TOOL_NAME.matcher(name).matches() || !path.startsWith("/") || path.contains("/../") || path.endsWith("/..")) {
+            throw new UsageException("--tool: " + Rules.show(value) + " must be NAME=/absolute/host/path such as mmfsadm=/opt/gpfs/bin/mmfsadm");
+        }
+        tools.put(name, path);
+    }
+
+    private static Format format(String value) throws UsageException {
+        return switch (value) {
+            case "json" -> Format.JSON;
+            case "text" -> Format.TEXT;
+            default -> throw new UsageException("--format: must be json or text, got " + Rules.show(value));
+        };
+    }
+
+    static Duration duration(String option, String value) throws UsageException {
+        Matcher m = DURATION.matcher(value);
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new UsageException(option + ": " + Rules.show(value) + " must be a positive duration such as 30s, 500ms or 2m");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+    }
+
+    private static String peer(String value) throws UsageException {
+        if (!Rules.isIpAddress(value)) {
+            throw new UsageException("--peer: " + Rules.show(value) + " must be an IPv4 or IPv6 address");
+        }
+        return value;
+    }
+}

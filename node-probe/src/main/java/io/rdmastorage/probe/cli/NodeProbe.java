@@ -1,0 +1,145 @@
+package io.rdmastorage.probe.cli;
+
+import io.rdmastorage.probe.check.CheckResult;
+import io.rdmastorage.probe.check.CheckRunner;
+import io.rdmastorage.probe.check.Checks;
+import io.rdmastorage.probe.check.ProbeContext;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolLocator;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.report.Report;
+import io.rdmastorage.probe.report.ReportJson;
+import io.rdmastorage.probe.report.ReportText;
+import io.rdmastorage.probe.spec.InvalidSpecException;
+import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.probe.spec.SpecReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * node-probe's entry point. {@link #run} is the whole program without {@code System.exit}, so the
+ * simulated kubelet of the tests can call it in-process with a pod's arguments.
+ */
+public final class NodeProbe {
+
+    private NodeProbe() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(List.of(args), System.in, System.out, System.err));
+    }
+
+    /** Runs node-probe with the given arguments; returns its exit code (see {@link ExitCode}). */
+    public static int run(List<String> args, InputStream stdin, PrintStream out, PrintStream err) {
+        try {
+            CliArguments cli = CliArguments.parse(args);
+            if (cli.help()) {
+                out.print(CliArguments.USAGE);
+                return ExitCode.ALL_TRUE;
+            }
+            if (cli.version()) {
+                out.println("node-probe " + version());
+                return ExitCode.ALL_TRUE;
+            }
+            Invocation invocation = prepare(cli, stdin);
+            return switch (cli.command()) {
+                case CliArguments.LATENCY_SERVER, CliArguments.LATENCY_CLIENT ->
+                        throw new UsageException(cli.command() + " is not available in this build");
+                default -> emit(cli, invocation, new CheckRunner(Checks.all()).run(invocation.context()), out);
+            };
+        } catch (UsageException e) {
+            err.println("node-probe: " + e.getMessage());
+            return ExitCode.USAGE;
+        } catch (IOException | RuntimeException e) {
+            err.println("node-probe: internal failure: " + e);
+            return ExitCode.INTERNAL;
+        }
+    }
+
+    /** What every command needs: the validated spec and a context over the host root. */
+    record Invocation(ProbeContext context, long startNanos) {
+    }
+
+    static Invocation prepare(CliArguments cli, InputStream stdin) throws UsageException, IOException {
+        long startNanos = System.nanoTime();
+        Instant now = Instant.now();
+        ProbeSpec spec = readSpec(cli.spec(), stdin);
+        Path root = Path.of(cli.hostRoot());
+        if (!Files.isDirectory(root)) {
+            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
+        }
+        HostRoot host = new HostRoot(root);
+        ToolRunner tools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
+        ProbeContext context = new ProbeContext(host, tools, spec, cli.spec().isEmpty(), nodeName(cli, host), now);
+        return new Invocation(context, startNanos);
+    }
+
+    static int emit(CliArguments cli, Invocation invocation, List<CheckResult> results, PrintStream out)
+            throws IOException {
+        ProbeContext context = invocation.context();
+        long millis = (System.nanoTime() - invocation.startNanos()) / 1_000_000;
+        Report report = Report.of(context.node(), version(), context.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+                millis, results);
+        String compact = ReportJson.compact(report);
+        if (cli.output().isPresent()) {
+            Files.writeString(Path.of(cli.output().get()), compact, StandardCharsets.UTF_8);
+        }
+        out.print(cli.format() == CliArguments.Format.TEXT ? ReportText.render(report) : compact + "\n");
+        out.flush();
+        return ExitCode.of(report.status());
+    }
+
+    private static ProbeSpec readSpec(Optional<String> source, InputStream stdin) throws UsageException, IOException {
+        if (source.isEmpty()) {
+            return ProbeSpec.discover();
+        }
+        String json;
+        if (source.get().equals("-")) {
+            json = new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
+        } else {
+            try {
+                json = Files.readString(Path.of(source.get()), StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new UsageException("--spec: " + Rules.show(source.get()) + " does not exist");
+            }
+        }
+        try {
+            return SpecReader.read(json);
+        } catch (InvalidSpecException e) {
+            throw new UsageException("invalid spec: " + e.getMessage());
+        }
+    }
+
+    /** --node, else $NODE_NAME (the downward API in the pod), else the host's own name. */
+    private static String nodeName(CliArguments cli, HostRoot host) throws UsageException {
+        if (cli.node().isPresent()) {
+            return cli.node().get();
+        }
+        String env = System.getenv("NODE_NAME");
+        if (env != null && !env.isBlank()) {
+            if (!Rules.isNodeName(env)) {
+                throw new UsageException("$NODE_NAME: " + Rules.show(env) + " must be a Kubernetes node name (DNS name)");
+            }
+            return env;
+        }
+        return host.readAttribute("/proc/sys/kernel/hostname")
+                .or(() -> host.readAttribute("/etc/hostname"))
+                .filter(Rules::isNodeName)
+                .orElse("unknown");
+    }
+
+    static String version() {
+        String v = NodeProbe.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

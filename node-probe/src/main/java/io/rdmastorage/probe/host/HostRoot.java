@@ -1,0 +1,159 @@
+package io.rdmastorage.probe.host;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Read-only view of the host's file system as seen under a root folder ({@code /host} in the probe
+ * pod, {@code /} on a host, a plain folder in tests).
+ *
+ * <p>All paths given to it are absolute host paths ({@code /sys/class/nvme}); absolute symbolic
+ * links found on the way are resolved inside the root, never against the probe's own file system,
+ * so a host link such as {@code /usr/bin/gdscheck -> /usr/local/cuda/gds/tools/gdscheck} means the
+ * same thing under {@code /host} as on the host.
+ */
+public final class HostRoot {
+
+    private static final int MAX_LINK_HOPS = 40;
+    /** Host files read by the probe are small; a bigger one is not what we think it is. */
+    private static final long MAX_FILE_BYTES = 8L * 1024 * 1024;
+
+    private final Path root;
+
+    public HostRoot(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public boolean isSystemRoot() {
+        return root.getParent() == null;
+    }
+
+    /** The real path of a host path, symbolic links resolved inside the root. */
+    public Path resolve(String hostPath) {
+        if (!hostPath.startsWith("/")) {
+            throw new IllegalArgumentException("host path must be absolute: " + hostPath);
+        }
+        Deque<String> pending = new ArrayDeque<>(components(hostPath));
+        List<String> resolved = new ArrayList<>();
+        int hops = 0;
+        while (!pending.isEmpty()) {
+            String part = pending.pollFirst();
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            if (part.equals("..")) {
+                if (!resolved.isEmpty()) {
+                    resolved.remove(resolved.size() - 1);
+                }
+                continue;
+            }
+            Path candidate = join(resolved).resolve(part);
+            if (Files.isSymbolicLink(candidate) && hops++ < MAX_LINK_HOPS) {
+                try {
+                    String target = Files.readSymbolicLink(candidate).toString();
+                    List<String> targetParts = components(target);
+                    for (int i = targetParts.size() - 1; i >= 0; i--) {
+                        pending.addFirst(targetParts.get(i));
+                    }
+                    if (target.startsWith("/")) {
+                        resolved.clear();
+                    }
+                    continue;
+                } catch (IOException e) {
+                    // unreadable link: keep it as a plain component; reading it will fail cleanly
+                }
+            }
+            resolved.add(part);
+        }
+        return join(resolved);
+    }
+
+    public boolean exists(String hostPath) {
+        return Files.exists(resolve(hostPath), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    public boolean isDirectory(String hostPath) {
+        return Files.isDirectory(resolve(hostPath), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    public boolean isExecutableFile(String hostPath) {
+        Path p = resolve(hostPath);
+        return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.isExecutable(p);
+    }
+
+    /** Whole file content, or empty when the file is absent, unreadable or too large. */
+    public Optional<String> read(String hostPath) {
+        Path p = resolve(hostPath);
+        try {
+            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.size(p) > MAX_FILE_BYTES) {
+                // sysfs attributes report size 4096 regardless of content, so only a huge size is refused
+                return Optional.empty();
+            }
+            return Optional.of(new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
+        } catch (IOException | SecurityException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** First line of a file with surrounding white space removed: the shape of a sysfs attribute. */
+    public Optional<String> readAttribute(String hostPath) {
+        return read(hostPath).map(s -> {
+            int nl = s.indexOf('\n');
+            return (nl >= 0 ? s.substring(0, nl) : s).strip();
+        });
+    }
+
+    /** Sorted names of the entries of a host directory; empty when it is absent. */
+    public List<String> list(String hostPath) {
+        Path dir = resolve(hostPath);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(e -> e.getFileName().toString()).sorted().toList();
+        } catch (IOException | SecurityException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * The host path a link or directory really stands for, relative to the root, such as
+     * {@code /sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0} for {@code /sys/class/infiniband/mlx5_0/device}.
+     */
+    public String hostRealPath(String hostPath) {
+        Path real = resolve(hostPath);
+        String relative = root.relativize(real).toString();
+        return "/" + relative;
+    }
+
+    private Path join(List<String> parts) {
+        Path p = root;
+        for (String part : parts) {
+            p = p.resolve(part);
+        }
+        return p;
+    }
+
+    private static List<String> components(String path) {
+        List<String> parts = new ArrayList<>();
+        for (String part : path.split("/")) {
+            if (!part.isEmpty()) {
+                parts.add(part);
+            }
+        }
+        return parts;
+    }
+}

@@ -1,0 +1,139 @@
+package io.rdmastorage.probe.host;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The only place that starts processes. Always an argv, never a shell; always bounded by a timeout;
+ * a tool that is missing, hangs or cannot start gives a {@link ToolResult} that says so rather
+ * than an exception.
+ */
+public class ToolRunner {
+
+    /** Enough for `mmfsadm test verbs conn` on a 10,000-node cluster; beyond that we stop reading. */
+    static final int MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+    private static final String TOOL_PATH = "/usr/lpp/mmfs/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+    private final HostRoot host;
+    private final ToolLocator locator;
+    private final ExecMode mode;
+    private final Duration timeout;
+
+    public ToolRunner(HostRoot host, ToolLocator locator, ExecMode mode, Duration timeout) {
+        this.host = host;
+        this.locator = locator;
+        this.mode = mode;
+        this.timeout = timeout;
+    }
+
+    public Optional<String> locate(String tool) {
+        return locator.find(tool);
+    }
+
+    public ToolResult run(String tool, String... args) {
+        return run(tool, List.of(args));
+    }
+
+    public ToolResult run(String tool, List<String> args) {
+        String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
+        Optional<String> hostPath = locator.find(tool);
+        if (hostPath.isEmpty()) {
+            return new ToolResult(tool, shown, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
+        }
+        List<String> argv = new ArrayList<>(args.size() + 3);
+        if (mode == ExecMode.CHROOT && !host.isSystemRoot()) {
+            argv.add("chroot");
+            argv.add(host.root().toString());
+            argv.add(hostPath.get());
+        } else {
+            argv.add(host.resolve(hostPath.get()).toString());
+        }
+        argv.addAll(args);
+        return execute(tool, shown, argv);
+    }
+
+    private ToolResult execute(String tool, String shown, List<String> argv) {
+        long start = System.nanoTime();
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.DISCARD);
+        Map<String, String> env = builder.environment();
+        env.clear();
+        env.put("PATH", TOOL_PATH);
+        env.put("LC_ALL", "C");   // English, stable number formats: the parsers rely on it
+        env.put("LANG", "C");
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "", e.getMessage(), elapsed(start));
+        }
+        CompletableFuture<String> stdout = drain(process.getInputStream());
+        CompletableFuture<String> stderr = drain(process.getErrorStream());
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill(process);
+                return new ToolResult(tool, shown, ToolResult.Outcome.TIMED_OUT, -1,
+                        collect(stdout), collect(stderr), elapsed(start));
+            }
+            return new ToolResult(tool, shown, ToolResult.Outcome.EXITED, process.exitValue(),
+                    collect(stdout), collect(stderr), elapsed(start));
+        } catch (InterruptedException e) {
+            kill(process);
+            Thread.currentThread().interrupt();
+            return new ToolResult(tool, shown, ToolResult.Outcome.TIMED_OUT, -1, "", "interrupted", elapsed(start));
+        }
+    }
+
+    /** Children first: a stub or wrapper script that forked would otherwise keep our pipes open. */
+    private static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static CompletableFuture<String> drain(InputStream in) {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            byte[] chunk = new byte[8192];
+            try (in) {
+                int n;
+                while ((n = in.read(chunk)) >= 0) {
+                    if (buffer.size() < MAX_OUTPUT_BYTES) {
+                        buffer.write(chunk, 0, Math.min(n, MAX_OUTPUT_BYTES - buffer.size()));
+                    }
+                }
+            } catch (IOException e) {
+                // the process was killed; keep what was read
+            }
+            result.complete(buffer.toString(StandardCharsets.UTF_8));
+        }, "tool-output");
+        reader.setDaemon(true);
+        reader.start();
+        return result;
+    }
+
+    private static String collect(CompletableFuture<String> output) {
+        try {
+            return output.get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        } catch (ExecutionException | TimeoutException e) {
+            return "";
+        }
+    }
+
+    private static Duration elapsed(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+}

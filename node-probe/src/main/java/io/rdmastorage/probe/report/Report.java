@@ -1,0 +1,29 @@
+package io.rdmastorage.probe.report;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rdmastorage.probe.check.CheckResult;
+import io.rdmastorage.probe.check.Status;
+import java.util.List;
+
+/**
+ * The probe's output, versioned by {@code apiVersion}/{@code kind} so the operator can refuse a
+ * report it does not understand. Field names are part of the contract with the operator.
+ *
+ * @param status  the worst check status: True only when every check is True (and there is one)
+ */
+@JsonPropertyOrder({"apiVersion", "kind", "node", "probeVersion", "startedAt", "durationMillis", "status", "checks"})
+public record Report(String apiVersion, String kind, String node, String probeVersion, String startedAt,
+                     long durationMillis, Status status, List<CheckResult> checks) {
+
+    public static final String API_VERSION = "rdmastorage.io/v1alpha1";
+    public static final String KIND = "NodeProbeReport";
+
+    public static Report of(String node, String probeVersion, String startedAt, long durationMillis,
+                            List<CheckResult> checks) {
+        Status worst = checks.isEmpty() ? Status.UNKNOWN : Status.TRUE;
+        for (CheckResult c : checks) {
+            worst = worst.worse(c.status());
+        }
+        return new Report(API_VERSION, KIND, node, probeVersion, startedAt, durationMillis, worst, List.copyOf(checks));
+    }
+}
