@@ -1,6 +1,8 @@
 package io.rdmastorage.probe.host;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -103,6 +105,33 @@ public final class HostRoot {
                 return Optional.empty();
             }
             return Optional.of(new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
+        } catch (IOException | SecurityException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The end of a file, at most {@code maxBytes} and starting at a whole line: logs such as
+     * {@code mmfs.log.latest} outgrow {@link #read}, and only their end is recent.
+     */
+    public Optional<String> readTail(String hostPath, int maxBytes) {
+        Path p = resolve(hostPath);
+        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        try (SeekableByteChannel channel = Files.newByteChannel(p, LinkOption.NOFOLLOW_LINKS)) {
+            long start = Math.max(0, channel.size() - maxBytes);
+            channel.position(start);
+            ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(maxBytes, channel.size()));
+            while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+                // keep reading: a channel may return fewer bytes than asked
+            }
+            String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+            if (start > 0) {
+                int nl = text.indexOf('\n');
+                text = nl < 0 ? "" : text.substring(nl + 1);   // the first line was cut
+            }
+            return Optional.of(text);
         } catch (IOException | SecurityException e) {
             return Optional.empty();
         }

@@ -1,6 +1,7 @@
 package io.rdmastorage.probe.host;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +66,8 @@ public class ToolRunner {
 
     private ToolResult execute(String tool, String shown, List<String> argv) {
         long start = System.nanoTime();
-        ProcessBuilder builder = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.DISCARD);
+        // no stdin: a tool that prompts gets EOF at once (Redirect.DISCARD is for output only and throws here)
+        ProcessBuilder builder = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Map<String, String> env = builder.environment();
         env.clear();
         env.put("PATH", TOOL_PATH);
