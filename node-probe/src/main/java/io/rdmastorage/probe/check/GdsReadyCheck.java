@@ -1,0 +1,456 @@
+package io.rdmastorage.probe.check;
+
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.parse.CufileJson;
+import io.rdmastorage.probe.parse.GdscheckReport;
+import io.rdmastorage.probe.parse.GdscheckReport.DriverSupport;
+import io.rdmastorage.probe.parse.KernelCmdline;
+import io.rdmastorage.probe.parse.NvfsHookSymbols;
+import io.rdmastorage.probe.parse.NvidiaFsModules;
+import io.rdmastorage.probe.parse.PciePath;
+import io.rdmastorage.probe.spec.DevicePort;
+import io.rdmastorage.probe.spec.ProbeSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * GPUDirect Storage fails silently: with nvidia-fs missing, the IOMMU on, a storage driver that never
+ * registered with nvidia-fs, or compat mode allowed, cuFile still works, through a POSIX bounce
+ * buffer. This check reads {@code gdscheck -p} and then verifies what it cannot show: the
+ * registrations in {@code /proc/driver/nvidia-fs/modules} and {@code /proc/kallsyms}, the IOMMU in
+ * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
+ * share a PCIe switch.
+ */
+public final class GdsReadyCheck implements Check {
+
+    public static final String NVIDIA_FS_MISSING = "NvidiaFsMissing";
+    public static final String IOMMU_ENABLED = "IommuEnabled";
+    public static final String IOMMU_STATE_UNKNOWN = "IommuStateUnknown";
+    public static final String BACKEND_NOT_REGISTERED = "BackendNotRegistered";
+    public static final String BACKEND_REGISTRATION_UNKNOWN = "BackendRegistrationUnknown";
+    public static final String FILESYSTEM_UNSUPPORTED = "FilesystemUnsupported";
+    public static final String COMPAT_MODE_FORCED = "CompatModeForced";
+    public static final String COMPAT_MODE_ALLOWED = "CompatModeAllowed";
+    public static final String CROSS_SWITCH_TOPOLOGY = "CrossSwitchTopology";
+    public static final String TOPOLOGY_UNKNOWN = "TopologyUnknown";
+    public static final String GDSCHECK_NOT_FOUND = "GdscheckNotFound";
+    public static final String GDS_READY = "GdsReady";
+
+    static final String NVFS_PROC = "/proc/driver/nvidia-fs";
+    static final String NVFS_MODULES = "/proc/driver/nvidia-fs/modules";
+    static final String KALLSYMS = "/proc/kallsyms";
+    static final String CMDLINE = "/proc/cmdline";
+    static final String IOMMU_GROUPS = "/sys/kernel/iommu_groups";
+    static final String CUFILE_JSON = "/etc/cufile.json";
+    static final String PCI_DEVICES = "/sys/bus/pci/devices";
+    static final String INFINIBAND = "/sys/class/infiniband";
+    private static final String NVIDIA_VENDOR = "0x10de";
+    private static final String RELOAD_NVFS = "`modprobe -r nvidia_fs && modprobe nvidia_fs`";
+
+    /** The spec's file system names and the DRIVER CONFIGURATION rows of gdscheck that serve them. */
+    private static final Map<String, List<String>> GDSCHECK_ROWS = Map.of(
+            "nvme", List.of("NVMe"),
+            "nvmeof", List.of("NVMeOF"),
+            "scsi", List.of("SCSI"),
+            // the product was renamed IBM Storage Scale; accept either spelling of the row
+            "gpfs", List.of("IBM Spectrum Scale", "IBM Storage Scale"),
+            "nfs", List.of("NFS"),
+            // GDS 1.16 added a separate row for Amazon's Lustre; both are Lustre clients
+            "lustre", List.of("DDN EXAScaler", "FSx Lustre"),
+            "beegfs", List.of("BeeGFS"),
+            "wekafs", List.of("WekaFS"));
+
+    /** What to do when a file system is not served directly. */
+    private static final Map<String, String> FILESYSTEM_FIXES = Map.of(
+            "nvme", "install the GDS-enabled NVMe driver (MLNX_OFED/DOCA-OFED with --with-nvmf) and reload nvidia-fs",
+            "nvmeof", "install the GDS-enabled nvme-rdma driver (MLNX_OFED/DOCA-OFED with --with-nvmf) and reload nvidia-fs",
+            "scsi", "use a SCSI stack with GDS support and reload nvidia-fs",
+            "gpfs", "enable GDS in GPFS (`mmchconfig verbsGPUDirectStorage=yes`, with verbsRdma enabled) and restart GPFS on this node",
+            "nfs", "mount NFS over RDMA (proto=rdma) with the GDS-enabled rpcrdma (MLNX_OFED/DOCA-OFED with --with-nfsrdma)",
+            "lustre", "install the Lustre/EXAScaler client built with GDS support",
+            "beegfs", "install the BeeGFS client built with GDS support",
+            "wekafs", "enable GDS in the WekaFS client");
+
+    /**
+     * Kernel drivers that serve a file system only after registering with nvidia-fs: the key nvidia-fs
+     * lists them under, and the registration hooks a GDS-enabled build of the driver exports.
+     */
+    private record Backend(String filesystem, String driver, String nvfsKey, List<String> hooks, String ofedOption) {
+
+        String hookNames() {
+            return String.join("/", hooks);
+        }
+
+        String install() {
+            return "Install the GDS-enabled " + driver + " driver (MLNX_OFED/DOCA-OFED with " + ofedOption
+                    + "), then reload nvidia-fs: " + RELOAD_NVFS;
+        }
+    }
+
+    private static final List<Backend> BACKENDS = List.of(
+            new Backend("nvme", "nvme", "nvme", List.of("nvme_v1_register_nvfs_dma_ops", "nvme_v2_register_nvfs_dma_ops"),
+                    "--with-nvmf"),
+            new Backend("nvmeof", "nvme-rdma", "nvme_rdma", List.of("nvme_rdma_v1_register_nvfs_dma_ops"), "--with-nvmf"),
+            new Backend("nfs", "rpcrdma", "rpcrdma", List.of("rpcrdma_register_nvfs_dma_ops"), "--with-nfsrdma"));
+
+    /** One condition found wrong, or not known; the first False (in check order) gives the verdict. */
+    private record Finding(Status status, String reason, String message) {
+    }
+
+    @Override
+    public CheckType type() {
+        return CheckType.GDS_READY;
+    }
+
+    @Override
+    public boolean applies(ProbeContext context) {
+        if (!context.discovery()) {
+            return context.spec().gds() != null;
+        }
+        return context.tools().locate("gdscheck").isPresent() || context.tools().locate("gdscheck.py").isPresent()
+                || context.host().exists(NVFS_PROC);
+    }
+
+    @Override
+    public CheckResult run(ProbeContext context) {
+        // without a spec, judge with the defaults: IOMMU must be off, nothing else is required
+        ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : new ProbeSpec.Gds(null, null, null, null);
+        ToolResult result = context.tools().run("gdscheck", "-p");
+        if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
+            result = context.tools().run("gdscheck.py", "-p");
+        }
+        if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
+            return CheckResult.builder(type())
+                    .verdict(context.discovery() ? Status.UNKNOWN : Status.FALSE, GDSCHECK_NOT_FOUND,
+                            "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
+                                    + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
+                                    + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH")
+                    .build();
+        }
+        if (!result.ran()) {
+            return ToolVerdicts.cannotTell(type(), result, false,
+                    "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds").build();
+        }
+        Optional<GdscheckReport> parsed = GdscheckReport.parse(result.stdout());
+        if (parsed.isEmpty()) {
+            return result.succeeded()
+                    ? ToolVerdicts.unparseable(type(), result, "a gdscheck -p report").build()
+                    : ToolVerdicts.cannotTell(type(), result, false,
+                            "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports").build();
+        }
+        return judge(context.host(), context.spec(), gds, parsed.get());
+    }
+
+    private CheckResult judge(HostRoot host, ProbeSpec spec, ProbeSpec.Gds gds, GdscheckReport report) {
+        CheckResult.Builder result = CheckResult.builder(type());
+        report.gdsVersion().ifPresent(v -> result.detail("gdsVersion", v));
+        result.detail("nvidiaFs", report.nvidiaFsVersion().orElse("not loaded"));
+        List<Finding> findings = new ArrayList<>();
+        List<String> passed = new ArrayList<>();
+
+        if (!report.nvidiaFsLoaded()) {
+            findings.add(new Finding(Status.FALSE, NVIDIA_FS_MISSING, nvidiaFsMissing(report)));
+        } else {
+            passed.add("nvidia_fs " + report.nvidiaFsVersion().get() + " loaded");
+        }
+        iommu(host, gds, report, result, findings, passed);
+        if (report.nvidiaFsLoaded()) {
+            backends(host, gds, result, findings);
+        }
+        filesystems(gds, report, result, findings, passed);
+        compatMode(host, gds, report, result, findings);
+        if (gds.requireNicGpuSameSwitch()) {
+            topology(host, spec, result, findings, passed);
+        }
+        return verdict(result, findings, passed);
+    }
+
+    private static String nvidiaFsMissing(GdscheckReport report) {
+        String p2pdma = report.driver(List.of("NVMe P2PDMA")).filter(DriverSupport::direct).isPresent()
+                ? " (only NVMe through PCI P2PDMA works without it)" : "";
+        return "gdscheck -p shows no nvidia_fs version: the nvidia-fs kernel module is not loaded, so cuFile I/O "
+                + "goes through a POSIX bounce buffer" + p2pdma + ". Load it with `modprobe nvidia_fs` (package "
+                + "nvidia-fs or nvidia-fs-dkms, built for the running kernel) and have it loaded at boot";
+    }
+
+    private static void iommu(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+                              List<Finding> findings, List<String> passed) {
+        Optional<KernelCmdline> cmdline = host.read(CMDLINE).map(KernelCmdline::parse);
+        int groups = host.isDirectory(IOMMU_GROUPS) ? host.list(IOMMU_GROUPS).size() : -1;
+        List<String> evidence = new ArrayList<>();
+        Optional<Boolean> enabled = report.iommuEnabled();
+        if (enabled.isPresent()) {
+            evidence.add("gdscheck: " + (enabled.get() ? "enabled" : "disabled"));
+        }
+        cmdline.ifPresent(c -> evidence.add("cmdline: "
+                + (c.iommuParameters().isEmpty() ? "no iommu parameter" : String.join(" ", c.iommuParameters()))));
+        if (groups >= 0) {
+            evidence.add("iommu_groups: " + groups);
+        }
+        // gdscheck is what GDS itself sees; sysfs and the boot parameters stand in when its output has no PLATFORM INFO
+        if (enabled.isEmpty() && groups >= 0) {
+            enabled = Optional.of(groups > 0);
+        }
+        if (enabled.isEmpty() && cmdline.isPresent()) {
+            enabled = switch (cmdline.get().iommu()) {
+                case OFF -> Optional.of(false);
+                case ON, PASSTHROUGH -> Optional.of(true);
+                case UNSPECIFIED -> Optional.empty();
+            };
+        }
+        result.detail("iommu", enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
+        result.detail("iommuEvidence", String.join("; ", evidence));
+        if (!gds.requireIommuDisabled()) {
+            return;
+        }
+        if (enabled.isEmpty()) {
+            findings.add(new Finding(Status.UNKNOWN, IOMMU_STATE_UNKNOWN,
+                    "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
+                            + " has no iommu parameter and " + IOMMU_GROUPS + " cannot be read. Run `dmesg | grep -i iommu` "
+                            + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line"));
+        } else if (enabled.get()) {
+            boolean passthrough = cmdline.map(c -> c.iommu() == KernelCmdline.IommuRequest.PASSTHROUGH).orElse(false);
+            findings.add(new Finding(Status.FALSE, IOMMU_ENABLED,
+                    "the IOMMU is enabled (" + String.join("; ", evidence) + "): GPU-to-storage DMA is remapped, so GDS "
+                            + "fails or falls back to the bounce buffer. Add intel_iommu=off (Intel) or amd_iommu=off (AMD) "
+                            + "to GRUB_CMDLINE_LINUX_DEFAULT, regenerate the GRUB configuration and reboot"
+                            + (passthrough ? "; passthrough (iommu=pt) is supported by NVIDIA only on some platforms such "
+                            + "as DGX: on those, set requireIommuDisabled: false" : "")));
+        } else {
+            passed.add("IOMMU disabled");
+        }
+    }
+
+    /** For each required backend that is only served after its kernel driver registered with nvidia-fs. */
+    private static void backends(HostRoot host, ProbeSpec.Gds gds, CheckResult.Builder result, List<Finding> findings) {
+        List<Backend> required = BACKENDS.stream().filter(b -> gds.filesystems().contains(b.filesystem())).toList();
+        Optional<NvidiaFsModules> modules = host.read(NVFS_MODULES).map(NvidiaFsModules::parse);
+        modules.ifPresent(m -> result.detailList("nvfsModules", List.copyOf(m.modules().keySet())));
+        if (required.isEmpty()) {
+            return;
+        }
+        Optional<NvfsHookSymbols> hooks = host.read(KALLSYMS).map(NvfsHookSymbols::scan);
+        hooks.ifPresent(h -> result.detailList("nvfsHooks", List.copyOf(h.registrationSymbols())));
+        List<String> problems = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (Backend b : required) {
+            boolean exported = hooks.map(h -> b.hooks().stream().anyMatch(h::exports)).orElse(false);
+            if (modules.isPresent() && !modules.get().registered(b.nvfsKey())) {
+                String listed = NVFS_MODULES + (modules.get().modules().isEmpty() ? " lists no driver"
+                        : " lists only " + String.join(", ", modules.get().modules().keySet()));
+                problems.add(exported
+                        ? b.filesystem() + ": the " + b.driver() + " driver exports " + b.hookNames() + " but has not "
+                                + "registered with nvidia-fs (" + listed + "), most likely because it was loaded after "
+                                + "nvidia-fs. Reload nvidia-fs: " + RELOAD_NVFS
+                        : b.filesystem() + ": the " + b.driver() + " driver has not registered with nvidia-fs (" + listed
+                                + ") and " + (hooks.isPresent() ? "exports no " + b.hookNames() + ": it is the stock driver"
+                                : KALLSYMS + " is unreadable") + ", so GDS there silently runs in compat mode. " + b.install());
+            } else if (modules.isEmpty() && hooks.isEmpty()) {
+                unknown.add(b.filesystem());
+            } else if (modules.isEmpty() && !exported) {
+                problems.add(b.filesystem() + ": the running " + b.driver() + " driver exports no " + b.hookNames()
+                        + ": it is the stock driver and cannot register with nvidia-fs. " + b.install());
+            }
+            // no modules file but the hook exported: nvidia-fs registers every driver exporting it when it loads
+        }
+        if (!problems.isEmpty()) {
+            findings.add(new Finding(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
+        } else if (!unknown.isEmpty()) {
+            findings.add(new Finding(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
+                    "cannot tell whether the drivers for " + String.join(", ", unknown) + " registered with nvidia-fs: "
+                            + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc"));
+        }
+    }
+
+    private static void filesystems(ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+                                    List<Finding> findings, List<String> passed) {
+        if (gds.filesystems().isEmpty()) {
+            // nothing named: GDS is only worth having if it serves something directly
+            List<String> direct = report.drivers().entrySet().stream()
+                    .filter(r -> !r.getKey().equalsIgnoreCase("Userspace RDMA"))
+                    .map(r -> new DriverSupport(r.getKey(), r.getValue()))
+                    .filter(DriverSupport::direct)
+                    .map(DriverSupport::row)
+                    .toList();
+            result.detailList("direct", direct);
+            if (direct.isEmpty() && !report.drivers().isEmpty()) {
+                findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+                        "gdscheck -p shows no file system or driver served directly (every DRIVER CONFIGURATION row is "
+                                + "Unsupported or compat only): all cuFile I/O goes through compat mode. Set up GDS for the "
+                                + "storage this node uses and list it in gds.filesystems"));
+            } else if (!direct.isEmpty()) {
+                passed.add("served directly: " + String.join(", ", direct));
+            }
+            return;
+        }
+        List<String> shown = new ArrayList<>();
+        List<String> unsupported = new ArrayList<>();
+        List<String> fixes = new ArrayList<>();
+        for (String fs : gds.filesystems()) {
+            Optional<DriverSupport> row = report.driver(GDSCHECK_ROWS.get(fs));
+            String seen = row.map(DriverSupport::toString).orElse(GDSCHECK_ROWS.get(fs).get(0) + ": not listed");
+            shown.add(fs + " (" + seen + ")");
+            if (row.filter(DriverSupport::direct).isEmpty()) {
+                unsupported.add(fs + " (" + seen + ")");
+                fixes.add("for " + fs + ", " + FILESYSTEM_FIXES.get(fs));
+            }
+        }
+        result.detailList("filesystems", shown);
+        if (unsupported.isEmpty()) {
+            passed.add(String.join(", ", shown) + " served directly");
+        } else {
+            findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+                    "gdscheck -p shows " + String.join(", ", unsupported) + " not served by GDS: cuFile I/O there silently "
+                            + "uses compat mode (POSIX reads through a bounce buffer). To fix: " + String.join("; ", fixes)));
+        }
+    }
+
+    private static void compatMode(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+                                   List<Finding> findings) {
+        Optional<String> text = host.read(CUFILE_JSON);
+        Optional<CufileJson> json = text.flatMap(CufileJson::parse);
+        if (text.isPresent() && json.isEmpty()) {
+            result.detail("cufileJson", "unparseable");
+        }
+        // gdscheck prints the effective setting as use_compat_mode; cufile.json is what an admin edits
+        Optional<Boolean> effective = report.cufileFlag("use_compat_mode");
+        boolean allowed = json.isPresent()
+                ? json.get().compatModeAllowed() || effective.orElse(false)
+                : effective.orElse(true);
+        boolean forced = json.flatMap(CufileJson::forceCompatMode).orElse(false)
+                || report.cufileFlag("force_compat_mode").orElse(false);
+        result.detail("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
+        String where = json.isPresent() ? CUFILE_JSON : "gdscheck's CUFILE CONFIGURATION (" + CUFILE_JSON + " unreadable)";
+        if (forced) {
+            findings.add(new Finding(Status.FALSE, COMPAT_MODE_FORCED,
+                    where + " forces compat mode (properties.force_compat_mode: true): every cuFile read and write goes "
+                            + "through POSIX and GDS is never used. Set \"force_compat_mode\": false in the properties "
+                            + "section of " + CUFILE_JSON));
+        } else if (allowed && gds.forbidCompatMode()) {
+            findings.add(new Finding(Status.FALSE, COMPAT_MODE_ALLOWED,
+                    where + " allows compat mode (properties.allow_compat_mode is true or unset, which defaults to true): "
+                            + "where GDS cannot serve a file, cuFile silently falls back to POSIX reads through a bounce "
+                            + "buffer instead of failing. Set \"allow_compat_mode\": false in the properties section of "
+                            + CUFILE_JSON + " (and in any file applications name with CUFILE_ENV_PATH_JSON)"));
+        }
+    }
+
+    private static void topology(HostRoot host, ProbeSpec spec, CheckResult.Builder result, List<Finding> findings,
+                                 List<String> passed) {
+        Map<String, PciePath> gpus = nvidiaGpus(host);
+        Map<String, PciePath> nics = rdmaNics(host, spec);
+        if (gpus.isEmpty() || nics.isEmpty()) {
+            findings.add(new Finding(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
+                    "cannot compare PCIe placement: " + (gpus.isEmpty() ? "no NVIDIA GPU (vendor 0x10de, display or 3D "
+                            + "controller) found under " + PCI_DEVICES : "no RDMA NIC found under " + INFINIBAND)
+                            + ". Check that the probe sees the host's /sys, or run `nvidia-smi topo -m` on the node"));
+            return;
+        }
+        List<String> paired = new ArrayList<>();
+        List<String> crossing = new ArrayList<>();
+        List<String> facts = new ArrayList<>();
+        for (Map.Entry<String, PciePath> gpu : gpus.entrySet()) {
+            Optional<String> match = Optional.empty();
+            for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
+                Optional<String> sw = gpu.getValue().sharedSwitch(nic.getValue());
+                if (sw.isPresent()) {
+                    match = Optional.of("GPU " + gpu.getKey() + " and " + nic.getKey() + " share PCIe switch " + sw.get());
+                    break;
+                }
+            }
+            if (match.isPresent()) {
+                paired.add(match.get());
+                facts.add(match.get());
+            } else {
+                Map.Entry<String, PciePath> nearest = nearest(gpu.getValue(), nics);
+                facts.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
+                crossing.add("GPU " + gpu.getKey() + " at " + gpu.getValue() + " and " + nearest.getKey() + " at "
+                        + nearest.getValue() + " " + (gpu.getValue().hostBridge().equals(nearest.getValue().hostBridge())
+                        ? "meet only at root complex " + gpu.getValue().hostBridge()
+                        : "are on different root complexes"));
+            }
+        }
+        result.detailList("topology", facts);
+        if (crossing.isEmpty()) {
+            passed.add(String.join(", ", paired));
+        } else {
+            findings.add(new Finding(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
+                    "no RDMA NIC shares a PCIe switch with the GPU: " + String.join("; ", crossing) + ". GPUDirect traffic "
+                            + "then crosses the CPU root complex, at a fraction of the bandwidth. Put GPU and NIC in slots "
+                            + "under one PCIe switch (`nvidia-smi topo -m` should show PIX or PXB for the pair), or drop "
+                            + "requireNicGpuSameSwitch if this platform has none"));
+        }
+    }
+
+    /** NVIDIA display or 3D controllers (PCI class 0x0300xx, 0x0302xx), by PCI address. */
+    private static Map<String, PciePath> nvidiaGpus(HostRoot host) {
+        Map<String, PciePath> gpus = new LinkedHashMap<>();
+        for (String address : host.list(PCI_DEVICES)) {
+            String dir = PCI_DEVICES + "/" + address;
+            if (!host.readAttribute(dir + "/vendor").filter(NVIDIA_VENDOR::equalsIgnoreCase).isPresent()) {
+                continue;
+            }
+            String pciClass = host.readAttribute(dir + "/class").orElse("");
+            if (pciClass.startsWith("0x0300") || pciClass.startsWith("0x0302")) {
+                PciePath.parse(host.hostRealPath(dir)).ifPresent(p -> gpus.put(address, p));
+            }
+        }
+        return gpus;
+    }
+
+    /** The RDMA devices the spec names (rdma.devices), else every device in /sys/class/infiniband. */
+    private static Map<String, PciePath> rdmaNics(HostRoot host, ProbeSpec spec) {
+        List<String> names = spec.rdma() != null && !spec.rdma().devices().isEmpty()
+                ? spec.rdma().devicePorts().stream().map(DevicePort::device).distinct().toList()
+                : host.list(INFINIBAND);
+        Map<String, PciePath> nics = new LinkedHashMap<>();
+        for (String name : names) {
+            PciePath.parse(host.hostRealPath(INFINIBAND + "/" + name + "/device")).ifPresent(p -> nics.put(name, p));
+        }
+        return nics;
+    }
+
+    /** The NIC whose PCIe path shares the longest stretch with the GPU's, for the message. */
+    private static Map.Entry<String, PciePath> nearest(PciePath gpu, Map<String, PciePath> nics) {
+        Map.Entry<String, PciePath> best = null;
+        int bestShared = Integer.MIN_VALUE;
+        for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
+            int shared = sharedLength(gpu, nic.getValue());
+            if (shared > bestShared) {
+                best = nic;
+                bestShared = shared;
+            }
+        }
+        return best;
+    }
+
+    /** -1 on different root complexes, else how many bridges of the two chains are the same. */
+    private static int sharedLength(PciePath a, PciePath b) {
+        if (!a.hostBridge().equals(b.hostBridge())) {
+            return -1;
+        }
+        int n = 0;
+        while (n < Math.min(a.chain().size(), b.chain().size()) && a.chain().get(n).equals(b.chain().get(n))) {
+            n++;
+        }
+        return n;
+    }
+
+    private CheckResult verdict(CheckResult.Builder result, List<Finding> findings, List<String> passed) {
+        Optional<Finding> first = findings.stream().filter(f -> f.status() == Status.FALSE).findFirst()
+                .or(() -> findings.stream().findFirst());
+        if (first.isEmpty()) {
+            return result.verdict(Status.TRUE, GDS_READY, "GDS is ready: " + String.join("; ", passed)).build();
+        }
+        List<String> others = findings.stream().filter(f -> f != first.get()).map(Finding::reason).toList();
+        if (!others.isEmpty()) {
+            result.detailList("problems", findings.stream().map(Finding::reason).toList());
+        }
+        return result.verdict(first.get().status(), first.get().reason(), first.get().message()
+                + (others.isEmpty() ? "" : ". Also: " + String.join(", ", others))).build();
+    }
+}
