@@ -1,0 +1,190 @@
+package io.rdmastorage.probe.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.ProbeRun;
+import io.rdmastorage.probe.testing.RdmaFixtures;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sysfs part of RdmaDevices, through the real CLI on fixture host roots. */
+class RdmaDevicesCheckTest {
+
+    @TempDir
+    Path dir;
+
+    private FixtureHost host() {
+        return FixtureHost.at(dir.resolve("root"));
+    }
+
+    @Test
+    void healthyNodePassesTheProfileSpec() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.healthy(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("reason").asText()).isEqualTo("PortsActive");
+        assertThat(check.path("message").asText())
+                .isEqualTo("mlx5_0/1, mlx5_1/1 ACTIVE with the link up (400 Gb/sec (4X NDR), InfiniBand)");
+        assertThat(check.path("details").path("ports").toString()).contains("mlx5_0/1: ACTIVE/LinkUp, 400 Gb/sec (4X NDR), InfiniBand");
+    }
+
+    @Test
+    void classLinksResolveToThePciFunction() {
+        FixtureHost host = RdmaFixtures.healthy(host());
+
+        HostRoot root = new HostRoot(host.root());
+        assertThat(root.hostRealPath("/sys/class/infiniband/mlx5_1/device")).isEqualTo(RdmaFixtures.MLX5_1_PCI);
+        assertThat(root.readAttribute("/sys/class/infiniband/mlx5_0/device/vendor")).contains("0x15b3");
+    }
+
+    @Test
+    void portDownSaysCheckTheCable() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.portDown(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PortDown");
+        assertThat(check.path("message").asText())
+                .startsWith("mlx5_1/1 is DOWN/Polling: no physical link: check the cable, the transceiver and the switch port");
+    }
+
+    @Test
+    void initWithoutSubnetManagerIsCalledOut() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.portInit(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PortDown");
+        assertThat(check.path("message").asText())
+                .startsWith("mlx5_0/1 is INIT/LinkUp: the link is up but no subnet manager has configured the port (SM lid 0)")
+                .contains("No subnet manager? run `sminfo` and `ibstat mlx5_0 1`")
+                .endsWith("; also 1 more: mlx5_1/1 INIT/LinkUp");
+    }
+
+    @Test
+    void armedPortWithSubnetManagerPointsAtTheSm() {
+        // constructed: the SM (lid 1) armed the port but has not activated it
+        FixtureHost host = RdmaFixtures.healthy(host()).file("/sys/class/infiniband/mlx5_0/ports/1/state", "3: ARMED\n");
+
+        JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("message").asText())
+                .startsWith("mlx5_0/1 is ARMED/LinkUp: the subnet manager (lid 1) has not activated it yet; run `sminfo`");
+    }
+
+    @Test
+    void missingHcaIsNamedWithWhatWasFound() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.deviceMissing(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("DeviceMissing");
+        assertThat(check.path("message").asText())
+                .startsWith("expected mlx5_1/1 but /sys/class/infiniband has no mlx5_1 (found mlx5_0)")
+                .contains("`lspci -d 15b3:`").contains("`rdma link`");
+    }
+
+    @Test
+    void missingDeviceOutranksADownPort() {
+        FixtureHost host = RdmaFixtures.deviceMissing(host())
+                .file("/sys/class/infiniband/mlx5_0/ports/1/state", "1: DOWN\n")
+                .file("/sys/class/infiniband/mlx5_0/ports/1/phys_state", "3: Disabled\n");
+
+        JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("reason").asText()).isEqualTo("DeviceMissing");
+        assertThat(check.path("message").asText()).endsWith("; also 1 more: mlx5_0/1 DOWN/Disabled");
+    }
+
+    @Test
+    void wrongPortNumberInTheSpec() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.healthy(host()), "{\"rdma\":{\"devices\":[\"mlx5_0/2\"]}}")
+                .check("RdmaDevices");
+
+        assertThat(check.path("reason").asText()).isEqualTo("DeviceMissing");
+        assertThat(check.path("message").asText()).startsWith("mlx5_0 has no port 2 (its ports: 1)");
+    }
+
+    @Test
+    void noDevicesWithASpec() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.noDevices(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("NoRdmaDevices");
+        assertThat(check.path("message").asText()).contains("modprobe mlx5_ib");
+    }
+
+    @Test
+    void discoveryAlwaysReportsRdma() {
+        ProbeRun run = ProbeRun.on(RdmaFixtures.noDevices(host()));
+
+        assertThat(run.check("RdmaDevices").path("reason").asText()).isEqualTo("NoRdmaDevices");
+        assertThat(run.exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void discoveryNeedsOneWorkingPortAndNamesTheOthers() {
+        JsonNode check = ProbeRun.on(RdmaFixtures.portDown(host())).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText())
+                .isEqualTo("mlx5_0/1 ACTIVE with the link up (400 Gb/sec (4X NDR), InfiniBand); "
+                        + "not working (no rdma.devices required them): mlx5_1/1 DOWN/Polling");
+        assertThat(check.path("details").path("ports")).hasSize(2);
+    }
+
+    @Test
+    void discoveryWithEveryPortDown() {
+        JsonNode check = ProbeRun.on(RdmaFixtures.portInit(host())).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PortDown");
+    }
+
+    @Test
+    void rdmaSectionWithoutDevicesJudgesLikeDiscovery() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.healthy(host()), "{\"rdma\":{}}").check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText()).startsWith("mlx5_0/1, mlx5_1/1 ACTIVE");
+    }
+
+    @Test
+    void roceDisabledPortSaysIpLinkUp() {
+        // constructed from ibv_devinfo_mlx5x4_roce_all-port-down_coyote2 / rdma-link "state DOWN physical_state DISABLED"
+        FixtureHost host = host()
+                .file("/sys/class/infiniband/mlx5_0/ports/1/state", "1: DOWN\n")
+                .file("/sys/class/infiniband/mlx5_0/ports/1/phys_state", "3: Disabled\n")
+                .file("/sys/class/infiniband/mlx5_0/ports/1/rate", "100 Gb/sec (4X EDR)\n")
+                .file("/sys/class/infiniband/mlx5_0/ports/1/link_layer", "Ethernet\n");
+
+        JsonNode check = ProbeRun.withSpec(host, "{\"rdma\":{\"devices\":[\"mlx5_0/1\"]}}").check("RdmaDevices");
+
+        assertThat(check.path("message").asText())
+                .isEqualTo("mlx5_0/1 is DOWN/Disabled: the port is disabled: enable it on the switch and `ip link set <netdev> up`");
+    }
+
+    @Test
+    void unreadableStateIsUnknownNotDown() {
+        FixtureHost host = RdmaFixtures.healthy(host())
+                .delete("/sys/class/infiniband/mlx5_1/ports/1/state")
+                .file("/sys/class/infiniband/mlx5_0/ports/1/phys_state", "LinkUp?\n");
+
+        JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("PortStateUnreadable");
+        assertThat(check.path("message").asText()).startsWith("cannot read the state of mlx5_0/1 (ACTIVE/?)")
+                .contains("mounts the host's /sys");
+    }
+
+    @Test
+    void procfsFixtureSysfsInDiscovery() {
+        // the real prometheus/procfs snapshot laid out as a host (plain directories, no class links)
+        JsonNode check = ProbeRun.on(RdmaFixtures.procfsSample(host())).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText()).isEqualTo("hfi1_0/1, mlx4_0/1, mlx4_0/2, mlx5_0/1 ACTIVE with the link up");
+    }
+}

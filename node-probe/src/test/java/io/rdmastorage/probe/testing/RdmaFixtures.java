@@ -1,0 +1,142 @@
+package io.rdmastorage.probe.testing;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The RDMA part of the shared fixture node gpu-01: two ConnectX-7 HCAs, mlx5_0 and mlx5_1, one
+ * InfiniBand NDR port each, behind the same PCIe switch as the GPU (0000:01:00.0 upstream;
+ * mlx5_0 at 0000:03:00.0, GPU at 0000:04:00.0, mlx5_1 at 0000:05:00.0).
+ *
+ * <p>Laid out as the kernel does it: the device lives in the PCI tree under /sys/devices and
+ * /sys/class/infiniband/mlx5_0 is a relative link to it, so .../mlx5_0/device resolves to the PCI
+ * function. Attribute values are those of real ConnectX-7 ports (see samples/rdma: sysfs
+ * "4: ACTIVE", "5: LinkUp", "400 Gb/sec (4X NDR)"; a port without a subnet manager is
+ * "2: INIT" with the link up, lid 0xffff and SM lid 0 as ibstat_cx4_state-initializing_no-sm shows;
+ * a port without a link partner is "1: DOWN" / "2: Polling" at the 10 Gb/sec SDR rate, as in
+ * ibstat_port-states_polling-vs-initializing).
+ */
+public final class RdmaFixtures {
+
+    private static final String SWITCH = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0";
+    public static final String MLX5_0_PCI = SWITCH + "/0000:02:00.0/0000:03:00.0";
+    public static final String MLX5_1_PCI = SWITCH + "/0000:02:02.0/0000:05:00.0";
+    public static final String RATE_NDR = "400 Gb/sec (4X NDR)";
+
+    /**
+     * The spec that passes on the healthy node: the DESIGN.md example's rdma section without
+     * {@code userspaceVerbs}. User-space verbs run against the probe process's own libibverbs and
+     * /dev/infiniband, never the fixture root, so on a machine without an HCA they answer
+     * VerbsUnavailable whatever the fixture says.
+     */
+    public static final String SPEC = "{\"rdma\":{\"devices\":[\"mlx5_0/1\",\"mlx5_1/1\"]}}";
+
+    private RdmaFixtures() {
+    }
+
+    /** Both HCAs, port 1 ACTIVE / LinkUp at NDR. */
+    public static FixtureHost healthy(FixtureHost host) {
+        hca(host, "mlx5_0", MLX5_0_PCI, "0", "a088:c203:0045:6f10");
+        hca(host, "mlx5_1", MLX5_1_PCI, "1", "a088:c203:0045:6f20");
+        port(host, "mlx5_0", "4: ACTIVE", "5: LinkUp", RATE_NDR, "0x11");
+        port(host, "mlx5_1", "4: ACTIVE", "5: LinkUp", RATE_NDR, "0x12");
+        return host;
+    }
+
+    /** mlx5_1 port 1 lost its cable or switch port: DOWN / Polling, back at the SDR rate. */
+    public static FixtureHost portDown(FixtureHost host) {
+        healthy(host);
+        port(host, "mlx5_1", "1: DOWN", "2: Polling", "10 Gb/sec (4X SDR)", "0xffff");
+        host.file(classDir("mlx5_1") + "/ports/1/sm_lid", "0x0\n");
+        return host;
+    }
+
+    /**
+     * No subnet manager on the fabric: both links are up but the ports stay INIT with no LID. The
+     * silent failure of a fresh InfiniBand fabric or a crashed opensm.
+     */
+    public static FixtureHost portInit(FixtureHost host) {
+        healthy(host);
+        for (String device : new String[] {"mlx5_0", "mlx5_1"}) {
+            port(host, device, "2: INIT", "5: LinkUp", RATE_NDR, "0xffff");
+            host.file(classDir(device) + "/ports/1/sm_lid", "0x0\n");
+        }
+        return host;
+    }
+
+    /** Only mlx5_0: mlx5_1 is gone (dead card, driver failed to probe it, or renamed). */
+    public static FixtureHost deviceMissing(FixtureHost host) {
+        hca(host, "mlx5_0", MLX5_0_PCI, "0", "a088:c203:0045:6f10");
+        port(host, "mlx5_0", "4: ACTIVE", "5: LinkUp", RATE_NDR, "0x11");
+        return host;
+    }
+
+    /** No RDMA at all: sysfs without /sys/class/infiniband (no HCA, or mlx5_ib not loaded). */
+    public static FixtureHost noDevices(FixtureHost host) {
+        return host.mkdir("/sys/class/net").mkdir("/sys/devices");
+    }
+
+    /**
+     * The files of the recorded prometheus/procfs sysfs snapshot (hfi1_0, mlx4_0 with two ports,
+     * mlx5_0 with the phys_state "4: ACTIVE" quirk), host path → content. The sample is a list of
+     * "Path:" / "Lines: N" / N lines / "Mode:" blocks.
+     */
+    public static Map<String, String> procfsSampleFiles() {
+        Map<String, String> files = new LinkedHashMap<>();
+        String[] lines = Samples.body("rdma/sysfs_infiniband_ports_procfs-fixture.txt").split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].startsWith("Path: fixtures/")) {
+                String path = lines[i].substring("Path: fixtures".length());
+                int count = Integer.parseInt(lines[i + 1].substring("Lines: ".length()).strip());
+                files.put(path, String.join("\n", Arrays.copyOfRange(lines, i + 2, i + 2 + count)) + "\n");
+                i += 1 + count;
+            }
+        }
+        return files;
+    }
+
+    /** The procfs snapshot as a host: plain port directories, no PCI tree or class links. */
+    public static FixtureHost procfsSample(FixtureHost host) {
+        procfsSampleFiles().forEach(host::file);
+        return host;
+    }
+
+    static String classDir(String device) {
+        return "/sys/class/infiniband/" + device;
+    }
+
+    private static void hca(FixtureHost host, String device, String pci, String uverbs, String guid) {
+        String dev = pci + "/infiniband/" + device;
+        String function = pci.substring(pci.lastIndexOf('/') + 1);
+        host.file(pci + "/vendor", "0x15b3\n")
+                .file(pci + "/device", "0x1021\n")          // ConnectX-7
+                .file(pci + "/class", "0x020700\n")         // InfiniBand controller
+                .file(dev + "/node_type", "1: CA\n")
+                .file(dev + "/hca_type", "MT4129\n")
+                .file(dev + "/fw_ver", "28.39.1002\n")
+                .file(dev + "/board_id", "MT_0000000834\n")
+                .file(dev + "/node_guid", guid + "\n")
+                .symlink(dev + "/device", "../../../" + function)
+                .symlink(classDir(device), "../../devices" + pci.substring("/sys/devices".length()) + "/infiniband/" + device)
+                // what libibverbs enumerates on a real host; node-probe's sysfs check does not need it
+                .file(pci + "/infiniband_verbs/uverbs" + uverbs + "/ibdev", device + "\n")
+                .symlink("/sys/class/infiniband_verbs/uverbs" + uverbs,
+                        "../../devices" + pci.substring("/sys/devices".length()) + "/infiniband_verbs/uverbs" + uverbs);
+        for (String bridge : new String[] {"/sys/devices/pci0000:00/0000:00:01.0", SWITCH, pci.substring(0, pci.lastIndexOf('/'))}) {
+            host.file(bridge + "/class", "0x060400\n");    // PCI-to-PCI bridge
+        }
+    }
+
+    /** Writes the port attributes through the class link, as a reader would find them. */
+    private static void port(FixtureHost host, String device, String state, String physState, String rate, String lid) {
+        String p = classDir(device) + "/ports/1/";
+        host.file(p + "state", state + "\n")
+                .file(p + "phys_state", physState + "\n")
+                .file(p + "rate", rate + "\n")
+                .file(p + "link_layer", "InfiniBand\n")
+                .file(p + "lid", lid + "\n")
+                .file(p + "sm_lid", "0x1\n")
+                .file(p + "lid_mask_count", "0\n");
+    }
+}
