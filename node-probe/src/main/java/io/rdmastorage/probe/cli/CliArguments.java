@@ -47,7 +47,8 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
               --tool NAME=PATH       where a host tool is, as a host path (repeatable)
               --output FILE          also write the compact JSON report there (e.g. /dev/termination-log)
               --format json|text     what to print on stdout (default json)
-              --tool-timeout DUR     kill a host tool after this long, e.g. 30s, 500ms, 2m (default 30s)
+              --tool-timeout DUR     kill a host tool after this long, e.g. 30s, 500ms, 2m (default 30s);
+                                     latency-server waits at most this long for its client and the run
               --peer ADDR            latency-client: the latency-server's IP address
 
             exit codes: 0 all checks True, 1 some check False or Unknown, 2 bad usage or spec, 3 internal failure

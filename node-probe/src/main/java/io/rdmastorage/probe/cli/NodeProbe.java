@@ -53,8 +53,7 @@ public final class NodeProbe {
             }
             Invocation invocation = prepare(cli, stdin);
             return switch (cli.command()) {
-                case CliArguments.LATENCY_SERVER, CliArguments.LATENCY_CLIENT ->
-                        throw new UsageException(cli.command() + " is not available in this build");
+                case CliArguments.LATENCY_SERVER, CliArguments.LATENCY_CLIENT -> LatencyCommand.run(cli, invocation, out);
                 default -> emit(cli, invocation, new CheckRunner(Checks.all()).run(invocation.context()), out);
             };
         } catch (UsageException e) {

@@ -1,0 +1,194 @@
+package io.rdmastorage.probe.check;
+
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.parse.PerftestLatency;
+import io.rdmastorage.probe.parse.PerftestLatency.Failed;
+import io.rdmastorage.probe.parse.PerftestLatency.Measured;
+import io.rdmastorage.probe.parse.PerftestLatency.Row;
+import io.rdmastorage.probe.parse.PerftestLatency.Unrecognised;
+import io.rdmastorage.probe.spec.ProbeSpec;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * RDMA write latency between two nodes, measured with perftest's {@code ib_write_lat}: one node runs
+ * the server side ({@code node-probe latency-server}), the other the client side
+ * ({@code node-probe latency-client --peer ADDR}); both print a verdict from their own side's table.
+ * It needs a peer, so it is not one of {@link Checks#all()}: only the latency subcommands run it.
+ *
+ * <p>perftest flags used: {@code -d} device, {@code -i} HCA port, {@code -s} message size,
+ * {@code -n} iterations, {@code -F} (do not let a CPU-frequency-scaling warning spoil the output);
+ * the out-of-band exchange uses perftest's default TCP port 18515 (no {@code -p}), and the client
+ * names the server's address last. The server waits for its client for at most {@code --tool-timeout}.
+ *
+ * <p>Reasons: True {@code WithinThreshold}; False {@code AboveThreshold} (typical latency over
+ * {@code maxTypicalMicros}), {@code PeerUnreachable} (the out-of-band TCP exchange with the other
+ * side failed: no latency-server running, a firewall, a wrong address; a test set-up problem),
+ * {@code RdmaPathFailed} (the two sides found each other over TCP but RDMA between them failed:
+ * a completion error such as retry-exceeded, or the QP could not reach RTR/RTS; a fabric problem,
+ * which is what this check exists to find, so it is kept apart from PeerUnreachable),
+ * {@code DeviceMissing} (perftest has no such HCA); Unknown for a tool that could not answer.
+ */
+public final class VerbsLatencyCheck implements Check {
+
+    static final String TOOL = "ib_write_lat";
+    public static final String WITHIN_THRESHOLD = "WithinThreshold";
+    public static final String ABOVE_THRESHOLD = "AboveThreshold";
+    public static final String PEER_UNREACHABLE = "PeerUnreachable";
+    public static final String RDMA_PATH_FAILED = "RdmaPathFailed";
+    public static final String DEVICE_MISSING = "DeviceMissing";
+    private static final String INSTALL = "Install perftest on the node (Debian/Ubuntu: `apt-get install perftest`, "
+            + "RHEL: `dnf install perftest`) or point node-probe at it with --tool ib_write_lat=PATH";
+
+    /** The server's address for the client side; empty on the server side. */
+    private final Optional<String> peer;
+
+    private VerbsLatencyCheck(Optional<String> peer) {
+        this.peer = peer;
+    }
+
+    /** The side that waits for one client ({@code node-probe latency-server}). */
+    public static VerbsLatencyCheck server() {
+        return new VerbsLatencyCheck(Optional.empty());
+    }
+
+    /** The side that connects to the server at {@code peer}, an IP address already validated. */
+    public static VerbsLatencyCheck client(String peer) {
+        return new VerbsLatencyCheck(Optional.of(peer));
+    }
+
+    @Override
+    public CheckType type() {
+        return CheckType.VERBS_LATENCY;
+    }
+
+    @Override
+    public boolean applies(ProbeContext context) {
+        return context.spec().latency() != null;
+    }
+
+    /** {@code -d mlx5_0 -i 1 -s 2 -n 1000 -F [peer]}: spec values as single argv elements, validated by SpecValidator. */
+    static List<String> arguments(ProbeSpec.Latency spec, Optional<String> peer) {
+        List<String> args = new ArrayList<>(List.of("-d", spec.device(), "-i", String.valueOf(spec.port()),
+                "-s", String.valueOf(spec.size()), "-n", String.valueOf(spec.iterations()), "-F"));
+        peer.ifPresent(args::add);
+        return args;
+    }
+
+    @Override
+    public CheckResult run(ProbeContext context) {
+        ProbeSpec.Latency spec = context.spec().latency();
+        ToolResult result = context.tools().run(TOOL, arguments(spec, peer));
+        switch (result.outcome()) {
+            case NOT_FOUND -> {
+                return facts(ToolVerdicts.cannotTell(type(), result, true, INSTALL), spec).build();
+            }
+            case START_FAILED -> {
+                return facts(ToolVerdicts.cannotTell(type(), result, true,
+                        "Check that the host's ib_write_lat is an executable perftest binary"), spec).build();
+            }
+            case TIMED_OUT -> {
+                return facts(ToolVerdicts.cannotTell(type(), result, true, peer.isPresent()
+                        ? "Check that " + peer.get() + " is reachable from this node (`ping " + peer.get()
+                                + "`) and that `node-probe latency-server` is running there, or raise --tool-timeout"
+                        : "No latency client connected and finished in time: start `node-probe latency-client --peer "
+                                + "<this node's address>` on the peer while the server waits, or raise --tool-timeout"), spec)
+                        .build();
+            }
+            default -> {
+                // EXITED: judged below from what perftest printed
+            }
+        }
+        PerftestLatency.Result parsed = PerftestLatency.parse(result.stdout() + "\n" + result.stderr());
+        if (parsed instanceof Failed failed) {
+            return failed(failed, spec, result);
+        }
+        if (parsed instanceof Measured measured) {
+            return measured(measured, spec, result);
+        }
+        String why = ((Unrecognised) parsed).why();
+        if (!result.succeeded()) {
+            return facts(ToolVerdicts.cannotTell(type(), result, true,
+                    "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`"), spec)
+                    .build();
+        }
+        return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table (found " + why + ")"), spec).build();
+    }
+
+    private CheckResult measured(Measured measured, ProbeSpec.Latency spec, ToolResult result) {
+        Optional<Row> found = measured.row(spec.size());
+        if (found.isEmpty() || found.get().tTypical() == null) {
+            String missing = found.isEmpty() ? "a row for " + spec.size() + "-byte messages" : "a t_typical column";
+            return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table with " + missing), spec).build();
+        }
+        Row row = found.get();
+        double typical = row.tTypical();
+        CheckResult.Builder b = facts(CheckResult.builder(type()), spec)
+                .detail("tMinMicros", row.tMin())
+                .detail("tTypicalMicros", row.tTypical())
+                .detail("tAvgMicros", row.tAvg())
+                .detail("p99Micros", row.p99())
+                .detail("p999Micros", row.p999())
+                .detail("linkType", measured.linkType().orElse(null));
+        String measuredText = "typical RDMA write latency " + direction() + " is " + micros(typical) + " ("
+                + spec.size() + "-byte messages, " + row.iterations() + " iterations, " + spec.device() + " port " + spec.port()
+                + measured.linkType().map(l -> ", link type " + l).orElse("") + ")";
+        if (typical <= spec.maxTypicalMicros()) {
+            return b.verdict(Status.TRUE, WITHIN_THRESHOLD, measuredText + ", within maxTypicalMicros "
+                    + micros(spec.maxTypicalMicros())).build();
+        }
+        return b.verdict(Status.FALSE, ABOVE_THRESHOLD, measuredText + ", above maxTypicalMicros "
+                + micros(spec.maxTypicalMicros()) + ". Check that " + spec.device() + " port " + spec.port()
+                + " runs at full rate on the intended fabric (`ibstat " + spec.device() + " " + spec.port()
+                + "`; a soft-RoCE device or a link type of Ethernet without RoCE tuning is far slower), that the route "
+                + "between the nodes has no extra switch hops, and that both nodes run with CPU power saving off "
+                + "(`cpupower frequency-set -g performance`)").build();
+    }
+
+    private CheckResult failed(Failed failed, ProbeSpec.Latency spec, ToolResult result) {
+        CheckResult.Builder b = facts(CheckResult.builder(type()), spec)
+                .detail("command", result.command())
+                .detail("perftestError", failed.text());
+        String said = " (perftest: " + failed.text() + ")";
+        return switch (failed.failure()) {
+            case DEVICE_MISSING -> b.verdict(Status.FALSE, DEVICE_MISSING, "perftest cannot find RDMA device "
+                    + spec.device() + said + ". Check `ibv_devices` on this node and the profile's latency.device").build();
+            case PEER_UNREACHABLE -> b.verdict(Status.FALSE, PEER_UNREACHABLE, peer.isPresent()
+                    ? "ib_write_lat could not reach the latency server at " + peer.get() + said + ". Start `node-probe "
+                            + "latency-server` on that node first, and make sure TCP port 18515 is open between the nodes"
+                    : "the latency client broke off the out-of-band exchange" + said + ". Check the client's report, and "
+                            + "that TCP port 18515 is open between the nodes").build();
+            case RDMA_CONNECTION, COMPLETION_ERROR -> b.verdict(Status.FALSE, RDMA_PATH_FAILED,
+                    "the nodes reached each other over TCP but RDMA " + direction() + " failed" + said + ". Check that "
+                            + spec.device() + " port " + spec.port() + " and the peer's port are ACTIVE on the same fabric "
+                            + "and partition (`ibstat " + spec.device() + " " + spec.port() + "`), try `ibv_rc_pingpong -d "
+                            + spec.device() + " -i " + spec.port() + "` between the nodes, and for RoCE check the GID index, "
+                            + "MTU and PFC settings").build();
+            case LOCAL_SETUP -> facts(ToolVerdicts.cannotTell(type(), result, true, "perftest could not set up " + spec.device()
+                    + " on this node" + said + "; check `ibv_devinfo -d " + spec.device() + "` and the locked-memory limit "
+                    + "(`ulimit -l`)"), spec).detail("perftestError", failed.text()).build();
+        };
+    }
+
+    /** What every verdict carries: the peer and the parameters the measurement was made with. */
+    private CheckResult.Builder facts(CheckResult.Builder b, ProbeSpec.Latency spec) {
+        return b.detail("role", peer.isPresent() ? "client" : "server")
+                .detail("peer", peer.orElse(null))
+                .detail("device", spec.device())
+                .detail("port", spec.port())
+                .detail("sizeBytes", spec.size())
+                .detail("iterations", spec.iterations())
+                .detail("maxTypicalMicros", spec.maxTypicalMicros());
+    }
+
+    private String direction() {
+        return peer.map(p -> "to " + p).orElse("from the latency client");
+    }
+
+    /** 5.0 → "5 µs", 191.96 → "191.96 µs". */
+    private static String micros(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString() + " µs";
+    }
+}
