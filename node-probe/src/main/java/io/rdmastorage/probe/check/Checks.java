@@ -10,6 +10,10 @@ public final class Checks {
 
     public static List<Check> all() {
         return List.of(
+                new RdmaDevicesCheck(),
+                new GpfsVerbsCheck(),
+                new NvmeofRdmaCheck(),
+                new GdsReadyCheck(),
                 new CephMessengerCheck());
     }
 }
