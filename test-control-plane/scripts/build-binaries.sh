@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Builds the control-plane binaries the tests need (kube-apiserver, kubectl, etcd) from Go
+# modules, because release tarballs cannot be downloaded where this project is built.
+#
+# Idempotent: binaries are cached under ~/.cache/rdma-storage-operator/{k8s,etcd}/<version>/
+# and only built when absent. The first build takes several minutes on 2 cores; later runs
+# return at once. The Go module and build caches stay at Go's defaults so rebuilds are warm.
+#
+# Finally the three binaries are linked where io.fabric8:kube-api-test looks for them:
+# ~/.kubeapitest/k8s/<k8s version>-<os>-<arch>/.
+#
+# Usage: build-binaries.sh            (prints the kube-api-test directory on its last line)
+# Versions come from versions.properties beside this script (the Java harness reads the same file).
+# Environment: K8S_VERSION, ETCD_VERSION (override), RSO_BINARY_CACHE (cache root),
+# KUBEAPITEST_DIR (kube-api-test's root).
+set -euo pipefail
+
+versions="$(dirname "${BASH_SOURCE[0]}")/versions.properties"
+property() { sed -n "s/^$1=//p" "$versions" | tr -d '[:space:]'; }
+K8S_VERSION="${K8S_VERSION:-$(property k8s.version)}"
+ETCD_VERSION="${ETCD_VERSION:-$(property etcd.version)}"
+[[ -n "$K8S_VERSION" && -n "$ETCD_VERSION" ]] || { echo "[build-binaries] versions missing in $versions" >&2; exit 1; }
+CACHE_ROOT="${RSO_BINARY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator}"
+KUBEAPITEST_ROOT="${KUBEAPITEST_DIR:-$HOME/.kubeapitest}"
+
+log() { printf '[build-binaries] %s\n' "$*" >&2; }
+
+# go build -v names each package (a bare import path) as it compiles it: count those, show a line
+# every 100, and pass everything else (downloads, compiler errors) through.
+progress() {
+  awk -v what="$1" '/^[^ :]+$/ { if (++n % 100 == 0) printf "[build-binaries] %s: %d packages compiled\n", what, n; next }
+                    { print } { fflush() }' >&2
+}
+
+command -v go >/dev/null || { log "Go toolchain not found on PATH (needed once to build kube-apiserver, kubectl and etcd)"; exit 1; }
+
+GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
+K8S_DIR="$CACHE_ROOT/k8s/$K8S_VERSION"
+ETCD_DIR="$CACHE_ROOT/etcd/$ETCD_VERSION"
+TEST_DIR="$KUBEAPITEST_ROOT/k8s/$K8S_VERSION-$GOOS_ARCH"
+
+export CGO_ENABLED=0
+export GOFLAGS=-mod=mod
+# Each build gets a scratch module outside any repository (so no surrounding go.work applies).
+export GOWORK=off
+
+mkdir -p "$CACHE_ROOT"
+# One build at a time: Maven and a test harness may both call this script.
+exec 9>"$CACHE_ROOT/.build.lock"
+flock 9
+
+# k8s.io/kubernetes requires its staging modules (k8s.io/api, k8s.io/client-go, ...) at v0.0.0
+# and replaces them with ./staging/... in its own go.mod; replace directives of dependencies are
+# ignored, so the wrapper module maps each of them to the published v0.<minor>.<patch>.
+build_k8s() {
+  if [[ -x "$K8S_DIR/kube-apiserver" && -x "$K8S_DIR/kubectl" ]]; then
+    return
+  fi
+  local started=$SECONDS work staging_version minor commit
+  log "building kube-apiserver and kubectl v$K8S_VERSION (first time only; takes several minutes)"
+  work="$CACHE_ROOT/work/k8s-$K8S_VERSION"
+  rm -rf "$work" && mkdir -p "$work" && cd "$work"
+  staging_version="v0.${K8S_VERSION#*.}"
+  minor="${K8S_VERSION#*.}"; minor="${minor%%.*}"
+
+  log "resolving k8s.io/kubernetes@v$K8S_VERSION"
+  local upstream_mod
+  upstream_mod="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
+  [[ -f "$upstream_mod" ]] || { log "could not download k8s.io/kubernetes@v$K8S_VERSION"; exit 1; }
+  {
+    echo "module rdmastorage.local/build/kubernetes"
+    echo
+    echo "go $(sed -n 's/^go \([0-9.]*\).*/\1/p' "$upstream_mod")"
+    echo
+    echo "require k8s.io/kubernetes v$K8S_VERSION"
+    echo
+    echo "replace ("
+    # every k8s.io/* requirement pinned at v0.0.0 is a staging module
+    grep -oE '^[[:space:]]*k8s\.io/[a-z0-9-]+ v0\.0\.0([[:space:]]|$)' "$upstream_mod" | awk '{print $1}' | sort -u |
+      while read -r m; do echo "	$m => $m $staging_version"; done
+    echo ")"
+  } > go.mod
+  log "wrapper go.mod maps $(grep -c '=>' go.mod) staging modules to $staging_version"
+
+  commit="$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"Hash": "\([0-9a-f]\{40\}\)".*/\1/p' | head -1)"
+  local v="k8s.io/component-base/version" c="k8s.io/client-go/pkg/version" ldflags="-s -w" pkg
+  for pkg in "$v" "$c"; do
+    ldflags+=" -X $pkg.gitVersion=v$K8S_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    ldflags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
+    [[ -n "$commit" ]] && ldflags+=" -X $pkg.gitCommit=$commit"
+  done
+
+  log "compiling (about 2,000 packages on a cold Go cache)"
+  mkdir -p out
+  go build -v -trimpath -ldflags "$ldflags" -o out/ \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl 2>&1 | progress kubernetes
+  mkdir -p "$K8S_DIR"
+  mv -f out/kube-apiserver out/kubectl "$K8S_DIR/"
+  cd / && rm -rf "$work"
+  log "kube-apiserver and kubectl built in $((SECONDS - started)) s -> $K8S_DIR"
+}
+
+build_etcd() {
+  if [[ -x "$ETCD_DIR/etcd" ]]; then
+    return
+  fi
+  local started=$SECONDS work
+  log "building etcd v$ETCD_VERSION (first time only)"
+  work="$CACHE_ROOT/work/etcd-$ETCD_VERSION"
+  rm -rf "$work" && mkdir -p "$work" && cd "$work"
+  cat > go.mod <<MOD
+module rdmastorage.local/build/etcd
+
+go 1.24
+
+require go.etcd.io/etcd/server/v3 v$ETCD_VERSION
+MOD
+  mkdir -p out
+  go build -v -trimpath -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" \
+    -o out/etcd go.etcd.io/etcd/server/v3 2>&1 | progress etcd
+  mkdir -p "$ETCD_DIR"
+  mv -f out/etcd "$ETCD_DIR/etcd"
+  cd / && rm -rf "$work"
+  log "etcd built in $((SECONDS - started)) s -> $ETCD_DIR"
+}
+
+build_etcd
+build_k8s
+
+# kube-api-test wants all three binaries in one directory.
+mkdir -p "$TEST_DIR"
+ln -sfn "$K8S_DIR/kube-apiserver" "$TEST_DIR/kube-apiserver"
+ln -sfn "$K8S_DIR/kubectl" "$TEST_DIR/kubectl"
+ln -sfn "$ETCD_DIR/etcd" "$TEST_DIR/etcd"
+log "binaries ready in $TEST_DIR"
+echo "$TEST_DIR"

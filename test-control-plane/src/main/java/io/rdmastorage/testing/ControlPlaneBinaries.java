@@ -1,0 +1,92 @@
+package io.rdmastorage.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
+
+/**
+ * Where the kube-apiserver, kubectl and etcd binaries are. They are built from Go modules by
+ * {@code build-binaries.sh} (shipped in this jar) into {@code ~/.cache/rdma-storage-operator/},
+ * keyed by version; when they are missing the script is run here, so a test needs no extra step.
+ */
+public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, String kubernetesVersion) {
+
+    private static final String RESOURCES = "/io/rdmastorage/testing/";
+
+    /** Finds the binaries, building them first (minutes, once per machine) when absent. */
+    public static ControlPlaneBinaries ensure() {
+        Properties versions = versions();
+        String k8s = versions.getProperty("k8s.version");
+        String etcd = versions.getProperty("etcd.version");
+        Path cache = cacheRoot();
+        ControlPlaneBinaries binaries = new ControlPlaneBinaries(
+                cache.resolve("k8s").resolve(k8s).resolve("kube-apiserver"),
+                cache.resolve("k8s").resolve(k8s).resolve("kubectl"),
+                cache.resolve("etcd").resolve(etcd).resolve("etcd"),
+                k8s);
+        if (!binaries.present()) {
+            runBuildScript();
+            if (!binaries.present()) {
+                throw new IllegalStateException("build-binaries.sh finished but binaries are missing: " + binaries);
+            }
+        }
+        return binaries;
+    }
+
+    boolean present() {
+        return Files.isExecutable(kubeApiServer) && Files.isExecutable(kubectl) && Files.isExecutable(etcd);
+    }
+
+    /** Same rule as build-binaries.sh: $RSO_BINARY_CACHE, else $XDG_CACHE_HOME or ~/.cache. */
+    static Path cacheRoot() {
+        String explicit = System.getenv("RSO_BINARY_CACHE");
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit);
+        }
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("rdma-storage-operator");
+    }
+
+    static Properties versions() {
+        try (InputStream in = ControlPlaneBinaries.class.getResourceAsStream(RESOURCES + "versions.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("versions.properties missing from the classpath");
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void runBuildScript() {
+        try {
+            Path dir = Files.createTempDirectory("rso-build-binaries");
+            for (String name : new String[] {"build-binaries.sh", "versions.properties"}) {
+                try (InputStream in = ControlPlaneBinaries.class.getResourceAsStream(RESOURCES + name)) {
+                    Files.copy(in, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            // The script prints its progress; inherit the output so a long first build is visible.
+            Process process = new ProcessBuilder("bash", dir.resolve("build-binaries.sh").toString())
+                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            int exit = process.waitFor();
+            if (exit != 0) {
+                throw new IllegalStateException("build-binaries.sh failed with exit code " + exit);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while building control-plane binaries", e);
+        }
+    }
+}

@@ -1,0 +1,375 @@
+package io.rdmastorage.testing;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Kubernetes control plane on loopback: etcd plus kube-apiserver with RBAC authorization,
+ * in a temporary directory, on free ports. Not a mock: CRD validation, server-side apply, watch
+ * semantics and RBAC are the API server's own.
+ *
+ * <p>There is no scheduler, controller-manager or kubelet: pods must be bound ({@code spec.nodeName})
+ * and are run by a {@link SimulatedCluster}; owner-reference garbage collection does not happen;
+ * the ServiceAccount admission plugin is off (nothing creates the {@code default} service account).
+ *
+ * <p>The admin identity is a static bearer token in group {@code system:masters}; other identities
+ * are service accounts with tokens from the TokenRequest API ({@link #clientFor}).
+ */
+public final class LocalControlPlane implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalControlPlane.class);
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    private static final String SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
+
+    private static LocalControlPlane shared;
+
+    private final ControlPlaneBinaries binaries;
+    private final Path workDir;
+    private final String adminToken;
+    private final List<KubernetesClient> clients = new ArrayList<>();
+    private ServerProcess etcd;
+    private ServerProcess apiServer;
+    private int port;
+    private Path caBundle;
+    private Path kubeconfig;
+    private KubernetesClient adminClient;
+
+    private LocalControlPlane(ControlPlaneBinaries binaries, Path workDir) {
+        this.binaries = binaries;
+        this.workDir = workDir;
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        this.adminToken = HexFormat.of().formatHex(random);
+    }
+
+    /** Starts a new control plane (building the binaries first if this machine has none). */
+    public static LocalControlPlane start(String... extraApiServerFlags) {
+        ControlPlaneBinaries binaries = ControlPlaneBinaries.ensure();
+        Path workDir;
+        try {
+            workDir = Files.createTempDirectory("rso-control-plane-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        LocalControlPlane plane = new LocalControlPlane(binaries, workDir);
+        try {
+            plane.boot(List.of(extraApiServerFlags));
+            return plane;
+        } catch (RuntimeException e) {
+            plane.close();
+            throw e;
+        }
+    }
+
+    /**
+     * One control plane for the whole JVM (a test run), started on first use and stopped at exit.
+     * Starting one costs several seconds; tests that share it use their own namespaces and names.
+     */
+    public static synchronized LocalControlPlane shared() {
+        if (shared == null) {
+            LocalControlPlane plane = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(plane::close, "control-plane-shutdown"));
+            shared = plane;
+        }
+        return shared;
+    }
+
+    private void boot(List<String> extraApiServerFlags) {
+        long started = System.nanoTime();
+        try {
+            Path pki = Files.createDirectories(workDir.resolve("pki"));
+            KeyPair serviceAccountKey = KeyPairGenerator.getInstance("RSA").generateKeyPair();
+            Path signingKey = writePem(pki.resolve("sa.key"), "PRIVATE KEY", serviceAccountKey.getPrivate().getEncoded());
+            Path verifyKey = writePem(pki.resolve("sa.pub"), "PUBLIC KEY", serviceAccountKey.getPublic().getEncoded());
+            Path tokens = workDir.resolve("tokens.csv");
+            Files.writeString(tokens, adminToken + ",admin,admin-uid,\"system:masters\"\n");
+
+            int etcdPort = freePort();
+            int peerPort = freePort();
+            String etcdUrl = "http://127.0.0.1:" + etcdPort;
+            String peerUrl = "http://127.0.0.1:" + peerPort;
+            etcd = ServerProcess.start("etcd", List.of(binaries.etcd().toString(),
+                    "--name=default",
+                    "--data-dir=" + workDir.resolve("etcd"),
+                    "--listen-client-urls=" + etcdUrl,
+                    "--advertise-client-urls=" + etcdUrl,
+                    "--listen-peer-urls=" + peerUrl,
+                    "--initial-advertise-peer-urls=" + peerUrl,
+                    "--initial-cluster=default=" + peerUrl,
+                    // throw-away data: skipping fsync keeps writes fast on slow CI disks
+                    "--unsafe-no-fsync",
+                    "--log-level=warn"), workDir.resolve("etcd.log"));
+
+            port = freePort();
+            List<String> command = new ArrayList<>(List.of(binaries.kubeApiServer().toString(),
+                    "--etcd-servers=" + etcdUrl,
+                    "--bind-address=127.0.0.1",
+                    "--advertise-address=127.0.0.1",
+                    "--secure-port=" + port,
+                    // the server writes a self-signed serving certificate and its CA here
+                    "--cert-dir=" + pki,
+                    "--token-auth-file=" + tokens,
+                    "--authorization-mode=RBAC",
+                    "--service-account-issuer=" + SERVICE_ACCOUNT_ISSUER,
+                    "--service-account-signing-key-file=" + signingKey,
+                    "--service-account-key-file=" + verifyKey,
+                    "--service-cluster-ip-range=10.0.0.0/24",
+                    "--allow-privileged=true",
+                    // no controller-manager creates the default service account that this plugin demands
+                    "--disable-admission-plugins=ServiceAccount",
+                    // the 'kubernetes' service endpoint cannot be a loopback address
+                    "--endpoint-reconciler-type=none",
+                    "--profiling=false"));
+            command.addAll(extraApiServerFlags);
+            apiServer = ServerProcess.start("kube-apiserver", command, workDir.resolve("kube-apiserver.log"));
+
+            caBundle = pki.resolve("apiserver.crt");
+            waitUntilReady();
+            kubeconfig = writeKubeconfig(workDir.resolve("kubeconfig"), "admin", adminToken);
+            adminClient = newClient(adminToken);
+            waitForDefaultNamespace();
+            LOG.info("control plane {} ready at {} in {} ms (work dir {})", binaries.kubernetesVersion(), url(),
+                    (System.nanoTime() - started) / 1_000_000, workDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String url() {
+        return "https://127.0.0.1:" + port;
+    }
+
+    /** A kubeconfig file for the admin identity (for kubectl, Helm, or {@code KUBECONFIG=}). */
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    public String kubernetesVersion() {
+        return binaries.kubernetesVersion();
+    }
+
+    /** Client configuration for the admin identity, for tests that build their own clients. */
+    public Config adminConfig() {
+        return config(adminToken);
+    }
+
+    /** A shared client with cluster-admin rights (closed with the control plane). */
+    public KubernetesClient adminClient() {
+        return adminClient;
+    }
+
+    /** kubectl acting as admin. */
+    public Kubectl kubectl() {
+        return new Kubectl(binaries.kubectl(), kubeconfig);
+    }
+
+    /**
+     * A client authenticated as the service account {@code namespace/name} (both created when
+     * absent), with whatever RBAC grants it: a token from the TokenRequest API, valid for an hour.
+     */
+    public KubernetesClient clientFor(String namespace, String serviceAccount) {
+        return newClient(serviceAccountToken(namespace, serviceAccount));
+    }
+
+    /** kubectl acting as the service account {@code namespace/name}. */
+    public Kubectl kubectlFor(String namespace, String serviceAccount) {
+        String token = serviceAccountToken(namespace, serviceAccount);
+        Path file = workDir.resolve("kubeconfig-" + namespace + "-" + serviceAccount);
+        return new Kubectl(binaries.kubectl(), writeKubeconfig(file, namespace + "-" + serviceAccount, token));
+    }
+
+    private String serviceAccountToken(String namespace, String name) {
+        adminClient.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+                .serverSideApply();
+        adminClient.serviceAccounts().inNamespace(namespace)
+                .resource(new ServiceAccountBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .serverSideApply();
+        TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build();
+        return adminClient.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request)
+                .getStatus().getToken();
+    }
+
+    private Config config(String token) {
+        // Config.empty(): never pick up ~/.kube/config or the environment of the machine.
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl(url())
+                .withCaCertFile(caBundle.toString())
+                .withOauthToken(token)
+                .withNamespace("default")
+                .withRequestTimeout(30_000)
+                .withMaxConcurrentRequests(256)
+                .withMaxConcurrentRequestsPerHost(256)
+                .build();
+    }
+
+    private synchronized KubernetesClient newClient(String token) {
+        KubernetesClient client = new KubernetesClientBuilder().withConfig(config(token)).build();
+        clients.add(client);
+        return client;
+    }
+
+    private void waitUntilReady() throws IOException, GeneralSecurityException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        // The certificate file appears as soon as the server has parsed its flags.
+        while (!Files.exists(caBundle)) {
+            etcd.checkAlive();
+            apiServer.checkAlive();
+            sleepUntil(deadline, "kube-apiserver to write its serving certificate");
+        }
+        HttpClient http = HttpClient.newBuilder().sslContext(trusting(caBundle)).connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create(url() + "/readyz"))
+                .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(5)).build();
+        while (true) {
+            etcd.checkAlive();
+            apiServer.checkAlive();
+            try {
+                if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for kube-apiserver", e);
+            }
+            sleepUntil(deadline, "kube-apiserver /readyz");
+        }
+    }
+
+    private void waitForDefaultNamespace() {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        while (adminClient.namespaces().withName("default").get() == null) {
+            sleepUntil(deadline, "the default namespace");
+        }
+    }
+
+    private void sleepUntil(long deadline, String what) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("timed out waiting for " + what + "; kube-apiserver log:\n"
+                    + apiServer.logTail(40) + "\netcd log:\n" + etcd.logTail(20));
+        }
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
+        }
+    }
+
+    private Path writeKubeconfig(Path file, String user, String token) {
+        String yaml = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: local
+                  cluster:
+                    server: %s
+                    certificate-authority: %s
+                users:
+                - name: %s
+                  user:
+                    token: %s
+                contexts:
+                - name: local
+                  context:
+                    cluster: local
+                    user: %s
+                    namespace: default
+                current-context: local
+                """.formatted(url(), caBundle, user, token, user);
+        try {
+            Files.writeString(file, yaml);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static SSLContext trusting(Path pemBundle) throws IOException, GeneralSecurityException {
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(pemBundle)) {
+            int i = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trust.setCertificateEntry("ca-" + i++, certificate);
+            }
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, factory.getTrustManagers(), null);
+        return context;
+    }
+
+    private static Path writePem(Path file, String type, byte[] der) throws IOException {
+        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        Files.writeString(file, "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n");
+        return file;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops kube-apiserver and etcd and deletes the work directory (all data). */
+    @Override
+    public synchronized void close() {
+        clients.forEach(KubernetesClient::close);
+        clients.clear();
+        if (apiServer != null) {
+            apiServer.close();
+        }
+        if (etcd != null) {
+            etcd.close();
+        }
+        if (Boolean.getBoolean("rdmastorage.controlplane.keep")) {
+            LOG.info("keeping control plane work dir {}", workDir);
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(workDir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete {}: {}", workDir, e.toString());
+        }
+    }
+}
