@@ -1,0 +1,24 @@
+# Sourced by the scripts: installs what the build and tests need when it is missing.
+# Debian/Ubuntu package names; needs root or sudo the first time only.
+
+apt_install() {
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then sudo="sudo"; else
+      echo "need root or sudo to install: $*" >&2; return 1; fi
+  fi
+  echo "==> installing $*"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+ensure_prerequisites() {
+  local missing=()
+  command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
+  command -v mvn >/dev/null || missing+=(maven)
+  # the real libibverbs, so the jnr-ffi binding is exercised (no RDMA devices needed)
+  ldconfig -p 2>/dev/null | grep -q 'libibverbs\.so\.1 ' || missing+=(libibverbs1 ibverbs-providers)
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt_install "${missing[@]}"
+  fi
+}
