@@ -1,7 +1,5 @@
 package io.rdmastorage.probe.check;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /** The condition types of DESIGN.md, one per check. */
 public enum CheckType {
     RDMA_DEVICES("RdmaDevices"),
@@ -17,7 +15,6 @@ public enum CheckType {
         this.conditionType = conditionType;
     }
 
-    @JsonValue
     public String conditionType() {
         return conditionType;
     }

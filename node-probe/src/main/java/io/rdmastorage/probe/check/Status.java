@@ -1,7 +1,5 @@
 package io.rdmastorage.probe.check;
 
-import com.fasterxml.jackson.annotation.JsonValue;
-
 /** Condition status, spelled as Kubernetes spells it. */
 public enum Status {
     TRUE("True"), FALSE("False"), UNKNOWN("Unknown");
@@ -12,7 +10,6 @@ public enum Status {
         this.wire = wire;
     }
 
-    @JsonValue
     public String wire() {
         return wire;
     }

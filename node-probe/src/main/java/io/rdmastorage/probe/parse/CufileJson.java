@@ -1,10 +1,8 @@
 package io.rdmastorage.probe.parse;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.rdmastorage.probe.json.Json;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,25 +16,21 @@ import java.util.Optional;
  */
 public record CufileJson(Optional<Boolean> allowCompatMode, Optional<Boolean> forceCompatMode) {
 
-    private static final JsonMapper LENIENT = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS, JsonReadFeature.ALLOW_TRAILING_COMMA)
-            .build();
-
     /** The settings, or empty when the text is not a JSON object even when read leniently. */
     public static Optional<CufileJson> parse(String text) {
-        JsonNode root;
+        Object root;
         try {
-            root = LENIENT.readTree(text);
-        } catch (JsonProcessingException e) {
+            root = Json.parseLenient(text);
+        } catch (Json.JsonSyntaxException e) {
             return Optional.empty();
         }
-        if (root == null || !root.isObject()) {
+        if (!(root instanceof Map<?, ?> document)) {
             return Optional.empty();
         }
-        JsonNode properties = root.path("properties");
-        Optional<Boolean> allow = flag(properties.path("allow_compat_mode"))
-                .or(() -> flag(properties.path("use_compat_mode")));
-        return Optional.of(new CufileJson(allow, flag(properties.path("force_compat_mode"))));
+        Map<?, ?> properties = document.get("properties") instanceof Map<?, ?> p ? p : Map.of();
+        Optional<Boolean> allow = flag(properties.get("allow_compat_mode"))
+                .or(() -> flag(properties.get("use_compat_mode")));
+        return Optional.of(new CufileJson(allow, flag(properties.get("force_compat_mode"))));
     }
 
     /** Whether cuFile may fall back to POSIX: the explicit setting, else libcufile's default (true). */
@@ -44,12 +38,12 @@ public record CufileJson(Optional<Boolean> allowCompatMode, Optional<Boolean> fo
         return allowCompatMode.orElse(true);
     }
 
-    private static Optional<Boolean> flag(JsonNode node) {
-        if (node.isBoolean()) {
-            return Optional.of(node.booleanValue());
+    private static Optional<Boolean> flag(Object value) {
+        if (value instanceof Boolean b) {
+            return Optional.of(b);
         }
-        if (node.isTextual()) {
-            String v = node.textValue().strip().toLowerCase(Locale.ROOT);
+        if (value instanceof String text) {
+            String v = text.strip().toLowerCase(Locale.ROOT);
             if (v.equals("true") || v.equals("false")) {
                 return Optional.of(Boolean.parseBoolean(v));
             }

@@ -1,6 +1,5 @@
 package io.rdmastorage.probe.report;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.check.Status;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.List;
  *
  * @param status  the worst check status: True only when every check is True (and there is one)
  */
-@JsonPropertyOrder({"apiVersion", "kind", "node", "probeVersion", "startedAt", "durationMillis", "status", "checks"})
 public record Report(String apiVersion, String kind, String node, String probeVersion, String startedAt,
                      long durationMillis, Status status, List<CheckResult> checks) {
 

@@ -1,13 +1,11 @@
 package io.rdmastorage.probe.report;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rdmastorage.probe.check.CheckResult;
+import io.rdmastorage.probe.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +13,8 @@ import java.util.Map;
  * Compact JSON of a report that always fits a pod termination message. Checks already summarise
  * long lists; if the document is still too big, the largest checks lose their details (marked
  * {@code detailsOmitted}), then messages are shortened. The result is always a whole document.
+ *
+ * <p>The field names and their order are the wire contract with the operator.
  */
 public final class ReportJson {
 
@@ -22,54 +22,57 @@ public final class ReportJson {
     public static final int MAX_BYTES = 4096;
     private static final int SHORT_MESSAGE = 200;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-
     private ReportJson() {
     }
 
-    public static ObjectMapper mapper() {
-        return MAPPER;
-    }
-
     public static String compact(Report report) {
-        String json = write(report);
+        List<Map<String, Object>> checks = new ArrayList<>();
+        for (CheckResult c : report.checks()) {
+            checks.add(check(c));
+        }
+        String json = Json.write(document(report, checks));
         if (fits(json)) {
             return json;
         }
-        List<CheckResult> checks = new ArrayList<>(report.checks());
         List<Integer> bySize = new ArrayList<>();
         for (int i = 0; i < checks.size(); i++) {
             bySize.add(i);
         }
-        bySize.sort(Comparator.comparingInt((Integer i) -> write(checks.get(i).details()).length()).reversed());
+        bySize.sort(Comparator.comparingInt((Integer i) -> Json.write(checks.get(i).get("details")).length()).reversed());
         for (int i : bySize) {
-            CheckResult c = checks.get(i);
-            checks.set(i, new CheckResult(c.type(), c.status(), c.reason(), c.message(), Map.of("detailsOmitted", true)));
-            json = write(withChecks(report, checks));
+            checks.get(i).put("details", Map.of("detailsOmitted", true));
+            json = Json.write(document(report, checks));
             if (fits(json)) {
                 return json;
             }
         }
-        for (int i = 0; i < checks.size(); i++) {
-            CheckResult c = checks.get(i);
-            checks.set(i, new CheckResult(c.type(), c.status(), c.reason(), shorten(c.message()), c.details()));
+        for (Map<String, Object> c : checks) {
+            c.put("message", shorten((String) c.get("message")));
         }
-        return write(withChecks(report, checks));
+        return Json.write(document(report, checks));
     }
 
-    public static String pretty(Report report) {
-        try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("report is not serialisable", e);
-        }
+    private static Map<String, Object> document(Report r, List<Map<String, Object>> checks) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("apiVersion", r.apiVersion());
+        doc.put("kind", r.kind());
+        doc.put("node", r.node());
+        doc.put("probeVersion", r.probeVersion());
+        doc.put("startedAt", r.startedAt());
+        doc.put("durationMillis", r.durationMillis());
+        doc.put("status", r.status().wire());
+        doc.put("checks", checks);
+        return doc;
     }
 
-    private static Report withChecks(Report r, List<CheckResult> checks) {
-        return new Report(r.apiVersion(), r.kind(), r.node(), r.probeVersion(), r.startedAt(), r.durationMillis(),
-                r.status(), List.copyOf(checks));
+    private static Map<String, Object> check(CheckResult c) {
+        Map<String, Object> check = new LinkedHashMap<>();
+        check.put("type", c.type().conditionType());
+        check.put("status", c.status().wire());
+        check.put("reason", c.reason());
+        check.put("message", c.message());
+        check.put("details", c.details());
+        return check;
     }
 
     private static boolean fits(String json) {
@@ -78,13 +81,5 @@ public final class ReportJson {
 
     private static String shorten(String message) {
         return message.length() <= SHORT_MESSAGE ? message : message.substring(0, SHORT_MESSAGE - 1) + "…";
-    }
-
-    private static String write(Object value) {
-        try {
-            return MAPPER.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("report is not serialisable", e);
-        }
     }
 }
