@@ -1,8 +1,5 @@
 package io.rdmastorage.probe.testing;
 
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-
 /**
  * The GdsReady area of a fixture node (gpu-01): a stub {@code gdscheck -p}, nvidia-fs's
  * {@code /proc/driver/nvidia-fs/modules}, {@code /proc/kallsyms}, {@code /proc/cmdline},
@@ -33,8 +30,8 @@ public final class GdsFixtures {
             + "\"requireIommuDisabled\":true,\"requireNicGpuSameSwitch\":true,\"forbidCompatMode\":true}}";
 
     public static final String GPU = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:01.0/0000:04:00.0";
-    public static final String MLX5_0 = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0";
-    public static final String MLX5_1 = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:02.0/0000:05:00.0";
+    public static final String MLX5_0 = RdmaFixtures.MLX5_0_PCI;
+    public static final String MLX5_1 = RdmaFixtures.MLX5_1_PCI;
     /** The GPU of {@link #crossSwitch}: same root complex, another root port and switch than the HCAs. */
     public static final String GPU_OTHER_SWITCH =
             "/sys/devices/pci0000:00/0000:00:03.0/0000:06:00.0/0000:07:00.0/0000:08:00.0";
@@ -92,8 +89,7 @@ public final class GdsFixtures {
         host.mkdir("/sys/kernel/iommu_groups");
         host.file("/etc/cufile.json", cufileJson(false));
         pciFunction(host, GPU, "0x10de", "0x2335", "0x030200");
-        hca(host, "mlx5_0", MLX5_0);
-        hca(host, "mlx5_1", MLX5_1);
+        RdmaFixtures.healthy(host);   // the HCAs whose PCIe place the topology check compares
         return host;
     }
 
@@ -208,28 +204,12 @@ public final class GdsFixtures {
         return replace(Samples.body(SAMPLE_1_16), "NVMeOF : compat", "NVMeOF : nvfs, compat");
     }
 
-    /** A ConnectX-7 PCI function and its InfiniBand device, linked as the kernel links them. */
-    private static void hca(FixtureHost host, String name, String pciPath) {
-        pciFunction(host, pciPath, "0x15b3", "0x1021", "0x020700");
-        String ibDir = pciPath + "/infiniband/" + name;
-        host.mkdir(ibDir);
-        linkIfAbsent(host, ibDir + "/device", "../../../" + lastComponent(pciPath));
-        linkIfAbsent(host, "/sys/class/infiniband/" + name, "../.." + ibDir.substring("/sys".length()));
-    }
-
     /** A PCI function's identity files, and its /sys/bus/pci/devices link. */
     private static void pciFunction(FixtureHost host, String pciPath, String vendor, String device, String pciClass) {
         host.file(pciPath + "/vendor", vendor + "\n");
         host.file(pciPath + "/device", device + "\n");
         host.file(pciPath + "/class", pciClass + "\n");
-        linkIfAbsent(host, "/sys/bus/pci/devices/" + lastComponent(pciPath), "../../.." + pciPath.substring("/sys".length()));
-    }
-
-    /** Other areas lay out the same HCAs; whoever comes first makes the link. */
-    private static void linkIfAbsent(FixtureHost host, String hostPath, String target) {
-        if (!Files.exists(host.path(hostPath), LinkOption.NOFOLLOW_LINKS)) {
-            host.symlink(hostPath, target);
-        }
+        host.symlink("/sys/bus/pci/devices/" + lastComponent(pciPath), "../../.." + pciPath.substring("/sys".length()));
     }
 
     private static String lastComponent(String path) {

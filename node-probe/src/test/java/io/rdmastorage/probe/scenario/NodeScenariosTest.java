@@ -1,0 +1,97 @@
+package io.rdmastorage.probe.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.probe.cli.ExitCode;
+import io.rdmastorage.probe.report.ReportJson;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.probe.testing.ProbeRun;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Whole nodes through the real CLI: every check at once, as the operator will run them. Each
+ * failure mode must change exactly its own check and leave the others True.
+ */
+class NodeScenariosTest {
+
+    private static final List<String> ALL_CHECKS = List.of("RdmaDevices", "GpfsVerbs", "NvmeofRdma", "GdsReady", "CephMessenger");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void healthyNodePassesTheDesignProfile() {
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.healthy(FixtureHost.at(dir)), NodeScenarios.HEALTHY_SPEC);
+
+        assertThat(run.exitCode()).as(run.stdout()).isEqualTo(ExitCode.ALL_TRUE);
+        JsonNode report = run.report();
+        assertThat(report.path("status").asText()).isEqualTo("True");
+        List<String> types = new ArrayList<>();
+        report.path("checks").forEach(c -> {
+            types.add(c.path("type").asText());
+            assertThat(c.path("status").asText()).as(c.toString()).isEqualTo("True");
+        });
+        assertThat(types).containsExactlyElementsOf(ALL_CHECKS);
+        assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportJson.MAX_BYTES);
+    }
+
+    @Test
+    void discoveryWithoutSpecFindsEveryArea() {
+        ProbeRun run = ProbeRun.on(NodeScenarios.healthy(FixtureHost.at(dir)));
+
+        List<String> types = new ArrayList<>();
+        run.report().path("checks").forEach(c -> types.add(c.path("type").asText()));
+        assertThat(types).containsExactlyElementsOf(ALL_CHECKS);
+        assertThat(run.report().path("status").asText()).as(run.stdout()).isEqualTo("True");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1} {2} {3}")
+    @CsvSource({
+            "gpfs-tcp-fallback,          GpfsVerbs,     False, TcpFallback",
+            "gpfs-verbs-disabled,        GpfsVerbs,     False, VerbsRdmaDisabled",
+            "gpfs-verbs-ports-typo,      GpfsVerbs,     False, VerbsPortsMismatch",
+            "gpfs-not-running,           GpfsVerbs,     False, GpfsNotRunning",
+            "nvmeof-on-tcp,              NvmeofRdma,    False, TransportTcp",
+            "nvmeof-connecting,          NvmeofRdma,    False, ControllerNotLive",
+            "nvmeof-target-missing,      NvmeofRdma,    False, TargetNotConnected",
+            "gds-iommu-enabled,          GdsReady,      False, IommuEnabled",
+            "gds-nvidia-fs-missing,      GdsReady,      False, NvidiaFsMissing",
+            "gds-filesystem-unsupported, GdsReady,      False, FilesystemUnsupported",
+            "rdma-port-down,             RdmaDevices,   False, PortDown",
+            "rdma-no-subnet-manager,     RdmaDevices,   False, PortDown",
+            "ceph-async-rdma,            CephMessenger, False, ExperimentalRdmaMessenger"})
+    void eachFailureModeChangesOnlyItsCheck(String scenario, String type, String status, String reason) {
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir), scenario), NodeScenarios.HEALTHY_SPEC);
+
+        assertThat(run.exitCode()).isEqualTo(ExitCode.NOT_ALL_TRUE);
+        JsonNode check = run.check(type);
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo(status);
+        assertThat(check.path("reason").asText()).as(check.toString()).isEqualTo(reason);
+        assertThat(check.path("message").asText()).isNotBlank();
+        for (String other : ALL_CHECKS) {
+            if (!other.equals(type)) {
+                assertThat(run.check(other).path("status").asText()).as(scenario + " must not change " + other)
+                        .isEqualTo("True");
+            }
+        }
+    }
+
+    @Test
+    void textFormatShowsEveryCheckInATable() {
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir), "gpfs-tcp-fallback"),
+                NodeScenarios.HEALTHY_SPEC, "--format", "text");
+
+        assertThat(run.stdout()).startsWith("node test-node: False")
+                .containsPattern("GpfsVerbs +False +TcpFallback +.*gpu-02")
+                .containsPattern("NvmeofRdma +True");
+    }
+}

@@ -1,0 +1,69 @@
+package io.rdmastorage.probe.testing;
+
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Whole fixture nodes: every area of gpu-01 laid out together, healthy or with one failure mode.
+ * The operator's simulated nodes use these, so a scenario here is what a node looks like to the
+ * operator's tests as well.
+ */
+public final class NodeScenarios {
+
+    /**
+     * The DESIGN.md example profile's checks, less what cannot pass on a fixture root: the latency
+     * section (it needs a peer) and {@code rdma.userspaceVerbs} (libibverbs looks at the probe
+     * process's own devices, never the fixture root).
+     */
+    public static final String HEALTHY_SPEC = """
+            {"rdma": {"devices": ["mlx5_0/1", "mlx5_1/1"]},
+             "gpfs": %s,
+             "nvmeof": %s,
+             "gds": {"filesystems": ["gpfs"], "requireIommuDisabled": true, "requireNicGpuSameSwitch": true},
+             "ceph": {}}
+            """.formatted(GpfsFixtures.HEALTHY_SPEC, NvmeofFixtures.SECTION);
+
+    /** Scenario name → what it does to a healthy node; names are what tests and demos refer to. */
+    public static final Map<String, UnaryOperator<FixtureHost>> FAILURES = Map.ofEntries(
+            Map.entry("gpfs-tcp-fallback", GpfsFixtures::tcpFallback),
+            Map.entry("gpfs-verbs-disabled", GpfsFixtures::verbsRdmaDisabled),
+            Map.entry("gpfs-verbs-ports-typo", GpfsFixtures::verbsPortsTypo),
+            Map.entry("gpfs-not-running", GpfsFixtures::notRunning),
+            Map.entry("nvmeof-on-tcp", NvmeofFixtures::targetOnTcp),
+            Map.entry("nvmeof-connecting", NvmeofFixtures::controllerConnecting),
+            Map.entry("nvmeof-target-missing", NvmeofFixtures::targetMissing),
+            Map.entry("gds-iommu-enabled", GdsFixtures::iommuEnabled),
+            Map.entry("gds-nvidia-fs-missing", GdsFixtures::nvidiaFsMissing),
+            Map.entry("gds-filesystem-unsupported", GdsFixtures::filesystemUnsupported),
+            Map.entry("rdma-port-down", RdmaFixtures::portDown),
+            Map.entry("rdma-no-subnet-manager", RdmaFixtures::portInit),
+            Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma));
+
+    private NodeScenarios() {
+    }
+
+    /** gpu-01 with everything working: passes {@link #HEALTHY_SPEC}. */
+    public static FixtureHost healthy(FixtureHost host) {
+        RdmaFixtures.healthy(host);
+        GpfsFixtures.healthy(host);
+        NvmeofFixtures.healthy(host);
+        GdsFixtures.healthy(host);
+        host.file("/etc/hostname", "gpu-01\n");
+        host.file("/etc/ceph/ceph.conf", "[global]\nfsid = 7d5e6a2c-0c0b-4a57-9a7e-3f1c2f0b9d10\nms_type = async+posix\n");
+        return host;
+    }
+
+    /** The healthy node with one failure mode from {@link #FAILURES} applied. */
+    public static FixtureHost withFailure(FixtureHost host, String scenario) {
+        UnaryOperator<FixtureHost> failure = FAILURES.get(scenario);
+        if (failure == null) {
+            throw new IllegalArgumentException("no scenario " + scenario + "; known: " + FAILURES.keySet());
+        }
+        return failure.apply(healthy(host));
+    }
+
+    /** The cluster messenger over the experimental async+rdma (recorded ceph.conf). */
+    public static FixtureHost cephAsyncRdma(FixtureHost host) {
+        return host.sampleFile("/etc/ceph/ceph.conf", "ceph/ceph-conf_async+rdma_cluster-only_bond.txt");
+    }
+}
