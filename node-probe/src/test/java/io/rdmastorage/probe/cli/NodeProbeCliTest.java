@@ -101,7 +101,31 @@ class NodeProbeCliTest {
         ProbeRun run = ProbeRun.withSpec(cephHost(), "{\"nvmeof\":{\"targets\":[{\"port\":\"many\"}]}}");
 
         assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(run.stderr()).contains("nvmeof.targets[0].port: has the wrong type");
+        assertThat(run.stderr()).contains("nvmeof.targets[0].port: must be a whole number, got the string 'many'");
+    }
+
+    @Test
+    void fractionalPortIsNotAPort() {
+        ProbeRun run = ProbeRun.withSpec(cephHost(), "{\"latency\":{\"device\":\"mlx5_0\",\"port\":1.5}}");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).contains("latency.port: must be a whole number, got 1.5");
+    }
+
+    @Test
+    void duplicateKeysAreRefusedNotSilentlyMerged() {
+        ProbeRun run = ProbeRun.withSpec(cephHost(), "{\"gds\":{\"forbidCompatMode\":true,\"forbidCompatMode\":false}}");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).contains("spec: is not valid JSON: Duplicate field 'forbidCompatMode'");
+    }
+
+    @Test
+    void specMustBeAnObject() {
+        ProbeRun run = ProbeRun.withSpec(cephHost(), "[\"gpfs\"]");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.stderr()).contains("spec: must be a JSON object, got a list");
     }
 
     @Test
