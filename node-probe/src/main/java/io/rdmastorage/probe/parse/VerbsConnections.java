@@ -23,15 +23,17 @@ public final class VerbsConnections {
     }
 
     public static VerbsConnections parse(String text) {
-        String lower = text.toLowerCase(Locale.ROOT);   // once for the whole text, not per token
-        Set<String> tokens = new HashSet<>(Math.max(16, lower.length() / 8));
+        // a char array and a lookup table, not charAt() and a switch: the probe parses once per
+        // JVM, in the interpreter, where every method call per character counts (docs/benchmarks.md)
+        char[] chars = text.toLowerCase(Locale.ROOT).toCharArray();   // lower case once, not per token
+        Set<String> tokens = new HashSet<>(Math.max(16, chars.length / 8));
         int start = -1;
-        for (int i = 0; i <= lower.length(); i++) {
-            boolean separator = i == lower.length() || isSeparator(lower.charAt(i));
+        for (int i = 0; i <= chars.length; i++) {
+            boolean separator = i == chars.length || (chars[i] < SEPARATORS.length && SEPARATORS[chars[i]]);
             if (!separator && start < 0) {
                 start = i;
             } else if (separator && start >= 0) {
-                addToken(lower, start, i, tokens);
+                addToken(chars, start, i, tokens);
                 start = -1;
             }
         }
@@ -69,16 +71,17 @@ public final class VerbsConnections {
     }
 
     /** ':' is not a separator: it belongs to IPv6 addresses. "host:port" is split in addToken. */
-    private static boolean isSeparator(char c) {
-        return switch (c) {
-            case ' ', '\t', '\r', '\n', ',', ';', '(', ')', '[', ']', '{', '}', '<', '>', '=', '"', '\'', '|', '/', '@' -> true;
-            default -> false;
-        };
+    private static final boolean[] SEPARATORS = new boolean[128];
+
+    static {
+        for (char c : " \t\r\n,;()[]{}<>=\"'|/@".toCharArray()) {
+            SEPARATORS[c] = true;
+        }
     }
 
     /** Adds text[start, end) and the forms it may be looked up by; allocation-light, it runs per token. */
-    private static void addToken(String text, int start, int end, Set<String> tokens) {
-        while (end > start && (text.charAt(end - 1) == '.' || text.charAt(end - 1) == ':')) {
+    private static void addToken(char[] text, int start, int end, Set<String> tokens) {
+        while (end > start && (text[end - 1] == '.' || text[end - 1] == ':')) {
             end--;   // sentence or label punctuation: "nsd-01." "nsd-01:"
         }
         if (end == start) {
@@ -89,7 +92,7 @@ public final class VerbsConnections {
         int firstDot = -1;
         boolean numeric = true;
         for (int i = start; i < end; i++) {
-            char c = text.charAt(i);
+            char c = text[i];
             if (c == ':') {
                 colons++;
                 firstColon = firstColon < 0 ? i : firstColon;
@@ -102,11 +105,11 @@ public final class VerbsConnections {
         if (numeric && firstDot < 0 && colons == 0) {
             return;   // a bare number (index, port, counter) names no peer; most tokens are such
         }
-        tokens.add(text.substring(start, end));
+        tokens.add(new String(text, start, end - start));
         if (colons == 1 && firstColon > start) {
             addToken(text, start, firstColon, tokens);   // host:port, 10.10.0.1:1191
         } else if (colons == 0 && firstDot > start && !numeric) {
-            tokens.add(text.substring(start, firstDot));   // short name of nsd-01.cluster.example
+            tokens.add(new String(text, start, firstDot - start));   // short name of nsd-01.cluster.example
         }
     }
 
