@@ -32,6 +32,8 @@ progress() {
                     { print } { fflush() }' >&2
 }
 
+# the official Go tarball installs to /usr/local/go; a non-login shell may not have it on PATH
+command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
 command -v go >/dev/null || { log "Go toolchain not found on PATH (needed once to build kube-apiserver, kubectl and etcd)"; exit 1; }
 
 GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
