@@ -1,0 +1,18 @@
+package io.rdmastorage.operator.api;
+
+import java.util.List;
+
+/** NVMe-oF targets: the probe's {@code nvmeof} section. */
+public class NvmeofCheckSpec {
+
+    /** Targets that must be connected over rdma and live. */
+    private List<NvmeofTarget> targets;
+
+    public List<NvmeofTarget> getTargets() {
+        return targets;
+    }
+
+    public void setTargets(List<NvmeofTarget> targets) {
+        this.targets = targets;
+    }
+}

@@ -1,0 +1,102 @@
+package io.rdmastorage.operator.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One node's verdict for one profile: a condition per check plus the facts that justify it. */
+public class RdmaStorageNodeStatus {
+
+    /** The profile generation that was probed. */
+    private Long observedGeneration;
+    /** Ready, plus one per check (RdmaDevices, GpfsVerbs, NvmeofRdma, GdsReady, VerbsLatency, CephMessenger). */
+    private List<Condition> conditions = new ArrayList<>();
+    /** When the last probe's result was harvested (RFC 3339). */
+    private String lastProbeTime;
+    /** The pod that produced the result. */
+    private String probePod;
+    /** Probe rounds run on this node for this profile; names the next probe pod. */
+    private Long probeRound;
+    /** How long the probe itself took. */
+    private Long probeDurationMillis;
+    /** node-probe's version. */
+    private String probeVersion;
+    /** Per check type, the measured facts the probe reported (peers over RDMA, transports, ...). */
+    private Map<String, JsonNode> details = new LinkedHashMap<>();
+    private LatencyResult latency;
+
+    public Long getObservedGeneration() {
+        return observedGeneration;
+    }
+
+    public void setObservedGeneration(Long observedGeneration) {
+        this.observedGeneration = observedGeneration;
+    }
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
+
+    public String getLastProbeTime() {
+        return lastProbeTime;
+    }
+
+    public void setLastProbeTime(String lastProbeTime) {
+        this.lastProbeTime = lastProbeTime;
+    }
+
+    public String getProbePod() {
+        return probePod;
+    }
+
+    public void setProbePod(String probePod) {
+        this.probePod = probePod;
+    }
+
+    public Long getProbeRound() {
+        return probeRound;
+    }
+
+    public void setProbeRound(Long probeRound) {
+        this.probeRound = probeRound;
+    }
+
+    public Long getProbeDurationMillis() {
+        return probeDurationMillis;
+    }
+
+    public void setProbeDurationMillis(Long probeDurationMillis) {
+        this.probeDurationMillis = probeDurationMillis;
+    }
+
+    public String getProbeVersion() {
+        return probeVersion;
+    }
+
+    public void setProbeVersion(String probeVersion) {
+        this.probeVersion = probeVersion;
+    }
+
+    public Map<String, JsonNode> getDetails() {
+        return details;
+    }
+
+    public void setDetails(Map<String, JsonNode> details) {
+        this.details = details;
+    }
+
+    public LatencyResult getLatency() {
+        return latency;
+    }
+
+    public void setLatency(LatencyResult latency) {
+        this.latency = latency;
+    }
+}

@@ -1,0 +1,30 @@
+package io.rdmastorage.operator.config;
+
+import java.util.Map;
+
+/**
+ * The operator's own configuration, read once at start from the environment (the Helm chart sets
+ * it): where probe pods run and which image they use.
+ *
+ * @param namespace        the namespace of the operator and its probe pods (privileged Pod Security only there)
+ * @param probeImage       the node-probe image
+ * @param probeImagePullPolicy Always, IfNotPresent or Never
+ * @param leaderElection   whether to elect a leader (replicas > 1)
+ * @param metricsPort      the HTTP port of /metrics, /healthz and /readyz (0 = none)
+ */
+public record OperatorConfig(String namespace, String probeImage, String probeImagePullPolicy,
+                             boolean leaderElection, int metricsPort) {
+
+    public static final String FIELD_MANAGER = "rdma-storage-operator";
+    public static final String DEFAULT_NAMESPACE = "rdma-storage-system";
+    public static final String DEFAULT_PROBE_IMAGE = "ghcr.io/rdma-storage-operator/node-probe:0.1.0";
+
+    public static OperatorConfig fromEnvironment(Map<String, String> env) {
+        return new OperatorConfig(
+                env.getOrDefault("RSO_NAMESPACE", DEFAULT_NAMESPACE),
+                env.getOrDefault("RSO_PROBE_IMAGE", DEFAULT_PROBE_IMAGE),
+                env.getOrDefault("RSO_PROBE_IMAGE_PULL_POLICY", "IfNotPresent"),
+                Boolean.parseBoolean(env.getOrDefault("RSO_LEADER_ELECTION", "false")),
+                Integer.parseInt(env.getOrDefault("RSO_METRICS_PORT", "8080")));
+    }
+}
