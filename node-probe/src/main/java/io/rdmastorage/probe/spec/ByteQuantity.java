@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 /** Kubernetes quantities for sizes ({@code 16Gi}, {@code 512M}, {@code 4294967296}) as bytes. */
 public final class ByteQuantity {
 
-    private static final Pattern QUANTITY = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?");
+    private static final Pattern QUANTITY = Pattern.compile(Rules.BYTE_QUANTITY_REGEX);
     private static final Map<String, Long> FACTORS = Map.ofEntries(
             Map.entry("", 1L), Map.entry("k", 1_000L), Map.entry("M", 1_000_000L), Map.entry("G", 1_000_000_000L),
             Map.entry("T", 1_000_000_000_000L), Map.entry("P", 1_000_000_000_000_000L),

@@ -10,16 +10,33 @@ import java.util.regex.Pattern;
  */
 public final class Rules {
 
+    /*
+     * Each rule is also a String constant, anchored with ^...$, so that it means the same to Java's
+     * Pattern.matches and to the RE2 engine of the API server: the operator's CRD schema references
+     * these constants, and the probe and the CRD can never disagree.
+     */
+
     /** RDMA device names: mlx5_0, rxe0, hfi1_0, bnxt_re0, irdma-eth1, rdma0. */
-    public static final Pattern DEVICE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    public static final String DEVICE_REGEX = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$";
+    public static final Pattern DEVICE = Pattern.compile(DEVICE_REGEX);
     /** device/port as GPFS verbsPorts writes it (mlx5_0/1); the optional /fabric suffix is GPFS's too. */
-    public static final Pattern DEVICE_PORT = Pattern.compile("([A-Za-z0-9][A-Za-z0-9_.-]{0,63})/([0-9]{1,3})(/[0-9]{1,3})?");
+    public static final String DEVICE_PORT_REGEX = "^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})/([0-9]{1,3})(/[0-9]{1,3})?$";
+    public static final Pattern DEVICE_PORT = Pattern.compile(DEVICE_PORT_REGEX);
+    /** HCA port numbers: ports are numbered from 1, and an 8-bit field holds them. */
+    public static final int MIN_HCA_PORT = 1;
+    public static final int MAX_HCA_PORT = 255;
     /** NVMe Qualified Name, NVMe Base Specification 4.5: "nqn." date, reverse domain, optional ":" suffix; ≤ 223 bytes. */
-    public static final Pattern NQN = Pattern.compile("nqn\\.[0-9]{4}-[0-9]{2}\\.[A-Za-z0-9][A-Za-z0-9.-]*(:[A-Za-z0-9._:@+-]+)?");
+    public static final String NQN_REGEX = "^nqn\\.[0-9]{4}-[0-9]{2}\\.[A-Za-z0-9][A-Za-z0-9.-]*(:[A-Za-z0-9._:@+-]+)?$";
+    public static final Pattern NQN = Pattern.compile(NQN_REGEX);
     public static final int NQN_MAX_LENGTH = 223;
     /** GPFS daemon or admin node names: DNS names. */
-    public static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*");
+    public static final String NODE_NAME_REGEX = "^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$";
+    public static final Pattern NODE_NAME = Pattern.compile(NODE_NAME_REGEX);
     public static final int NODE_NAME_MAX_LENGTH = 253;
+    /** Kubernetes quantities for sizes: 16Gi, 512M, 4294967296 (groups: number, suffix). */
+    public static final String BYTE_QUANTITY_REGEX = "^([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$";
+    /** Most entries a list in a spec may have. */
+    public static final int MAX_LIST = 256;
     private static final Pattern IPV4 =
             Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");

@@ -6,7 +6,7 @@ import java.util.function.Predicate;
 /** Checks every value of a {@link ProbeSpec} before any of it is used; the first broken rule wins. */
 public final class SpecValidator {
 
-    static final int MAX_LIST = 256;
+    static final int MAX_LIST = Rules.MAX_LIST;
     private static final String DEVICE_PORT_RULE = "must be <device>/<port> such as mlx5_0/1";
 
     private SpecValidator() {
@@ -95,7 +95,7 @@ public final class SpecValidator {
     }
 
     private static void portInRange(String field, int port) throws InvalidSpecException {
-        range(field, port, 1, 255);
+        range(field, port, Rules.MIN_HCA_PORT, Rules.MAX_HCA_PORT);
     }
 
     private static void range(String field, int value, int min, int max) throws InvalidSpecException {

@@ -1,14 +1,19 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Size;
+import io.rdmastorage.probe.spec.Rules;
 import java.util.List;
 
 /** GPUDirect Storage readiness: the probe's {@code gds} section. */
 public class GdsCheckSpec {
 
     /** Filesystems nvidia-fs must serve: nvme, nvmeof, scsi, gpfs, nfs, lustre, beegfs, wekafs. */
-    private List<String> filesystems;
+    @Size(max = Rules.MAX_LIST)
+    private List<GdsFilesystem> filesystems;
 
     /** The IOMMU must be off (default true). */
+    @Default("true")
     private Boolean requireIommuDisabled;
 
     /** Each GPU must share a PCIe switch with an RDMA NIC. */
@@ -17,11 +22,11 @@ public class GdsCheckSpec {
     /** cufile.json allow_compat_mode (silent POSIX fallback) fails the check. */
     private Boolean forbidCompatMode;
 
-    public List<String> getFilesystems() {
+    public List<GdsFilesystem> getFilesystems() {
         return filesystems;
     }
 
-    public void setFilesystems(List<String> filesystems) {
+    public void setFilesystems(List<GdsFilesystem> filesystems) {
         this.filesystems = filesystems;
     }
 

@@ -1,20 +1,31 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.rdmastorage.probe.spec.Rules;
 import java.util.List;
 
 /** GPFS verbs RDMA expectations: the probe's {@code gpfs} section. */
 public class GpfsCheckSpec {
 
     /** The effective verbsPorts expected, as device/port. */
-    private List<String> verbsPorts;
+    @Size(max = Rules.MAX_LIST)
+    private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = RdmaCheckSpec.DEVICE_PORT_MAX_LENGTH) String> verbsPorts;
 
     /** GPFS node names or IPs that must be reached over RDMA (e.g. NSD servers). */
-    private List<String> requiredPeers;
+    @Size(max = Rules.MAX_LIST)
+    @ValidationRule(value = "self.all(p, p.matches(r'" + Rules.NODE_NAME_REGEX + "') || isIP(p))",
+            message = "each peer must be a GPFS node name (a DNS name such as nsd-01.example.com) or an IP address")
+    private List<@Size(min = 1, max = Rules.NODE_NAME_MAX_LENGTH) String> requiredPeers;
 
     /** verbsRdmaSend must be enabled. */
     private Boolean requireVerbsRdmaSend;
 
     /** Minimum pagepool, as a Kubernetes quantity such as 16Gi. */
+    @Pattern(Rules.BYTE_QUANTITY_REGEX)
+    @Size(max = 32)
+    @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "must be a positive size such as 16Gi")
     private String minPagepool;
 
     public List<String> getVerbsPorts() {

@@ -1,21 +1,50 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.rdmastorage.probe.spec.Rules;
+
 /** Verbs latency between nodes (perftest ib_write_lat): the probe's {@code latency} section. */
 public class LatencyCheckSpec {
 
+    /* The ranges node-probe's SpecValidator accepts (CrdValidationTest checks they agree). */
+    public static final int MAX_SIZE = 8 * 1024 * 1024;
+    public static final int MIN_ITERATIONS = 5;
+    public static final int MAX_ITERATIONS = 10_000_000;
+    public static final int MAX_TYPICAL_MICROS = 1_000_000;
+
     /** RDMA device, e.g. mlx5_0. */
+    @Required
+    @Pattern(Rules.DEVICE_REGEX)
+    @Size(max = 64)
     private String device;
 
     /** HCA port (default 1). */
+    @Default("1")
+    @Min(Rules.MIN_HCA_PORT)
+    @Max(Rules.MAX_HCA_PORT)
     private Integer port;
 
     /** Bytes per message (default 2). */
+    @Default("2")
+    @Min(1)
+    @Max(MAX_SIZE)
     private Integer size;
 
     /** Iterations (default 1000). */
+    @Default("1000")
+    @Min(MIN_ITERATIONS)
+    @Max(MAX_ITERATIONS)
     private Integer iterations;
 
     /** Highest acceptable typical latency in microseconds (default 5). */
+    @Default("5")
+    @Min(value = 0, inclusive = false)
+    @Max(MAX_TYPICAL_MICROS)
     private Double maxTypicalMicros;
 
     public String getDevice() {

@@ -1,6 +1,6 @@
 package io.rdmastorage.operator.api;
 
-/** The measured verbs latency of a node to its peer, for the LATENCY(µs) column. */
+/** The measured verbs latency of a node to its peer, for the LATENCY-US column (kubectl upper-cases "µs" to "ΜS", which reads as milliseconds). */
 public class LatencyResult {
 
     private String peer;

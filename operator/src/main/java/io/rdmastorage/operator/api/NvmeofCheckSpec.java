@@ -1,11 +1,14 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Size;
+import io.rdmastorage.probe.spec.Rules;
 import java.util.List;
 
 /** NVMe-oF targets: the probe's {@code nvmeof} section. */
 public class NvmeofCheckSpec {
 
     /** Targets that must be connected over rdma and live. */
+    @Size(max = Rules.MAX_LIST)
     private List<NvmeofTarget> targets;
 
     public List<NvmeofTarget> getTargets() {

@@ -1,6 +1,8 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
@@ -18,6 +20,18 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("rdmastoragenodes")
 @Singular("rdmastoragenode")
 @ShortNames("rsn")
+@Categories(RdmaStorageProfile.CATEGORY)
+@AdditionalPrinterColumn(name = "NODE", jsonPath = ".spec.nodeName")
+@AdditionalPrinterColumn(name = "PROFILE", jsonPath = ".spec.profile")
+@AdditionalPrinterColumn(name = "READY", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(name = "GPFS", jsonPath = ".status.conditions[?(@.type==\"GpfsVerbs\")].status")
+@AdditionalPrinterColumn(name = "NVMEOF", jsonPath = ".status.conditions[?(@.type==\"NvmeofRdma\")].status")
+@AdditionalPrinterColumn(name = "GDS", jsonPath = ".status.conditions[?(@.type==\"GdsReady\")].status")
+// typical verbs latency in microseconds; not "LATENCY(µs)": kubectl upper-cases headers, and "ΜS" reads as milliseconds
+@AdditionalPrinterColumn(name = "LATENCY-US", jsonPath = ".status.latency.typicalMicros", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "LAST PROBE", jsonPath = ".status.lastProbeTime", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)
 public class RdmaStorageNode extends CustomResource<RdmaStorageNodeSpec, RdmaStorageNodeStatus> {
 
     public static final String PROFILE_LABEL = "rdmastorage.io/profile";

@@ -1,27 +1,63 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.probe.spec.Rules;
 import java.util.List;
 
-/** What must be true, and where: the desired state of an {@link RdmaStorageProfile}. */
+/**
+ * What must be true, and where: the desired state of an {@link RdmaStorageProfile}. The annotations
+ * are the CRD's validation: the API server refuses bad values before any of them reaches a pod.
+ */
+@ValidationRule(value = "duration(self.probeTimeout) < duration(self.interval)", fieldPath = ".probeTimeout",
+        reason = "FieldValueInvalid",
+        messageExpression = "'probeTimeout (' + self.probeTimeout + ') must be shorter than interval (' + self.interval"
+                + " + '); the defaults are 3m and 15m'")
 public class RdmaStorageProfileSpec {
+
+    /** The shortest re-probe period: probing more often would only load the nodes. */
+    public static final String MIN_INTERVAL = "1m";
+    public static final int MAX_CONCURRENT_PROBES = 1000;
+    static final int MAX_DURATION_LENGTH = 32;
 
     /** Nodes to check; an empty selector matches every node. */
     private LabelSelector nodeSelector;
     /** Copied to the probe pods, so they run on tainted GPU or storage nodes. */
+    @Size(max = Rules.MAX_LIST)
     private List<Toleration> tolerations;
     /** Re-probe period per node, a Go duration such as 15m. */
+    @Default("15m")
+    @Pattern(ProfileSettings.DURATION_PATTERN)
+    @Size(max = MAX_DURATION_LENGTH)
+    @ValidationRule(value = "duration(self) >= duration('" + MIN_INTERVAL + "')",
+            message = "must be at least " + MIN_INTERVAL)
     private String interval;
     /** A probe pod that has not finished by then is a failed probe (Unknown). */
+    @Default("3m")
+    @Pattern(ProfileSettings.DURATION_PATTERN)
+    @Size(max = MAX_DURATION_LENGTH)
+    @ValidationRule(value = "duration(self) > duration('0s')", message = "must be longer than 0s")
     private String probeTimeout;
     /** Bound on probe pods alive at once for this profile. */
+    @Default("20")
+    @Min(1)
+    @Max(MAX_CONCURRENT_PROBES)
     private Integer maxConcurrentProbes;
     /** Label matching nodes with this profile's verdict. */
+    @Default("false")
     private Boolean nodeLabels;
     /** Taint nodes whose verdict is False (NoSchedule), so RDMA jobs avoid them. */
+    @Default("false")
     private Boolean taintNotReady;
     /** Set a Node condition with the verdict, for remediation tools such as Node Healthcheck. */
+    @Default("false")
     private Boolean nodeCondition;
 
     private RdmaCheckSpec rdma;

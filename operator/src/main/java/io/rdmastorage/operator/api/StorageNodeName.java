@@ -1,0 +1,35 @@
+package io.rdmastorage.operator.api;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** The name of a profile's RdmaStorageNode for a node: {@code <profile>.<node>}, hashed when too long. */
+public final class StorageNodeName {
+
+    /** Object names are DNS subdomains: at most 253 characters. */
+    static final int MAX = 253;
+    private static final int HASH_CHARS = 10;
+
+    private StorageNodeName() {
+    }
+
+    public static String of(String profile, String node) {
+        String name = profile + "." + node;
+        if (name.length() <= MAX) {
+            return name;
+        }
+        String hash = HexFormat.of().formatHex(sha256(name)).substring(0, HASH_CHARS);
+        String head = name.substring(0, MAX - HASH_CHARS - 1).replaceAll("[.-]+$", "");
+        return head + "-" + hash;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

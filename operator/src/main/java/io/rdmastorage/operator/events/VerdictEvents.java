@@ -1,0 +1,146 @@
+package io.rdmastorage.operator.events;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records a Kubernetes Event on an RdmaStorageNode each time one of its conditions changes
+ * status, so {@code kubectl describe rdmastoragenode} and {@code kubectl get events} tell the
+ * story of a node. One event per change, no aggregation, and best effort: a failed write is logged
+ * and forgotten, never an error of the reconcile that caused it.
+ *
+ * <p>core/v1 Events rather than events.k8s.io/v1: both are views of the same objects, but core/v1
+ * is the one whose fields {@code kubectl describe} prints (reason, message, source) and whose
+ * legacy form needs no eventTime, action or reportingInstance — and it is the API JOSDK users
+ * and the Helm chart's RBAC ({@code events} in the core group) already know. RdmaStorageNodes are
+ * cluster-scoped, so, as Kubernetes does for Nodes, their events live in namespace {@code default}.
+ */
+public final class VerdictEvents {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VerdictEvents.class);
+
+    public static final String COMPONENT = "rdma-storage-operator";
+    /** Where events about cluster-scoped objects live. */
+    public static final String NAMESPACE = "default";
+    public static final int MAX_MESSAGE_LENGTH = 1024;
+    /** The API server's limit on a reason. */
+    static final int MAX_REASON_LENGTH = 128;
+    static final int MAX_NAME_LENGTH = 253;
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final String instance;
+    private final AtomicLong lastStamp = new AtomicLong();
+
+    /** Reports as this pod (HOSTNAME), or as this host outside a cluster. */
+    public VerdictEvents(KubernetesClient client) {
+        this(client, Clock.systemUTC(), System.getenv().getOrDefault("HOSTNAME", COMPONENT));
+    }
+
+    public VerdictEvents(KubernetesClient client, Clock clock, String instance) {
+        this.client = client;
+        this.clock = clock;
+        this.instance = instance;
+    }
+
+    /**
+     * Records one event per condition whose status changed between two versions of a node's
+     * conditions.
+     *
+     * @return the changes (whether or not their events could be written), for metrics
+     */
+    public List<VerdictChange> recordChanges(RdmaStorageNode node, List<Condition> before, List<Condition> after) {
+        List<VerdictChange> changes = VerdictChange.between(before, after);
+        changes.forEach(change -> record(node, change));
+        return changes;
+    }
+
+    /** Records one change; false when the event could not be written (logged, never thrown). */
+    public boolean record(RdmaStorageNode node, VerdictChange change) {
+        try {
+            Event event = eventFor(node, change, clock.instant(), uniqueStamp(), instance);
+            client.v1().events().inNamespace(NAMESPACE).resource(event).create();
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("could not record event {} on RdmaStorageNode {}: {}", change.reason(),
+                    node.getMetadata().getName(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** The event for a change: pure, so its shape is tested without an API server. */
+    static Event eventFor(RdmaStorageNode node, VerdictChange change, Instant now, long stamp, String instance) {
+        String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
+        return new EventBuilder()
+                .withNewMetadata()
+                    .withName(eventName(node.getMetadata().getName(), stamp))
+                    .withNamespace(NAMESPACE)
+                .endMetadata()
+                .withNewInvolvedObject()
+                    .withApiVersion(HasMetadata.getApiVersion(RdmaStorageNode.class))
+                    .withKind(HasMetadata.getKind(RdmaStorageNode.class))
+                    .withName(node.getMetadata().getName())
+                    .withUid(node.getMetadata().getUid())
+                    .withResourceVersion(node.getMetadata().getResourceVersion())
+                .endInvolvedObject()
+                .withType(change.toTrue() ? "Normal" : "Warning")
+                .withReason(truncate(change.reason() == null || change.reason().isEmpty()
+                        ? change.type() + change.to() : change.reason(), MAX_REASON_LENGTH))
+                .withMessage(truncate(messageOf(change), MAX_MESSAGE_LENGTH))
+                .withNewSource().withComponent(COMPONENT).endSource()
+                .withReportingComponent(COMPONENT)
+                .withReportingInstance(instance)
+                .withFirstTimestamp(time)
+                .withLastTimestamp(time)
+                .withCount(1)
+                .build();
+    }
+
+    /** The condition's message, led by the check and its new status: a reason alone does not say which check. */
+    static String messageOf(VerdictChange change) {
+        String head = change.type() + " " + (change.from() == null ? "" : change.from() + " -> ") + change.to();
+        return change.message() == null || change.message().isEmpty() ? head : head + ": " + change.message();
+    }
+
+    /** {@code <object>.<hex stamp>}, as client-go names events; the object part shortened to fit. */
+    static String eventName(String objectName, long stamp) {
+        String suffix = "." + Long.toHexString(stamp);
+        String base = objectName.length() + suffix.length() > MAX_NAME_LENGTH
+                ? objectName.substring(0, MAX_NAME_LENGTH - suffix.length())
+                : objectName;
+        // A shortened name must still end alphanumeric before the dot (a DNS subdomain).
+        while (!base.isEmpty() && !Character.isLetterOrDigit(base.charAt(base.length() - 1))) {
+            base = base.substring(0, base.length() - 1);
+        }
+        return base + suffix;
+    }
+
+    /** Nanoseconds since the epoch, strictly increasing within this process so names never collide. */
+    private long uniqueStamp() {
+        Instant now = clock.instant();
+        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return lastStamp.updateAndGet(last -> Math.max(last + 1, nanos));
+    }
+
+    private static String truncate(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        int end = max - 3;
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end) + "...";
+    }
+}

@@ -1,0 +1,130 @@
+package io.rdmastorage.operator.probe;
+
+import io.rdmastorage.operator.api.GdsCheckSpec;
+import io.rdmastorage.operator.api.GdsFilesystem;
+import io.rdmastorage.operator.api.GpfsCheckSpec;
+import io.rdmastorage.operator.api.NvmeofCheckSpec;
+import io.rdmastorage.operator.api.NvmeofTarget;
+import io.rdmastorage.operator.api.RdmaCheckSpec;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.probe.json.Json;
+import io.rdmastorage.probe.spec.InvalidSpecException;
+import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.probe.spec.SpecReader;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The node-probe {@code --spec} document of a profile: its check sections {@code rdma}, {@code gpfs},
+ * {@code nvmeof}, {@code gds} and {@code ceph}, with node-probe's field names (the profile's own),
+ * nulls left out, in a fixed order, so the same spec always gives the same bytes and hash.
+ *
+ * <p>{@code latency} is left out on purpose: the verbs latency check needs a peer node running
+ * {@code latency-server} at the same time, which the pairwise latency rounds will schedule
+ * separately; in a single-node probe the section would only ever give Unknown.
+ *
+ * <p>The document is read back with node-probe's own {@link SpecReader} before it is used, so the
+ * operator and the probe agree on every rule, and a value that slipped past the CRD schema is
+ * refused here rather than in a privileged pod.
+ *
+ * @param json   the compact JSON document for the pod's ConfigMap
+ * @param spec   the same document as node-probe reads it (validated)
+ * @param sha256 hex SHA-256 of {@code json}, to show a spec change on the ConfigMap
+ */
+public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
+
+    /** Builds and validates the document of a profile's spec. */
+    public static ProbeSpecDocument of(RdmaStorageProfileSpec profile) throws InvalidProbeSpecException {
+        String json = Json.write(sections(profile));
+        try {
+            return new ProbeSpecDocument(json, SpecReader.read(json), sha256(json));
+        } catch (InvalidSpecException e) {
+            String prefix = e.field() + ": ";
+            String rule = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
+            throw new InvalidProbeSpecException(e.field(), rule);
+        }
+    }
+
+    /** No check section at all: node-probe would run no check and report nothing. */
+    public boolean checksNothing() {
+        return spec.isEmpty();
+    }
+
+    private static Map<String, Object> sections(RdmaStorageProfileSpec p) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        if (p.getRdma() != null) {
+            RdmaCheckSpec rdma = p.getRdma();
+            Map<String, Object> s = new LinkedHashMap<>();
+            put(s, "devices", rdma.getDevices());
+            put(s, "userspaceVerbs", rdma.getUserspaceVerbs());
+            doc.put("rdma", s);
+        }
+        if (p.getGpfs() != null) {
+            GpfsCheckSpec gpfs = p.getGpfs();
+            Map<String, Object> s = new LinkedHashMap<>();
+            put(s, "verbsPorts", gpfs.getVerbsPorts());
+            put(s, "requiredPeers", gpfs.getRequiredPeers());
+            put(s, "requireVerbsRdmaSend", gpfs.getRequireVerbsRdmaSend());
+            put(s, "minPagepool", gpfs.getMinPagepool());
+            doc.put("gpfs", s);
+        }
+        if (p.getNvmeof() != null) {
+            NvmeofCheckSpec nvmeof = p.getNvmeof();
+            Map<String, Object> s = new LinkedHashMap<>();
+            if (nvmeof.getTargets() != null) {
+                List<Object> targets = new ArrayList<>();
+                for (NvmeofTarget t : nvmeof.getTargets()) {
+                    Map<String, Object> target = new LinkedHashMap<>();
+                    if (t != null) {
+                        put(target, "nqn", t.getNqn());
+                        put(target, "address", t.getAddress());
+                        put(target, "port", t.getPort() == null ? null : t.getPort().longValue());
+                    }
+                    targets.add(target);
+                }
+                s.put("targets", targets);
+            }
+            doc.put("nvmeof", s);
+        }
+        if (p.getGds() != null) {
+            GdsCheckSpec gds = p.getGds();
+            Map<String, Object> s = new LinkedHashMap<>();
+            if (gds.getFilesystems() != null) {
+                List<Object> filesystems = new ArrayList<>();
+                for (GdsFilesystem fs : gds.getFilesystems()) {
+                    filesystems.add(fs == null ? null : fs.value());
+                }
+                s.put("filesystems", filesystems);
+            }
+            put(s, "requireIommuDisabled", gds.getRequireIommuDisabled());
+            put(s, "requireNicGpuSameSwitch", gds.getRequireNicGpuSameSwitch());
+            put(s, "forbidCompatMode", gds.getForbidCompatMode());
+            doc.put("gds", s);
+        }
+        if (p.getCeph() != null) {
+            doc.put("ceph", new LinkedHashMap<>());
+        }
+        return doc;
+    }
+
+    private static void put(Map<String, Object> section, String field, Object value) {
+        if (value != null) {
+            section.put(field, value);
+        }
+    }
+
+    static String sha256(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

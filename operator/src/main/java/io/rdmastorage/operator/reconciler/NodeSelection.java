@@ -1,0 +1,89 @@
+package io.rdmastorage.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.Node;
+import io.rdmastorage.operator.verdict.NotProbed;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Which nodes a profile covers, and whether a covered node can be probed now. */
+public final class NodeSelection {
+
+    /** Verdict labels are {@code rdmastorage.io/<profile>} (see nodes.MarkingKey). */
+    private static final String OWN_LABEL_PREFIX = "rdmastorage.io/";
+
+    private NodeSelection() {
+    }
+
+    /** Kubernetes label-selector semantics: every matchLabels entry and every expression must hold; empty = all. */
+    public static boolean matches(LabelSelector selector, Map<String, String> labels) {
+        if (selector == null) {
+            return true;
+        }
+        Map<String, String> nodeLabels = labels == null ? Map.of() : labels;
+        if (selector.getMatchLabels() != null) {
+            for (Map.Entry<String, String> e : selector.getMatchLabels().entrySet()) {
+                if (!e.getValue().equals(nodeLabels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
+                if (!holds(r, nodeLabels)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean holds(LabelSelectorRequirement r, Map<String, String> labels) {
+        String value = labels.get(r.getKey());
+        List<String> values = r.getValues() == null ? List.of() : r.getValues();
+        return switch (r.getOperator()) {
+            case "In" -> value != null && values.contains(value);
+            case "NotIn" -> value == null || !values.contains(value);
+            case "Exists" -> value != null;
+            case "DoesNotExist" -> value == null;
+            default -> false;   // the API server validates operators; an unknown one matches nothing
+        };
+    }
+
+    /**
+     * Why a node cannot be probed now, or empty when it can: a NotReady kubelet would never run the
+     * pod, and a cordoned node is being drained or repaired.
+     */
+    public static Optional<NotProbed> whyNotProbeable(Node node) {
+        if (node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
+            return Optional.of(NotProbed.NODE_UNSCHEDULABLE);
+        }
+        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        return ready ? Optional.empty() : Optional.of(NotProbed.NODE_NOT_READY);
+    }
+
+    /**
+     * Whether a node update can change what profiles do with it: its labels (other than the
+     * verdict labels we set ourselves, which would only echo our own writes), readiness, cordon.
+     * Kubelet heartbeats change none of these and are ignored.
+     */
+    public static boolean relevantChange(Node before, Node after) {
+        return !Objects.equals(foreignLabels(before), foreignLabels(after))
+                || !whyNotProbeable(before).equals(whyNotProbeable(after));
+    }
+
+    private static Map<String, String> foreignLabels(Node node) {
+        Map<String, String> labels = node.getMetadata().getLabels();
+        if (labels == null) {
+            return Map.of();
+        }
+        Map<String, String> foreign = new java.util.HashMap<>(labels);
+        foreign.keySet().removeIf(key -> key.startsWith(OWN_LABEL_PREFIX));
+        return foreign;
+    }
+}

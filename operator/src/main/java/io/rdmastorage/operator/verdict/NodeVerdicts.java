@@ -1,0 +1,255 @@
+package io.rdmastorage.operator.verdict;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.rdmastorage.operator.api.LatencyResult;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One node's verdict for one profile, as an {@link RdmaStorageNodeStatus}: a condition per check
+ * the profile asks for, {@code Ready}, and the facts behind them. Every way a verdict can come
+ * about has its function here; all are pure. The statuses built here carry {@code at} as every
+ * condition's transition time: pass them through {@link #merge} with the stored status so that
+ * {@code lastTransitionTime} only moves when a status does.
+ *
+ * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
+ * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
+ * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
+ * not make a node without Ceph NotReady). Types not measured yet ({@link CheckTypes#NOT_MEASURED_YET})
+ * are Unknown {@link Reasons#NOT_MEASURED_YET} whatever the probe said and do not count towards Ready.
+ */
+public final class NodeVerdicts {
+
+    private NodeVerdicts() {
+    }
+
+    /**
+     * The verdict of a probe container that terminated: exit code 0 or 1 with a report that parses
+     * gives the report's verdict; anything else gives every check Unknown with the reason.
+     *
+     * @param terminatedReason   {@code state.terminated.reason} (Completed, Error, OOMKilled); may be null
+     * @param terminationMessage {@code state.terminated.message}; may be null
+     */
+    public static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
+                                                        int exitCode, String terminatedReason, String terminationMessage,
+                                                        Instant finishedAt) {
+        if (exitCode != 0 && exitCode != 1) {
+            return fromFailure(spec, generation, pod, ProbeFailure.exited(pod, exitCode, terminatedReason,
+                    terminationMessage), finishedAt);
+        }
+        ProbeReports.Result result = ProbeReports.parse(terminationMessage);
+        if (result instanceof ProbeReports.Parsed parsed) {
+            return fromReport(spec, generation, pod, exitCode, parsed.report(), finishedAt);
+        }
+        return fromFailure(spec, generation, pod, ProbeFailure.unusableReport(pod, (ProbeReports.Unparseable) result),
+                finishedAt);
+    }
+
+    /**
+     * The verdict of a parsed report: one condition per expected type from the report's checks
+     * (details into {@code status.details[type]}, VerbsLatency's into {@code status.latency}).
+     *
+     * @param exitCode node-probe's exit code; anything but 0 or 1 means it did not finish normally, and
+     *                 its report is not trusted
+     */
+    public static RdmaStorageNodeStatus fromReport(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
+                                                   int exitCode, ProbeReport report, Instant finishedAt) {
+        if (exitCode != 0 && exitCode != 1) {
+            return fromFailure(spec, generation, pod, ProbeFailure.exited(pod, exitCode, null,
+                    "a report, although node-probe writes one only with exit code 0 or 1"), finishedAt);
+        }
+        if (pod.node() != null && !pod.node().equals(report.node())) {
+            return fromFailure(spec, generation, pod, ProbeFailure.nodeMismatch(pod, report.node()), finishedAt);
+        }
+        List<String> expected = CheckTypes.expected(spec);
+        List<Condition> checks = new ArrayList<>(expected.size());
+        Map<String, JsonNode> details = new LinkedHashMap<>();
+        LatencyResult latency = null;
+        for (String type : expected) {
+            if (!CheckTypes.measuredYet(type)) {
+                checks.add(notMeasuredYet(type, generation, finishedAt));
+                continue;
+            }
+            Optional<ProbeReport.Check> check = report.check(type);
+            if (check.isEmpty()) {
+                checks.add(notReported(type, pod, generation, finishedAt));
+                continue;
+            }
+            ProbeReport.Check c = check.get();
+            checks.add(Conditions.of(type, c.status(), c.reason(), c.message(), generation, finishedAt));
+            if (!c.details().isEmpty()) {
+                details.put(type, c.details());
+            }
+            if (type.equals(CheckTypes.VERBS_LATENCY)) {
+                latency = latency(c.details());
+            }
+        }
+        RdmaStorageNodeStatus status = status(expected, checks, generation, finishedAt);
+        status.setLastProbeTime(Timestamps.format(finishedAt));
+        status.setProbePod(pod.name());
+        status.setProbeDurationMillis(report.durationMillis());
+        status.setProbeVersion(report.probeVersion());
+        status.setDetails(details);
+        status.setLatency(latency);
+        return status;
+    }
+
+    /** A probe that gave no usable report: every expected check Unknown with the failure's reason and message. */
+    public static RdmaStorageNodeStatus fromFailure(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
+                                                    ProbeFailure failure, Instant at) {
+        RdmaStorageNodeStatus status = allUnknown(CheckTypes.expected(spec), failure.reason(), failure.message(),
+                generation, at);
+        status.setLastProbeTime(Timestamps.format(at));
+        status.setProbePod(pod.name());
+        return status;
+    }
+
+    /** A matching node that was not probed: every expected check Unknown with the reason; no probe time. */
+    public static RdmaStorageNodeStatus notProbed(RdmaStorageProfileSpec spec, long generation, String node,
+                                                  NotProbed why, Instant now) {
+        return allUnknown(CheckTypes.expected(spec), why.reason(), why.message(node), generation, now);
+    }
+
+    /** Whether the status holds a result taken longer than {@code expiry} (3 × interval) before {@code now}. */
+    public static boolean isExpired(RdmaStorageNodeStatus status, Instant now, Duration expiry) {
+        return expiresAt(status, expiry).map(now::isAfter).orElse(false);
+    }
+
+    /**
+     * When the status's result stops being trusted: its {@code lastProbeTime} plus {@code expiry}.
+     * Empty when there is no probe time (nothing to expire: the checks are Unknown already). A probe
+     * time that does not parse has expired already ({@link Instant#EPOCH}).
+     */
+    public static Optional<Instant> expiresAt(RdmaStorageNodeStatus status, Duration expiry) {
+        if (status == null || status.getLastProbeTime() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(Timestamps.parse(status.getLastProbeTime()).orElse(Instant.EPOCH).plus(expiry));
+    }
+
+    /**
+     * The status with every condition Unknown {@link Reasons#RESULT_EXPIRED} when its result is older
+     * than {@code expiry}; the status itself otherwise. The facts (details, latency) stay, dated by
+     * {@code lastProbeTime}. Idempotent: the message does not depend on {@code now}, and conditions
+     * that were Unknown already keep their {@code lastTransitionTime}.
+     */
+    public static RdmaStorageNodeStatus expire(RdmaStorageNodeStatus status, Instant now, Duration expiry) {
+        if (!isExpired(status, now, expiry)) {
+            return status;
+        }
+        String message = "the last probe result is from " + SafeText.escape(status.getLastProbeTime())
+                + ", older than " + Timestamps.human(expiry) + " (3 × spec.interval), so it no longer counts: the node "
+                + "has not been probed since. Check the operator's logs and its probe pods "
+                + "(`kubectl get pods -A -l app.kubernetes.io/component=node-probe`)";
+        String nowText = Timestamps.format(now);
+        List<Condition> expired = new ArrayList<>(status.getConditions().size());
+        for (Condition c : status.getConditions()) {
+            boolean moves = !Conditions.UNKNOWN.equals(c.getStatus()) || c.getLastTransitionTime() == null;
+            expired.add(new ConditionBuilder(c)
+                    .withStatus(Conditions.UNKNOWN)
+                    .withReason(Reasons.RESULT_EXPIRED)
+                    .withMessage(message)
+                    .withLastTransitionTime(moves ? nowText : c.getLastTransitionTime())
+                    .build());
+        }
+        RdmaStorageNodeStatus copy = copy(status);
+        copy.setConditions(expired);
+        return copy;
+    }
+
+    /**
+     * {@code next} as it should be stored over {@code previous}: conditions merged by
+     * {@link Conditions#merge} (lastTransitionTime kept unless the status moved; observedGeneration
+     * from {@code next}), and {@code probeRound} kept when {@code next} has none.
+     *
+     * @param previous the stored status; may be null
+     */
+    public static RdmaStorageNodeStatus merge(RdmaStorageNodeStatus previous, RdmaStorageNodeStatus next, Instant now) {
+        RdmaStorageNodeStatus merged = copy(next);
+        long generation = next.getObservedGeneration() == null ? 0 : next.getObservedGeneration();
+        merged.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(), next.getConditions(),
+                now, generation));
+        if (merged.getProbeRound() == null && previous != null) {
+            merged.setProbeRound(previous.getProbeRound());
+        }
+        return merged;
+    }
+
+    private static RdmaStorageNodeStatus allUnknown(List<String> expected, String reason, String message,
+                                                    long generation, Instant at) {
+        List<Condition> checks = new ArrayList<>(expected.size());
+        for (String type : expected) {
+            checks.add(CheckTypes.measuredYet(type)
+                    ? Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at)
+                    : notMeasuredYet(type, generation, at));
+        }
+        return status(expected, checks, generation, at);
+    }
+
+    /** Ready first, then the checks in profile order. */
+    private static RdmaStorageNodeStatus status(List<String> expected, List<Condition> checks, long generation,
+                                                Instant at) {
+        List<Condition> conditions = new ArrayList<>(checks.size() + 1);
+        conditions.add(NodeReadiness.of(CheckTypes.judged(expected), checks).readyCondition(expected, generation, at));
+        conditions.addAll(checks);
+        RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+        status.setObservedGeneration(generation);
+        status.setConditions(conditions);
+        return status;
+    }
+
+    private static Condition notMeasuredYet(String type, long generation, Instant at) {
+        return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_MEASURED_YET, CheckTypes.NOT_MEASURED_YET.get(type),
+                generation, at);
+    }
+
+    private static Condition notReported(String type, ProbePod pod, long generation, Instant at) {
+        if (type.equals(CheckTypes.CEPH_MESSENGER)) {
+            return Conditions.of(type, Conditions.TRUE, Reasons.NO_CEPH_CONFIG, "node " + pod.node()
+                    + " has no /etc/ceph/ceph.conf, so no Ceph messenger is configured on it: nothing to flag",
+                    generation, at);
+        }
+        return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_REPORTED, "the probe's report has no " + type
+                + " entry although the profile asks for it: the probe image may be older than the operator. See "
+                + pod.logsCommand() + " and check the image (RSO_PROBE_IMAGE)", generation, at);
+    }
+
+    /** status.latency from VerbsLatency's details (peer, tTypicalMicros, p99Micros); null when not measured. */
+    private static LatencyResult latency(ObjectNode details) {
+        JsonNode typical = details.get("tTypicalMicros");
+        if (typical == null || !typical.isNumber()) {
+            return null;
+        }
+        LatencyResult latency = new LatencyResult();
+        latency.setTypicalMicros(typical.doubleValue());
+        JsonNode p99 = details.get("p99Micros");
+        latency.setP99Micros(p99 != null && p99.isNumber() ? p99.doubleValue() : null);
+        JsonNode peer = details.get("peer");
+        latency.setPeer(peer != null && peer.isTextual() ? peer.textValue() : null);
+        return latency;
+    }
+
+    private static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {
+        RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
+        c.setObservedGeneration(s.getObservedGeneration());
+        c.setConditions(new ArrayList<>(s.getConditions()));
+        c.setLastProbeTime(s.getLastProbeTime());
+        c.setProbePod(s.getProbePod());
+        c.setProbeRound(s.getProbeRound());
+        c.setProbeDurationMillis(s.getProbeDurationMillis());
+        c.setProbeVersion(s.getProbeVersion());
+        c.setDetails(s.getDetails() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(s.getDetails()));
+        c.setLatency(s.getLatency());
+        return c;
+    }
+}

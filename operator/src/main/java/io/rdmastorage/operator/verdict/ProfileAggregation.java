@@ -1,0 +1,255 @@
+package io.rdmastorage.operator.verdict;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.NodeCounts;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A profile's status from its nodes' verdicts: counts, {@code Ready}, one condition per check
+ * type, and the worst few nodes by name. Small whatever the number of nodes (the names it holds
+ * are bounded), and one pass over the nodes with O(log 10) work each: no step looks at two nodes
+ * together, so 5,000 nodes cost 5,000 steps.
+ *
+ * <p>A node counts as the {@link NodeReadiness} of its check conditions, not as its stored Ready
+ * condition: a check added to the profile but not probed yet on a node is Unknown there, while an
+ * edit that adds no check (an interval, say) leaves every verdict standing instead of flapping.
+ *
+ * <p>No matching node gives {@code Ready} Unknown {@link Reasons#NO_MATCHING_NODES}, not False: nothing
+ * was found failing, and an empty selection is legitimate (a profile applied before its nodes join,
+ * a pool scaled to zero), so it must not page anyone or mark an Argo CD application Degraded; it is
+ * not True either, because nothing was verified. The message says how to check the selector.
+ */
+public final class ProfileAggregation {
+
+    /** How many node names {@code status.notReadyNodes} holds. */
+    public static final int NOT_READY_NODES = 10;
+    /** How many node names a condition message names per group before "... and N more". */
+    public static final int MESSAGE_NODES = 5;
+
+    /** A node's name and verdict, for callers that hold statuses rather than RdmaStorageNode objects. */
+    public record NodeVerdict(String node, RdmaStorageNodeStatus status) {
+    }
+
+    private ProfileAggregation() {
+    }
+
+    /**
+     * @param nodes    the RdmaStorageNodes of the profile's matching nodes (a null status counts as not probed yet)
+     * @param previous the stored profile status, whose conditions keep their transition times; may be null
+     */
+    public static RdmaStorageProfileStatus aggregate(RdmaStorageProfileSpec spec, long generation,
+                                                     List<RdmaStorageNode> nodes, RdmaStorageProfileStatus previous,
+                                                     Instant now) {
+        return aggregate(spec, generation, nodes, ProfileAggregation::nodeName, RdmaStorageNode::getStatus, previous, now);
+    }
+
+    /** {@link #aggregate} for name/status pairs. */
+    public static RdmaStorageProfileStatus aggregateVerdicts(RdmaStorageProfileSpec spec, long generation,
+                                                             List<NodeVerdict> nodes, RdmaStorageProfileStatus previous,
+                                                             Instant now) {
+        return aggregate(spec, generation, nodes, NodeVerdict::node, NodeVerdict::status, previous, now);
+    }
+
+    private static <N> RdmaStorageProfileStatus aggregate(RdmaStorageProfileSpec spec, long generation, Iterable<N> nodes,
+                                                          Function<N, String> name,
+                                                          Function<N, RdmaStorageNodeStatus> statusOf,
+                                                          RdmaStorageProfileStatus previous, Instant now) {
+        Tally tally = new Tally(CheckTypes.expected(spec));
+        for (N node : nodes) {
+            RdmaStorageNodeStatus status = statusOf.apply(node);
+            tally.add(name.apply(node), status == null ? null : status.getConditions());
+        }
+        RdmaStorageProfileStatus status = new RdmaStorageProfileStatus();
+        status.setObservedGeneration(generation);
+        status.setNodes(tally.counts());
+        status.setNotReadyNodes(tally.notReadyNodes());
+        status.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(),
+                tally.conditions(generation, now), now, generation));
+        return status;
+    }
+
+    /** The node an RdmaStorageNode reports on: its spec, else its label, else its own name. */
+    static String nodeName(RdmaStorageNode node) {
+        if (node.getSpec() != null && node.getSpec().getNodeName() != null) {
+            return node.getSpec().getNodeName();
+        }
+        Map<String, String> labels = node.getMetadata() == null ? null : node.getMetadata().getLabels();
+        if (labels != null && labels.get(RdmaStorageNode.NODE_LABEL) != null) {
+            return labels.get(RdmaStorageNode.NODE_LABEL);
+        }
+        return node.getMetadata() == null ? "(unnamed)" : node.getMetadata().getName();
+    }
+
+    /** One node in a list of names: worst first (False before Unknown), then by name. */
+    private record Entry(String node, NodeReadiness readiness) {
+        static final Comparator<Entry> WORST_FIRST = Comparator
+                .comparingInt((Entry e) -> e.readiness.status().equals(Conditions.FALSE) ? 0 : 1)
+                .thenComparing(Entry::node);
+
+        String described() {
+            return node + " (" + readiness.summary() + ")";
+        }
+    }
+
+    /** A node and its reason for one check. */
+    private record Named(String node, String reason) {
+        static final Comparator<Named> BY_NAME = Comparator.comparing(Named::node);
+
+        String described() {
+            return node + " (" + reason + ")";
+        }
+    }
+
+    /** One check type over all nodes. */
+    private static final class TypeTally {
+        int falses;
+        int unknown;
+        final Worst<Named> falseNodes = new Worst<>(MESSAGE_NODES, Named.BY_NAME);
+        final Worst<Named> unknownNodes = new Worst<>(MESSAGE_NODES, Named.BY_NAME);
+    }
+
+    private static final class Tally {
+        final List<String> expected;
+        final List<String> judged;
+        final Map<String, TypeTally> types = new LinkedHashMap<>();
+        int matched;
+        int ready;
+        int notReady;
+        int unknown;
+        final Worst<Entry> worst = new Worst<>(NOT_READY_NODES, Entry.WORST_FIRST);
+        final Worst<Entry> falseNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
+        final Worst<Entry> unknownNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
+
+        Tally(List<String> expected) {
+            this.expected = expected;
+            this.judged = CheckTypes.judged(expected);
+            for (String type : judged) {
+                types.put(type, new TypeTally());
+            }
+        }
+
+        void add(String node, List<Condition> conditions) {
+            matched++;
+            NodeReadiness r = NodeReadiness.of(judged, conditions);
+            for (Condition c : r.falses()) {
+                TypeTally t = types.get(c.getType());
+                t.falses++;
+                t.falseNodes.offer(new Named(node, c.getReason()));
+            }
+            for (Condition c : r.unknown()) {
+                TypeTally t = types.get(c.getType());
+                t.unknown++;
+                t.unknownNodes.offer(new Named(node, c.getReason()));
+            }
+            switch (r.status()) {
+                case Conditions.TRUE -> ready++;
+                case Conditions.FALSE -> {
+                    notReady++;
+                    Entry e = new Entry(node, r);
+                    worst.offer(e);
+                    falseNodes.offer(e);
+                }
+                default -> {
+                    unknown++;
+                    Entry e = new Entry(node, r);
+                    worst.offer(e);
+                    unknownNodes.offer(e);
+                }
+            }
+        }
+
+        NodeCounts counts() {
+            NodeCounts counts = new NodeCounts();
+            counts.setMatched(matched);
+            counts.setReady(ready);
+            counts.setNotReady(notReady);
+            counts.setUnknown(unknown);
+            return counts;
+        }
+
+        List<String> notReadyNodes() {
+            return worst.sorted().stream().map(Entry::node).toList();
+        }
+
+        List<Condition> conditions(long generation, Instant now) {
+            List<Condition> conditions = new ArrayList<>(expected.size() + 1);
+            conditions.add(ready(generation, now));
+            for (String type : expected) {
+                conditions.add(check(type, generation, now));
+            }
+            return conditions;
+        }
+
+        private Condition ready(long generation, Instant now) {
+            if (judged.isEmpty()) {
+                // The same verdict every node has: there is nothing to check.
+                return NodeReadiness.of(judged, List.of()).readyCondition(expected, generation, now);
+            }
+            if (matched == 0) {
+                return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NO_MATCHING_NODES, noMatch(), generation, now);
+            }
+            if (notReady > 0) {
+                String message = notReady + " of " + matched + " nodes not ready: " + names(falseNodes, Entry::described)
+                        + (unknown > 0 ? "; " + unknown + " unknown: " + names(unknownNodes, Entry::described) : "");
+                return Conditions.of(CheckTypes.READY, Conditions.FALSE, Reasons.NODES_NOT_READY, message, generation, now);
+            }
+            if (unknown > 0) {
+                return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NODES_UNKNOWN, unknown + " of " + matched
+                        + " nodes unknown: " + names(unknownNodes, Entry::described), generation, now);
+            }
+            return Conditions.of(CheckTypes.READY, Conditions.TRUE, Reasons.ALL_NODES_READY,
+                    ready + " of " + matched + " nodes ready", generation, now);
+        }
+
+        private Condition check(String type, long generation, Instant now) {
+            if (!CheckTypes.measuredYet(type)) {
+                return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_MEASURED_YET, CheckTypes.NOT_MEASURED_YET.get(type),
+                        generation, now);
+            }
+            if (matched == 0) {
+                return Conditions.of(type, Conditions.UNKNOWN, Reasons.NO_MATCHING_NODES, noMatch(), generation, now);
+            }
+            TypeTally t = types.get(type);
+            int trues = matched - t.falses - t.unknown;
+            String unknownPart = t.unknown + " Unknown: " + names(t.unknownNodes, Named::described);
+            if (t.falses > 0) {
+                return Conditions.of(type, Conditions.FALSE, Reasons.NODES_FAILING, t.falses + " of " + matched
+                        + " nodes False: " + names(t.falseNodes, Named::described)
+                        + (t.unknown > 0 ? "; " + unknownPart : "") + "; " + trues + " True", generation, now);
+            }
+            if (t.unknown > 0) {
+                return Conditions.of(type, Conditions.UNKNOWN, Reasons.NODES_UNKNOWN, t.unknown + " of " + matched
+                        + " nodes Unknown: " + names(t.unknownNodes, Named::described) + "; " + trues + " True",
+                        generation, now);
+            }
+            return Conditions.of(type, Conditions.TRUE, Reasons.ALL_NODES_PASSED, trues + " of " + matched + " nodes True",
+                    generation, now);
+        }
+
+        private static String noMatch() {
+            return "spec.nodeSelector matches no node, so nothing is verified: compare it with "
+                    + "`kubectl get nodes --show-labels`";
+        }
+
+        private static <T> String names(Worst<T> worst, Function<T, String> described) {
+            List<String> parts = new ArrayList<>(MESSAGE_NODES + 1);
+            for (T item : worst.sorted()) {
+                parts.add(described.apply(item));
+            }
+            if (worst.more() > 0) {
+                parts.add("... and " + worst.more() + " more");
+            }
+            return String.join(", ", parts);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.rdmastorage.operator.verdict;
+
+/**
+ * The condition reasons the operator itself writes (the probe's own reasons, such as TcpFallback,
+ * come from its report). CamelCase, stable: users alert and filter on them.
+ */
+public final class Reasons {
+
+    // A check the probe should have reported on, but did not.
+    public static final String NOT_REPORTED = "NotReported";
+    /** A profile section the operator cannot measure yet (see {@link CheckTypes#NOT_MEASURED_YET}). */
+    public static final String NOT_MEASURED_YET = "NotMeasuredYet";
+    /** CephMessenger on a node without /etc/ceph/ceph.conf: there is no messenger to misconfigure. */
+    public static final String NO_CEPH_CONFIG = "NoCephConfig";
+
+    // A probe that gave no usable report: every check Unknown with one of these.
+    public static final String PROBE_TIMED_OUT = "ProbeTimedOut";
+    public static final String PROBE_FAILED_TO_START = "ProbeFailedToStart";
+    public static final String PROBE_FAILED = "ProbeFailed";
+    public static final String REPORT_MISSING = "ReportMissing";
+    public static final String REPORT_OVERSIZED = "ReportOversized";
+    public static final String REPORT_UNPARSEABLE = "ReportUnparseable";
+    /** The report names another node than the one the probe pod ran on. */
+    public static final String REPORT_NODE_MISMATCH = "ReportNodeMismatch";
+
+    // A node that was not probed.
+    public static final String NODE_NOT_READY = "NodeNotReady";
+    public static final String NODE_UNSCHEDULABLE = "NodeUnschedulable";
+    public static final String AWAITING_PROBE = "AwaitingProbe";
+
+    /** A result older than 3 × interval. */
+    public static final String RESULT_EXPIRED = "ResultExpired";
+
+    // A node's Ready condition.
+    public static final String ALL_CHECKS_PASSED = "AllChecksPassed";
+    public static final String CHECKS_FAILED = "ChecksFailed";
+    public static final String CHECKS_UNKNOWN = "ChecksUnknown";
+    /** A profile with no check section (or only sections not measured yet): nothing to be Ready about. */
+    public static final String NO_CHECKS_CONFIGURED = "NoChecksConfigured";
+
+    // A profile's conditions, aggregated over its nodes.
+    public static final String ALL_NODES_READY = "AllNodesReady";
+    public static final String NODES_NOT_READY = "NodesNotReady";
+    public static final String NODES_UNKNOWN = "NodesUnknown";
+    public static final String NO_MATCHING_NODES = "NoMatchingNodes";
+    public static final String ALL_NODES_PASSED = "AllNodesPassed";
+    public static final String NODES_FAILING = "NodesFailing";
+
+    private Reasons() {
+    }
+}

@@ -1,0 +1,54 @@
+package io.rdmastorage.operator.verdict;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A condition whose status moved: what the reconciler emits an Event and counts a metric for.
+ * Reason or message changes alone are not changes (they do not move lastTransitionTime either).
+ *
+ * @param previousStatus the status before; null when the condition is new (first verdict, new check)
+ */
+public record VerdictChange(String type, String previousStatus, String status, String reason, String message) {
+
+    /** The conditions of {@code next} whose status differs from their namesake in {@code previous}, in {@code next}'s order. */
+    public static List<VerdictChange> between(List<Condition> previous, List<Condition> next) {
+        Map<String, Condition> before = Conditions.byType(previous);
+        List<VerdictChange> changes = new ArrayList<>();
+        if (next == null) {
+            return changes;
+        }
+        for (Condition c : next) {
+            Condition old = before.get(c.getType());
+            String oldStatus = old == null ? null : old.getStatus();
+            if (oldStatus == null || !oldStatus.equals(c.getStatus())) {
+                changes.add(new VerdictChange(c.getType(), oldStatus, c.getStatus(), c.getReason(), c.getMessage()));
+            }
+        }
+        return changes;
+    }
+
+    /** Node statuses; either may be null (no status yet). */
+    public static List<VerdictChange> between(RdmaStorageNodeStatus previous, RdmaStorageNodeStatus next) {
+        return between(previous == null ? null : previous.getConditions(), next == null ? null : next.getConditions());
+    }
+
+    /** Profile statuses; either may be null. */
+    public static List<VerdictChange> between(RdmaStorageProfileStatus previous, RdmaStorageProfileStatus next) {
+        return between(previous == null ? null : previous.getConditions(), next == null ? null : next.getConditions());
+    }
+
+    public boolean isFirst() {
+        return previousStatus == null;
+    }
+
+    /** {@code GpfsVerbs True → False (TcpFallback): <message>}, for an Event's note. */
+    public String describe() {
+        return type + " " + (previousStatus == null ? "" : previousStatus + " → ") + status + " (" + reason + "): "
+                + message;
+    }
+}

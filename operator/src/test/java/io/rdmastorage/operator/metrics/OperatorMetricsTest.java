@@ -1,0 +1,119 @@
+package io.rdmastorage.operator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmastorage.operator.api.NodeCounts;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OperatorMetricsTest {
+
+    private final PrometheusMeterRegistry registry = OperatorMetrics.newPrometheusRegistry();
+    private final OperatorMetrics metrics = new OperatorMetrics(registry);
+
+    private static NodeCounts counts(int ready, int notReady, int unknown) {
+        NodeCounts c = new NodeCounts();
+        c.setMatched(ready + notReady + unknown);
+        c.setReady(ready);
+        c.setNotReady(notReady);
+        c.setUnknown(unknown);
+        return c;
+    }
+
+    private static Condition condition(String type, String status) {
+        return new ConditionBuilder().withType(type).withStatus(status).build();
+    }
+
+    @Test
+    void profileGaugesFollowTheAggregatedStatus() {
+        metrics.updateProfile("gds", counts(37, 2, 1),
+                Map.of("GpfsVerbs", counts(38, 1, 1), "GdsReady", counts(39, 1, 0)));
+
+        String text = registry.scrape();
+        assertThat(text)
+                .contains("rdmastorage_nodes{profile=\"gds\",status=\"ready\"} 37")
+                .contains("rdmastorage_nodes{profile=\"gds\",status=\"not_ready\"} 2")
+                .contains("rdmastorage_nodes{profile=\"gds\",status=\"unknown\"} 1")
+                .contains("rdmastorage_check_nodes{check=\"GpfsVerbs\",profile=\"gds\",status=\"false\"} 1")
+                .contains("rdmastorage_check_nodes{check=\"GdsReady\",profile=\"gds\",status=\"true\"} 39");
+
+        metrics.updateProfile("gds", counts(40, 0, 0), Map.of("GpfsVerbs", counts(40, 0, 0)));
+        text = registry.scrape();
+        assertThat(text)
+                .contains("rdmastorage_nodes{profile=\"gds\",status=\"ready\"} 40")
+                .contains("rdmastorage_nodes{profile=\"gds\",status=\"not_ready\"} 0")
+                .contains("rdmastorage_check_nodes{check=\"GpfsVerbs\",profile=\"gds\",status=\"true\"} 40")
+                .doesNotContain("check=\"GdsReady\"");
+    }
+
+    @Test
+    void probeDurationsFailuresAndVerdictChanges() {
+        metrics.recordProbeDuration("gds", Duration.ofMillis(800));
+        metrics.recordProbeDuration("gds", Duration.ofSeconds(3));
+        metrics.recordProbeFailure("gds", "ProbeTimedOut");
+        metrics.recordProbeFailure("gds", "ProbeTimedOut");
+        metrics.recordProbeFailure("gds", "ReportUnparseable");
+        metrics.recordVerdictChange("gds", "GpfsVerbs");
+
+        String text = registry.scrape();
+        assertThat(text)
+                .contains("rdmastorage_probe_duration_seconds_count{profile=\"gds\"} 2")
+                .contains("rdmastorage_probe_duration_seconds_sum{profile=\"gds\"} 3.8")
+                .contains("rdmastorage_probe_duration_seconds_bucket{profile=\"gds\",le=\"1.0\"} 1")
+                .contains("rdmastorage_probe_duration_seconds_bucket{profile=\"gds\",le=\"5.0\"} 2")
+                .contains("rdmastorage_probe_failures_total{profile=\"gds\",reason=\"ProbeTimedOut\"} 2")
+                .contains("rdmastorage_probe_failures_total{profile=\"gds\",reason=\"ReportUnparseable\"} 1")
+                .contains("rdmastorage_verdict_changes_total{check=\"GpfsVerbs\",profile=\"gds\"} 1");
+    }
+
+    @Test
+    void removingAProfileRemovesAllItsSeriesAndOnlyThose() {
+        for (String profile : List.of("gds", "nvme")) {
+            metrics.updateProfile(profile, counts(1, 1, 1), Map.of("GdsReady", counts(1, 1, 1)));
+            metrics.recordProbeDuration(profile, Duration.ofSeconds(1));
+            metrics.recordProbeFailure(profile, "ProbeFailedToStart");
+            metrics.recordVerdictChange(profile, "Ready");
+        }
+
+        metrics.removeProfile("gds");
+
+        String text = registry.scrape();
+        assertThat(text).doesNotContain("profile=\"gds\"");
+        assertThat(text)
+                .contains("rdmastorage_nodes{profile=\"nvme\",status=\"ready\"} 1")
+                .contains("rdmastorage_check_nodes{check=\"GdsReady\",profile=\"nvme\",status=\"unknown\"} 1")
+                .contains("rdmastorage_probe_duration_seconds_count{profile=\"nvme\"} 1")
+                .contains("rdmastorage_probe_failures_total{profile=\"nvme\",reason=\"ProbeFailedToStart\"} 1")
+                .contains("rdmastorage_verdict_changes_total{check=\"Ready\",profile=\"nvme\"} 1");
+
+        // A profile that comes back gets fresh series.
+        metrics.updateProfile("gds", counts(5, 0, 0), Map.of());
+        assertThat(registry.scrape()).contains("rdmastorage_nodes{profile=\"gds\",status=\"ready\"} 5");
+    }
+
+    @Test
+    void checkCountsFromEachNodesConditionsLeaveReadyOut() {
+        Map<String, NodeCounts> counts = OperatorMetrics.countChecks(List.of(
+                List.of(condition("Ready", "True"), condition("GpfsVerbs", "True"), condition("GdsReady", "True")),
+                List.of(condition("Ready", "False"), condition("GpfsVerbs", "False"), condition("GdsReady", "True")),
+                List.of(condition("Ready", "Unknown"), condition("GpfsVerbs", "Unknown"))));
+
+        assertThat(counts).containsOnlyKeys("GpfsVerbs", "GdsReady");
+        assertThat(counts.get("GpfsVerbs").getReady()).isEqualTo(1);
+        assertThat(counts.get("GpfsVerbs").getNotReady()).isEqualTo(1);
+        assertThat(counts.get("GpfsVerbs").getUnknown()).isEqualTo(1);
+        assertThat(counts.get("GdsReady").getReady()).isEqualTo(2);
+        assertThat(counts.get("GdsReady").getMatched()).isEqualTo(2);
+    }
+
+    @Test
+    void josdkMetricsShareTheRegistry() {
+        assertThat(OperatorMetrics.josdkMetrics(registry)).isInstanceOf(MicrometerMetrics.class);
+    }
+}
