@@ -120,6 +120,11 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /** Registers a node (one API call: the Node object with its status) and starts acting as its kubelet. */
+    /** This cluster's value of {@link #CLUSTER_LABEL} on every node it registers: selects exactly its nodes. */
+    public String id() {
+        return id;
+    }
+
     public void addNode(SimulatedNode node) {
         addNodes(List.of(node));
     }

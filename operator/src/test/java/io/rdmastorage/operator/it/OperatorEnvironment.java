@@ -1,0 +1,217 @@
+package io.rdmastorage.operator.it;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.rdmastorage.operator.RdmaStorageOperator;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.StorageNodeName;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.testing.LocalControlPlane;
+import io.rdmastorage.testing.SimulatedCluster;
+import io.rdmastorage.testing.SimulatedNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The operator as it runs in a cluster, in this JVM: the real API server with the CRDs from
+ * {@code crds/}, a namespace labelled for privileged probe pods, the operator's service account
+ * bound to exactly the RBAC rules the Helm chart ships, simulated kubelets that run the real
+ * node-probe against fixture nodes, and the operator talking to the API server as that service account.
+ */
+final class OperatorEnvironment implements AutoCloseable {
+
+    static final String SERVICE_ACCOUNT = "rdma-storage-operator";
+    static final String PROBE_IMAGE = "registry.example/node-probe:test";
+    static final Path RBAC = Path.of("../helm/rdma-storage-operator/files");
+
+    final LocalControlPlane plane;
+    final KubernetesClient admin;
+    final String namespace;
+    final SimulatedCluster cluster;
+    final KubernetesClient operatorClient;
+    private final Path hostRoots;
+    private RdmaStorageOperator operator;
+
+    private OperatorEnvironment(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
+                                List<PolicyRule> namespaceRules) throws IOException {
+        this.plane = plane;
+        this.admin = plane.adminClient();
+        this.namespace = "rso-" + name;
+        plane.kubectl().apply(Path.of("../crds")).orThrow("kubectl apply crds");
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+                .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
+        String role = "rso-" + name;
+        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(role).endMetadata()
+                .withRules(clusterRules).build()).serverSideApply();
+        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(role)
+                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", role)
+                .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(namespace).endSubject()
+                .build()).serverSideApply();
+        admin.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(role)
+                .endMetadata().withRules(namespaceRules).build()).serverSideApply();
+        admin.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
+                .withName(role).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", role)
+                .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(namespace).endSubject()
+                .build()).serverSideApply();
+        this.operatorClient = plane.clientFor(namespace, SERVICE_ACCOUNT);
+        this.cluster = SimulatedCluster.builder(admin).start();
+        this.hostRoots = Files.createTempDirectory("rso-nodes-");
+    }
+
+    /** An environment whose operator runs under the rules the Helm chart ships. */
+    static OperatorEnvironment start(String name) {
+        return start(LocalControlPlane.shared(), name, shippedRules("cluster-rules.yaml"), shippedRules("namespace-rules.yaml"));
+    }
+
+    static OperatorEnvironment start(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
+                                     List<PolicyRule> namespaceRules) {
+        try {
+            return new OperatorEnvironment(plane, name, clusterRules, namespaceRules);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<PolicyRule> shippedRules(String file) {
+        try {
+            return Serialization.yamlMapper().readValue(RBAC.resolve(file).toFile(), new TypeReference<>() { });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    OperatorConfig operatorConfig() {
+        return new OperatorConfig(namespace, PROBE_IMAGE, "IfNotPresent", false, 0);
+    }
+
+    void startOperator() {
+        operator = RdmaStorageOperator.start(operatorClient, operatorConfig());
+    }
+
+    void stopOperator() {
+        if (operator != null) {
+            operator.close();
+            operator = null;
+        }
+    }
+
+    /** Registers a simulated node whose host is the healthy fixture node, or that node with one failure mode. */
+    FixtureHost addNode(String name, String failure) {
+        FixtureHost host = FixtureHost.at(hostRoots.resolve(name));
+        if (failure == null) {
+            NodeScenarios.healthy(host);
+        } else {
+            NodeScenarios.withFailure(host, failure);
+        }
+        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        return host;
+    }
+
+    /** Applies a profile that selects this environment's gpu pool; {@code checks} is YAML for the check sections. */
+    RdmaStorageProfile applyProfile(String name, String settings, String checks) {
+        String yaml = """
+                apiVersion: rdmastorage.io/v1alpha1
+                kind: RdmaStorageProfile
+                metadata:
+                  name: %s
+                spec:
+                  nodeSelector:
+                    matchLabels:
+                      %s: "%s"
+                      rdmastorage.test/pool: gpu
+                %s
+                %s
+                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, cluster.id(), indent(settings), indent(checks));
+        plane.kubectl().applyYaml(yaml).orThrow("kubectl apply profile " + name);
+        return admin.resources(RdmaStorageProfile.class).withName(name).get();
+    }
+
+    private static String indent(String block) {
+        return block.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
+    }
+
+    RdmaStorageProfile profile(String name) {
+        return admin.resources(RdmaStorageProfile.class).withName(name).get();
+    }
+
+    RdmaStorageNode verdict(String profile, String node) {
+        return admin.resources(RdmaStorageNode.class).withName(StorageNodeName.of(profile, node)).get();
+    }
+
+    List<RdmaStorageNode> verdicts(String profile) {
+        return admin.resources(RdmaStorageNode.class).withLabel(RdmaStorageNode.PROFILE_LABEL, profile).list().getItems();
+    }
+
+    /** Deletes a profile and waits until the operator's cleanup let it go. */
+    void deleteProfile(String name) {
+        admin.resources(RdmaStorageProfile.class).withName(name).delete();
+        await("profile " + name + " deleted", Duration.ofSeconds(60), () -> profile(name) == null);
+    }
+
+    static void await(String what, Duration timeout, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Boolean done;
+            try {
+                done = condition.get();
+            } catch (RuntimeException | AssertionError e) {
+                done = false;
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("timed out waiting for " + what, e);
+                }
+            }
+            if (Boolean.TRUE.equals(done)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toSeconds() + "s waiting for " + what);
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    /** Labels of a node as the API server has them. */
+    Map<String, String> nodeLabels(String node) {
+        return admin.nodes().withName(node).get().getMetadata().getLabels();
+    }
+
+    @Override
+    public void close() {
+        for (RdmaStorageProfile p : admin.resources(RdmaStorageProfile.class).list().getItems()) {
+            if (p.getSpec() != null && p.getSpec().getNodeSelector() != null
+                    && p.getSpec().getNodeSelector().getMatchLabels() != null
+                    && cluster.id().equals(p.getSpec().getNodeSelector().getMatchLabels().get(SimulatedCluster.CLUSTER_LABEL))) {
+                try {
+                    deleteProfile(p.getMetadata().getName());
+                } catch (AssertionError e) {
+                    // the operator could not clean up: drop its finalizer so later tests start clean
+                    admin.resources(RdmaStorageProfile.class).withName(p.getMetadata().getName())
+                            .edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
+                }
+            }
+        }
+        stopOperator();
+        cluster.close();
+    }
+}
