@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -8,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /** One node's verdict for one profile: a condition per check plus the facts that justify it. */
+// absent facts are left out, not written as null: the schema types them as objects and lists
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public class RdmaStorageNodeStatus {
 
     /** The profile generation that was probed. */
@@ -25,6 +28,8 @@ public class RdmaStorageNodeStatus {
     /** node-probe's version. */
     private String probeVersion;
     /** Per check type, the measured facts the probe reported (peers over RDMA, transports, ...). */
+    // Left out when empty: server-side apply of {} over a map we owned leaves null, which the schema refuses.
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, JsonNode> details = new LinkedHashMap<>();
     private LatencyResult latency;
 

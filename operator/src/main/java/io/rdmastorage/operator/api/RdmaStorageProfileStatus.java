@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,8 @@ import java.util.List;
  * names): per-node detail lives in RdmaStorageNode objects, so 5,000 nodes never hit the object
  * size limit.
  */
+// absent facts are left out, not written as null: the schema types them as objects and lists
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public class RdmaStorageProfileStatus {
 
     /** The profile generation this status describes. */

@@ -26,6 +26,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -46,6 +48,8 @@ final class OperatorEnvironment implements AutoCloseable {
     final SimulatedCluster cluster;
     final KubernetesClient operatorClient;
     private final Path hostRoots;
+    /** Nodes whose probe container writes garbage instead of its report. */
+    final Set<String> garbageReportNodes = ConcurrentHashMap.newKeySet();
     private RdmaStorageOperator operator;
 
     private OperatorEnvironment(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
@@ -70,7 +74,7 @@ final class OperatorEnvironment implements AutoCloseable {
                 .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(namespace).endSubject()
                 .build()).serverSideApply();
         this.operatorClient = plane.clientFor(namespace, SERVICE_ACCOUNT);
-        this.cluster = SimulatedCluster.builder(admin).start();
+        this.cluster = SimulatedCluster.builder(admin).probeLauncher(new GarbageReportLauncher(garbageReportNodes)).start();
         this.hostRoots = Files.createTempDirectory("rso-nodes-");
     }
 

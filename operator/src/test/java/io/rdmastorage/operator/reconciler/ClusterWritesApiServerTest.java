@@ -1,0 +1,51 @@
+package io.rdmastorage.operator.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.operator.api.RdmaCheckSpec;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
+import io.rdmastorage.operator.verdict.NotProbed;
+import io.rdmastorage.testing.LocalControlPlane;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The verdict writes against the real API server: object once, then status by server-side apply. */
+class ClusterWritesApiServerTest {
+
+    @Test
+    void verdictObjectThenStatusAndStatusReplacedWhole() {
+        // regression: applying an empty details map over one we owned left null, which the schema refuses
+        LocalControlPlane plane = LocalControlPlane.shared();
+        plane.kubectl().apply(Path.of("../crds")).orThrow("apply crds");
+        KubernetesClient admin = plane.adminClient();
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("writes").build());
+        RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+        spec.setRdma(new RdmaCheckSpec());
+        profile.setSpec(spec);
+        profile = admin.resources(RdmaStorageProfile.class).resource(profile).serverSideApply();
+        ClusterWrites writes = new ClusterWrites(admin);
+
+        RdmaStorageNodeStatus first = NodeVerdicts.notProbed(spec, 1, "w-1", NotProbed.AWAITING_PROBE, Instant.now());
+        first.getDetails().put("RdmaDevices", JsonNodeFactory.instance.objectNode().put("ports", "mlx5_0/1"));
+        RdmaStorageNode written = writes.writeVerdict(profile, "w-1", null, first);
+        RdmaStorageNodeStatus second = NodeVerdicts.merge(written.getStatus(),
+                NodeVerdicts.notProbed(spec, 1, "w-1", NotProbed.NODE_NOT_READY, Instant.now()), Instant.now());
+        RdmaStorageNode again = writes.writeVerdict(profile, "w-1", written, second);
+
+        assertThat(again.getStatus().getConditions().get(0).getReason()).isEqualTo("NodeNotReady");
+        assertThat(again.getSpec().getNodeName()).isEqualTo("w-1");
+        assertThat(written.getStatus().getDetails()).containsKey("RdmaDevices");
+        assertThat(again.getStatus().getDetails()).isNullOrEmpty();
+        admin.resources(RdmaStorageProfile.class).withName("writes").delete();
+        admin.resources(RdmaStorageNode.class).withName(again.getMetadata().getName()).delete();
+    }
+}
