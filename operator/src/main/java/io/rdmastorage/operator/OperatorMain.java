@@ -17,7 +17,7 @@ public final class OperatorMain {
     public static void main(String[] args) throws InterruptedException {
         OperatorConfig config = OperatorConfig.fromEnvironment(System.getenv());
         KubernetesClient client = new KubernetesClientBuilder().build();
-        RdmaStorageOperator operator = RdmaStorageOperator.start(client, config);
+        RdmaStorageOperator operator = RdmaStorageOperator.start(client, config, true);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             operator.close();

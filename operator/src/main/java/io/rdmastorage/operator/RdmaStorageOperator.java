@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,10 @@ public final class RdmaStorageOperator implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RdmaStorageOperator.class);
     public static final String LEASE_NAME = "rdma-storage-operator";
+    // client-go's defaults: a new leader takes over within about 15 s of the old one's last renewal
+    private static final Duration LEASE_DURATION = Duration.ofSeconds(15);
+    private static final Duration RENEW_DEADLINE = Duration.ofSeconds(10);
+    private static final Duration RETRY_PERIOD = Duration.ofSeconds(2);
 
     private final Operator operator;
     private final PrometheusMeterRegistry registry;
@@ -36,8 +42,14 @@ public final class RdmaStorageOperator implements AutoCloseable {
         this.health = health;
     }
 
-    /** Builds, registers and starts the operator; returns once its informers are running. */
-    public static RdmaStorageOperator start(KubernetesClient client, OperatorConfig config) {
+    /**
+     * Builds, registers and starts the operator; returns once its informers are running.
+     *
+     * @param exitOnLeadershipLoss end the process when leadership is lost, so Kubernetes restarts it
+     *                             clean (what a deployed operator does); false where the JVM hosts
+     *                             more than the operator (tests)
+     */
+    public static RdmaStorageOperator start(KubernetesClient client, OperatorConfig config, boolean exitOnLeadershipLoss) {
         PrometheusMeterRegistry registry = OperatorMetrics.newPrometheusRegistry();
         OperatorMetrics metrics = new OperatorMetrics(registry);
         Operator operator = new Operator(o -> {
@@ -46,7 +58,8 @@ public final class RdmaStorageOperator implements AutoCloseable {
                     .withCloseClientOnStop(false)
                     .withStopOnInformerErrorDuringStartup(true);
             if (config.leaderElection()) {
-                o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, config.namespace()));
+                o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, config.namespace(),
+                        LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD, identity(), null, exitOnLeadershipLoss));
             }
         });
         operator.register(new RdmaStorageProfileReconciler(config, metrics, Clock.systemUTC()));
@@ -64,6 +77,12 @@ public final class RdmaStorageOperator implements AutoCloseable {
         LOG.info("rdma-storage-operator started: probe pods in namespace {}, image {}, leader election {}",
                 config.namespace(), config.probeImage(), config.leaderElection() ? "on" : "off");
         return new RdmaStorageOperator(operator, registry, health);
+    }
+
+    /** The pod name in a cluster (HOSTNAME), plus a random suffix so two processes never share one. */
+    private static String identity() {
+        String host = System.getenv().getOrDefault("HOSTNAME", "rdma-storage-operator");
+        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     public PrometheusMeterRegistry registry() {

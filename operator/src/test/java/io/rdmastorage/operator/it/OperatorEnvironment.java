@@ -100,12 +100,16 @@ final class OperatorEnvironment implements AutoCloseable {
         }
     }
 
-    OperatorConfig operatorConfig() {
-        return new OperatorConfig(namespace, PROBE_IMAGE, "IfNotPresent", false, 0);
+    OperatorConfig operatorConfig(boolean leaderElection) {
+        return new OperatorConfig(namespace, PROBE_IMAGE, "IfNotPresent", leaderElection, 0);
     }
 
     void startOperator() {
-        operator = RdmaStorageOperator.start(operatorClient, operatorConfig());
+        startOperator(false);
+    }
+
+    void startOperator(boolean leaderElection) {
+        operator = RdmaStorageOperator.start(operatorClient, operatorConfig(leaderElection), false);
     }
 
     void stopOperator() {
