@@ -1,7 +1,12 @@
 package io.rdmastorage.operator.api;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Label keys and values on everything the operator creates, so it can find (and clean up) its own objects. */
 public final class Labels {
@@ -20,6 +25,10 @@ public final class Labels {
     /** {@code app.kubernetes.io/managed-by=rdma-storage-operator}, for label selectors. */
     public static final String MANAGED_BY_SELECTOR = MANAGED_BY + "=" + MANAGED_BY_VALUE;
 
+    private static final int MAX_VALUE = 63;
+    private static final int HASH_CHARS = 10;
+    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-_.A-Za-z0-9]{0,61}[A-Za-z0-9])?");
+
     private Labels() {
     }
 
@@ -34,8 +43,31 @@ public final class Labels {
     /** managed-by, profile and node: the labels of a profile's per-node objects; a new, mutable map. */
     public static Map<String, String> forNode(String profile, String node) {
         Map<String, String> labels = forProfile(profile);
-        labels.put(NODE, node);
+        labels.put(NODE, nodeValue(node));
         return labels;
+    }
+
+    /**
+     * A node name as a label value: the name itself when it fits (≤ 63 characters, the usual case),
+     * otherwise its head and a hash of the whole, since node names may have up to 253 characters.
+     * Objects keep the full name in their spec ({@code spec.nodeName}); the label is for selection.
+     */
+    public static String nodeValue(String node) {
+        if (LABEL_VALUE.matcher(node).matches()) {
+            return node;
+        }
+        String hash = HexFormat.of().formatHex(sha256(node)).substring(0, HASH_CHARS);
+        String head = node.replaceAll("[^-_.A-Za-z0-9]", "-");
+        head = head.substring(0, Math.min(head.length(), MAX_VALUE - HASH_CHARS - 1)).replaceAll("[^A-Za-z0-9]+$", "");
+        return head.isEmpty() ? hash : head + "-" + hash;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** {@code managed-by=...,rdmastorage.io/profile=<profile>}: selects every object of one profile. */

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.events;
 
+import io.rdmastorage.operator.verdict.VerdictChange;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -96,7 +98,7 @@ public final class VerdictEvents {
                 .endInvolvedObject()
                 .withType(change.toTrue() ? "Normal" : "Warning")
                 .withReason(truncate(change.reason() == null || change.reason().isEmpty()
-                        ? change.type() + change.to() : change.reason(), MAX_REASON_LENGTH))
+                        ? change.type() + change.status() : change.reason(), MAX_REASON_LENGTH))
                 .withMessage(truncate(messageOf(change), MAX_MESSAGE_LENGTH))
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT)
@@ -109,7 +111,7 @@ public final class VerdictEvents {
 
     /** The condition's message, led by the check and its new status: a reason alone does not say which check. */
     static String messageOf(VerdictChange change) {
-        String head = change.type() + " " + (change.from() == null ? "" : change.from() + " -> ") + change.to();
+        String head = change.type() + " " + (change.previousStatus() == null ? "" : change.previousStatus() + " -> ") + change.status();
         return change.message() == null || change.message().isEmpty() ? head : head + ": " + change.message();
     }
 

@@ -22,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The probe pod of one (profile, node, round): node-probe pinned to the node, reporting through
@@ -83,7 +82,6 @@ public final class ProbePods {
 
     private static final int MAX_NAME = 63;
     private static final int HASH_CHARS = 10;
-    private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-_.A-Za-z0-9]{0,61}[A-Za-z0-9])?");
 
     private ProbePods() {
     }
@@ -115,7 +113,6 @@ public final class ProbePods {
         Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
 
         Map<String, String> labels = Labels.forNode(profileName, nodeName);
-        labels.put(Labels.NODE, nodeLabelValue(nodeName));
         labels.put(Labels.COMPONENT, Labels.COMPONENT_NODE_PROBE);
         labels.put(Labels.ROUND, Long.toString(round));
         Map<String, String> annotations = new LinkedHashMap<>();
@@ -148,21 +145,6 @@ public final class ProbePods {
                     .withVolumes(volumes(profileName))
                 .endSpec()
                 .build();
-    }
-
-    /**
-     * The node's name as a label value: itself when it is one (every name up to 63 characters),
-     * otherwise its head and a hash of the whole, since node names may have up to 253 characters
-     * and a label value at most 63. The full name is always in {@code spec.nodeName}.
-     */
-    public static String nodeLabelValue(String node) {
-        if (LABEL_VALUE.matcher(node).matches()) {
-            return node;
-        }
-        String hash = ProbeSpecDocument.sha256(node).substring(0, HASH_CHARS);
-        String head = node.replaceAll("[^-_.A-Za-z0-9]", "-");
-        head = head.substring(0, Math.min(head.length(), MAX_NAME - HASH_CHARS - 1)).replaceAll("[^A-Za-z0-9]+$", "");
-        return head.isEmpty() ? hash : head + "-" + hash;
     }
 
     /** node-probe's per-tool timeout: the longest chain of tool runs fits in 80% of the deadline. */

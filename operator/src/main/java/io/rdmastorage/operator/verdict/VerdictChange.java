@@ -15,7 +15,12 @@ import java.util.Map;
  */
 public record VerdictChange(String type, String previousStatus, String status, String reason, String message) {
 
-    /** The conditions of {@code next} whose status differs from their namesake in {@code previous}, in {@code next}'s order. */
+    /**
+     * The conditions of {@code next} whose status differs from their namesake in {@code previous},
+     * in {@code next}'s order. A condition that appears for the first time counts when it says
+     * something (True or False): a new Unknown (not probed yet) is no news. Conditions that
+     * disappear (a check removed from the profile) are not changes either.
+     */
     public static List<VerdictChange> between(List<Condition> previous, List<Condition> next) {
         Map<String, Condition> before = Conditions.byType(previous);
         List<VerdictChange> changes = new ArrayList<>();
@@ -23,9 +28,13 @@ public record VerdictChange(String type, String previousStatus, String status, S
             return changes;
         }
         for (Condition c : next) {
+            if (c.getType() == null || c.getStatus() == null) {
+                continue;
+            }
             Condition old = before.get(c.getType());
             String oldStatus = old == null ? null : old.getStatus();
-            if (oldStatus == null || !oldStatus.equals(c.getStatus())) {
+            boolean changed = oldStatus == null ? !Conditions.UNKNOWN.equals(c.getStatus()) : !oldStatus.equals(c.getStatus());
+            if (changed) {
                 changes.add(new VerdictChange(c.getType(), oldStatus, c.getStatus(), c.getReason(), c.getMessage()));
             }
         }
@@ -40,6 +49,11 @@ public record VerdictChange(String type, String previousStatus, String status, S
     /** Profile statuses; either may be null. */
     public static List<VerdictChange> between(RdmaStorageProfileStatus previous, RdmaStorageProfileStatus next) {
         return between(previous == null ? null : previous.getConditions(), next == null ? null : next.getConditions());
+    }
+
+    /** Good news (→ True): a Normal event; anything else is a Warning. */
+    public boolean toTrue() {
+        return Conditions.TRUE.equals(status);
     }
 
     public boolean isFirst() {

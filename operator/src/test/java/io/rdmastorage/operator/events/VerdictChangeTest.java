@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.events;
 
+import io.rdmastorage.operator.verdict.VerdictChange;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -33,7 +35,7 @@ class VerdictChangeTest {
                 List.of(c("Ready", "Unknown", "NotProbedYet"), c("GpfsVerbs", "True", "VerbsConnected")));
 
         assertThat(changes).extracting(VerdictChange::type).containsExactly("GpfsVerbs");
-        assertThat(changes.get(0).from()).isNull();
+        assertThat(changes.get(0).previousStatus()).isNull();
         assertThat(VerdictChange.between(List.of(c("Ready", "True", "x")), List.of())).isEmpty();
     }
 

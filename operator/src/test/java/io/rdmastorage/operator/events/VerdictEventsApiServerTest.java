@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.events;
 
+import io.rdmastorage.operator.verdict.VerdictChange;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
