@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.reconciler;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.Labels;
@@ -10,8 +9,6 @@ import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomes;
 import io.rdmastorage.operator.probe.ProbePods;
-import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
 import io.rdmastorage.operator.verdict.Reasons;
@@ -69,7 +66,7 @@ final class RoundPlanner {
         }
 
         Optional<NotProbed> notProbed = NodeSelection.whyNotProbeable(node);
-        Optional<NotProbed> markNotProbed = notProbed.filter(why -> harvests.isEmpty() && !alreadySays(status, why.reason()));
+        Optional<NotProbed> markNotProbed = notProbed.filter(why -> harvests.isEmpty() && !alreadySays(status, why.reason(), generation));
 
         boolean expire = false;
         Optional<NodePlan.ProbeStart> probe = Optional.empty();
@@ -83,9 +80,11 @@ final class RoundPlanner {
             } else {
                 wakeAt = earliest(wakeAt, due);
             }
-            expire = status != null && NodeVerdicts.isExpired(status, now, settings.expiry())
-                    && !alreadySays(status, Reasons.RESULT_EXPIRED);
-            if (!expire && status != null) {
+            boolean expired = status != null && NodeVerdicts.isExpired(status, now, settings.expiry());
+            expire = expired && !alreadySays(status, Reasons.RESULT_EXPIRED, generation);
+            // an expiry already passed (and written) is nothing to wake for: a past wakeAt would
+            // have the reconciler poll every second while the node waits for a probe slot
+            if (!expired && status != null) {
                 wakeAt = earliest(wakeAt, NodeVerdicts.expiresAt(status, settings.expiry()).orElse(null));
             }
         }
@@ -117,15 +116,16 @@ final class RoundPlanner {
                 : Timestamps.parse(status.getLastProbeTime());
     }
 
-    /** Whether the stored verdict already carries this reason, so writing it again would change nothing. */
-    private static boolean alreadySays(RdmaStorageNodeStatus status, String reason) {
-        if (status == null) {
+    /**
+     * Whether the stored verdict already carries this reason for this generation, so writing it
+     * again would change nothing (a spec change must still rewrite it: the checks may differ).
+     */
+    private static boolean alreadySays(RdmaStorageNodeStatus status, String reason, long generation) {
+        if (status == null || status.getConditions() == null || status.getObservedGeneration() == null
+                || status.getObservedGeneration() != generation) {
             return false;
         }
-        Optional<Condition> ready = Conditions.find(status.getConditions(), CheckTypes.READY);
-        return status.getConditions().stream().filter(c -> !CheckTypes.READY.equals(c.getType()))
-                .anyMatch(c -> reason.equals(c.getReason()))
-                || ready.map(c -> reason.equals(c.getReason())).orElse(false);
+        return status.getConditions().stream().anyMatch(c -> reason.equals(c.getReason()));
     }
 
     private static Instant earliest(Instant a, Instant b) {
