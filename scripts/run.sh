@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The main job: builds node-probe and checks the machine it runs on, printing the verdicts as a
-# table. Extra arguments go to node-probe, e.g. `--spec examples/probe-spec.json` or `--format json`.
-# Exit code: node-probe's own (0 all True, 1 some False/Unknown, 2 bad usage, 3 internal failure).
+# The main job, on this machine: a real kube-apiserver + etcd (built from source the first time),
+# five simulated GPU nodes whose hosts show a healthy node and the classic silent RDMA failures,
+# the operator, and the DESIGN example profile; prints the verdicts and a kubeconfig to explore
+# with, then keeps running until Ctrl-C. `./scripts/run.sh --exit` stops after the verdicts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/prerequisites.sh
 ensure_prerequisites
-echo "==> building node-probe"
-mvn -B -q -ntp -pl node-probe -am package -DskipTests
-echo "==> checking this machine"
-exec java -jar node-probe/target/node-probe.jar --format text "$@"
+echo "==> building the project"
+mvn -B -q -ntp install -DskipTests
+exec mvn -B -q -ntp -pl demo exec:java -Dexec.args="$*"

@@ -1,14 +1,8 @@
 package io.rdmastorage.operator.it;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -17,6 +11,7 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.LocalControlPlane;
+import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
 import java.io.IOException;
@@ -60,19 +55,7 @@ final class OperatorEnvironment implements AutoCloseable {
         plane.kubectl().apply(Path.of("../crds")).orThrow("kubectl apply crds");
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-        String role = "rso-" + name;
-        admin.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(role).endMetadata()
-                .withRules(clusterRules).build()).serverSideApply();
-        admin.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(role)
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", role)
-                .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(namespace).endSubject()
-                .build()).serverSideApply();
-        admin.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(role)
-                .endMetadata().withRules(namespaceRules).build()).serverSideApply();
-        admin.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
-                .withName(role).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", role)
-                .addNewSubject().withKind("ServiceAccount").withName(SERVICE_ACCOUNT).withNamespace(namespace).endSubject()
-                .build()).serverSideApply();
+        RbacGrants.grant(admin, namespace, SERVICE_ACCOUNT, "rso-" + name, clusterRules, namespaceRules);
         this.operatorClient = plane.clientFor(namespace, SERVICE_ACCOUNT);
         this.cluster = SimulatedCluster.builder(admin).probeLauncher(new GarbageReportLauncher(garbageReportNodes)).start();
         this.hostRoots = Files.createTempDirectory("rso-nodes-");
@@ -93,11 +76,7 @@ final class OperatorEnvironment implements AutoCloseable {
     }
 
     static List<PolicyRule> shippedRules(String file) {
-        try {
-            return Serialization.yamlMapper().readValue(RBAC.resolve(file).toFile(), new TypeReference<>() { });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RbacGrants.rulesFrom(RBAC.resolve(file));
     }
 
     OperatorConfig operatorConfig(boolean leaderElection) {

@@ -1,0 +1,177 @@
+package io.rdmastorage.demo;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.operator.RdmaStorageOperator;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.testing.ControlPlaneBinaries;
+import io.rdmastorage.testing.Kubectl;
+import io.rdmastorage.testing.LocalControlPlane;
+import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.SimulatedCluster;
+import io.rdmastorage.testing.SimulatedNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The one-command demo: a real kube-apiserver and etcd on this machine, five simulated GPU nodes
+ * whose hosts show a healthy node and the classic silent failures, the operator running under the
+ * RBAC the chart ships, the DESIGN example profile — then the verdicts, as {@code kubectl} shows
+ * them, and a kubeconfig to explore with. Runs until Ctrl-C ({@code --exit} stops after the verdicts).
+ */
+public final class LocalDemo {
+
+    static final String NAMESPACE = "rdma-storage-system";
+    static final String PROFILE = "gpfs-gds-training";
+    /** The repository's root: where crds/ and the chart are, from the root or a module folder. */
+    private static final Path ROOT = repositoryRoot();
+    private static final Path RBAC = ROOT.resolve("helm/rdma-storage-operator/files");
+    private static final Duration VERDICT_WAIT = Duration.ofMinutes(3);
+
+    /** Node → the failure its host shows (null = healthy), in the order they are listed. */
+    static final Map<String, String> NODES = new LinkedHashMap<>();
+
+    static {
+        NODES.put("gpu-01", null);
+        NODES.put("gpu-02", "gpfs-tcp-fallback");
+        NODES.put("gpu-03", "nvmeof-on-tcp");
+        NODES.put("gpu-04", "gds-iommu-enabled");
+        NODES.put("gpu-05", "rdma-no-subnet-manager");
+    }
+
+    private LocalDemo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean exitAfterVerdicts = args.length > 0 && args[0].equals("--exit");
+        CountDownLatch stopped = new CountDownLatch(1);
+        AutoCloseable demo = run();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                demo.close();
+            } catch (Exception e) {
+                System.err.println("demo shutdown: " + e);
+            }
+            stopped.countDown();
+        }, "demo-shutdown"));
+        if (exitAfterVerdicts) {
+            System.exit(0);   // the operator's and informers' threads would keep the JVM alive
+        }
+        stopped.await();
+    }
+
+    /** Starts everything, prints the verdicts and how to explore; closing stops it all. */
+    static AutoCloseable run() throws Exception {
+        step("building or finding kube-apiserver, etcd and kubectl (the first build takes several minutes)");
+        ControlPlaneBinaries binaries = ControlPlaneBinaries.ensure();
+        step("starting etcd and kube-apiserver " + binaries.kubernetesVersion() + " on 127.0.0.1");
+        LocalControlPlane plane = LocalControlPlane.start();
+        KubernetesClient admin = plane.adminClient();
+        SimulatedCluster cluster = SimulatedCluster.builder(admin).start();
+        RdmaStorageOperator[] operator = new RdmaStorageOperator[1];
+        AutoCloseable demo = () -> {
+            if (operator[0] != null) {
+                operator[0].close();
+            }
+            cluster.close();
+            plane.close();
+        };
+
+        step("installing the CRDs from crds/");
+        plane.kubectl().apply(ROOT.resolve("crds")).orThrow("kubectl apply -f crds");
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+                .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
+        RbacGrants.grant(admin, NAMESPACE, "rdma-storage-operator", "rdma-storage-operator",
+                RbacGrants.rulesFrom(RBAC.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(RBAC.resolve("namespace-rules.yaml")));
+
+        step("registering simulated GPU nodes (their kubelets run the real node-probe on fixture hosts)");
+        Path hosts = Files.createTempDirectory("rso-demo-hosts-");
+        for (Map.Entry<String, String> node : NODES.entrySet()) {
+            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()));
+            if (node.getValue() == null) {
+                NodeScenarios.healthy(host);
+            } else {
+                NodeScenarios.withFailure(host, node.getValue());
+            }
+            cluster.addNode(SimulatedNode.named(node.getKey()).withLabel("nvidia.com/gpu.present", "true")
+                    .withHostRoot(host.root()));
+            System.out.printf("      %-8s %s%n", node.getKey(), node.getValue() == null ? "healthy" : node.getValue());
+        }
+
+        step("starting the operator (as its service account, with the chart's RBAC)");
+        operator[0] = RdmaStorageOperator.start(plane.clientFor(NAMESPACE, "rdma-storage-operator"),
+                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, 0), false);
+
+        step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml)");
+        plane.kubectl().applyYaml(resource("/demo-profile.yaml")).orThrow("kubectl apply profile");
+        awaitVerdicts(admin);
+
+        Kubectl kubectl = plane.kubectl();
+        step("kubectl get rdmastorage");
+        System.out.println(kubectl.run("get", "rdmastorage").orThrow("kubectl get rdmastorage"));
+        step("kubectl get nodes -L rdmastorage.io/" + PROFILE);
+        System.out.println(kubectl.run("get", "nodes", "-L", "rdmastorage.io/" + PROFILE).orThrow("kubectl get nodes"));
+        step("the profile's Ready condition");
+        System.out.println(kubectl.run("get", "rsp", PROFILE, "-o",
+                "jsonpath={range .status.conditions[?(@.type==\"Ready\")]}{.status} {.reason}: {.message}{\"\\n\"}{end}")
+                .orThrow("kubectl get rsp"));
+        step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP)");
+        System.out.println(kubectl.run("describe", "rsn", PROFILE + ".gpu-02").orThrow("kubectl describe"));
+
+        System.out.println();
+        System.out.println("The cluster keeps running until Ctrl-C (unless started with --exit). Explore it with:");
+        System.out.println("  export KUBECONFIG=" + plane.kubeconfig());
+        System.out.println("  alias kubectl=" + binaries.kubectl());
+        System.out.println("  kubectl get rdmastorage");
+        System.out.println("  kubectl describe rsn " + PROFILE + ".gpu-03");
+        System.out.println("  kubectl get events -n default --field-selector involvedObject.kind=RdmaStorageNode");
+        return demo;
+    }
+
+    private static void awaitVerdicts(KubernetesClient admin) throws InterruptedException {
+        long deadline = System.nanoTime() + VERDICT_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            RdmaStorageProfile p = admin.resources(RdmaStorageProfile.class).withName(PROFILE).get();
+            if (p != null && p.getStatus() != null && p.getStatus().getNodes() != null
+                    && p.getStatus().getNodes().getMatched() == NODES.size() && p.getStatus().getNodes().getUnknown() == 0) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("no verdict for every node within " + VERDICT_WAIT.toMinutes() + " minutes");
+    }
+
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("crds")) && Files.isDirectory(dir.resolve("helm"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("run the demo from the repository (crds/ and helm/ not found above "
+                + Path.of("").toAbsolutePath() + ")");
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = LocalDemo.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void step(String what) {
+        System.out.println();
+        System.out.println("==> " + what);
+    }
+}

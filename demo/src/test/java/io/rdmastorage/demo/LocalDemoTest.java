@@ -1,0 +1,30 @@
+package io.rdmastorage.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The README's main command must keep working: the demo runs end to end and shows every failure. */
+class LocalDemoTest {
+
+    @Test
+    void demoShowsAVerdictForEveryNode() throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (AutoCloseable demo = LocalDemo.run()) {
+            System.out.flush();
+        } finally {
+            System.setOut(original);
+        }
+        String out = captured.toString(StandardCharsets.UTF_8);
+        assertThat(out).contains("==> kubectl get rdmastorage")
+                .containsPattern("rdmastorageprofile.rdmastorage.io/gpfs-gds-training +5 +1 +4 +0 +False")
+                .contains("gpu-02 (GpfsVerbs: TcpFallback)").contains("gpu-03 (NvmeofRdma: TransportTcp)")
+                .contains("gpu-04 (GdsReady: IommuEnabled)").contains("gpu-05 (RdmaDevices: PortDown)")
+                .contains("export KUBECONFIG=");
+    }
+}
