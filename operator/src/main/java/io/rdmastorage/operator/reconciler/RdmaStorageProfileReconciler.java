@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -210,7 +211,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
             return UpdateControl.<RdmaStorageProfile>noUpdate().rescheduleAfter(delay);
         }
         RdmaStorageProfile patch = new RdmaStorageProfile();
-        patch.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        patch.setMetadata(new ObjectMetaBuilder()
                 .withName(profile.getMetadata().getName())
                 .withResourceVersion(profile.getMetadata().getResourceVersion())
                 .build());
