@@ -1,6 +1,7 @@
 package io.rdmastorage.operator;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +54,9 @@ public final class RdmaStorageOperator implements AutoCloseable {
     public static RdmaStorageOperator start(KubernetesClient client, OperatorConfig config, boolean exitOnLeadershipLoss) {
         PrometheusMeterRegistry registry = OperatorMetrics.newPrometheusRegistry();
         OperatorMetrics metrics = new OperatorMetrics(registry);
+        // a standby replica runs no informers; it is still ready (rollouts and `helm --wait` need that)
+        AtomicBoolean leading = new AtomicBoolean(!config.leaderElection());
+        LeaderCallbacks leadership = new LeaderCallbacks(() -> leading.set(true), () -> leading.set(false), leader -> { });
         Operator operator = new Operator(o -> {
             o.withKubernetesClient(client)
                     .withMetrics(OperatorMetrics.josdkMetrics(registry))
@@ -59,7 +64,7 @@ public final class RdmaStorageOperator implements AutoCloseable {
                     .withStopOnInformerErrorDuringStartup(true);
             if (config.leaderElection()) {
                 o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(LEASE_NAME, config.namespace(),
-                        LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD, identity(), null, exitOnLeadershipLoss));
+                        LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD, identity(), leadership, exitOnLeadershipLoss));
             }
         });
         operator.register(new RdmaStorageProfileReconciler(config, metrics, Clock.systemUTC()));
@@ -68,7 +73,7 @@ public final class RdmaStorageOperator implements AutoCloseable {
             try {
                 health = Optional.of(HealthServer.start(new InetSocketAddress(config.metricsPort()), registry,
                         () -> true, () -> operator.getRuntimeInfo().isStarted()
-                                && operator.getRuntimeInfo().allEventSourcesAreHealthy()));
+                                && (!leading.get() || operator.getRuntimeInfo().allEventSourcesAreHealthy())));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot serve metrics and health on port " + config.metricsPort(), e);
             }

@@ -9,6 +9,14 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.rdmastorage.operator.RdmaStorageOperator;
+import io.rdmastorage.operator.config.OperatorConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,11 +46,14 @@ class LeaderElectionTest {
                 public void onClose(WatcherException cause) {
                 }
             });
-            RdmaStorageOperator first = RdmaStorageOperator.start(env.operatorClient, env.operatorConfig(true), false);
+            RdmaStorageOperator first = RdmaStorageOperator.start(env.operatorClient, withHealthPort(env), false);
             await("first replica leads", Duration.ofSeconds(30), () -> holder(env) != null);
             String firstLeader = holder(env);
-            RdmaStorageOperator second = RdmaStorageOperator.start(env.operatorClient, env.operatorConfig(true), false);
+            RdmaStorageOperator second = RdmaStorageOperator.start(env.operatorClient, withHealthPort(env), false);
             try {
+                // the standby is ready too: it is healthy, only waiting (rollouts need that)
+                await("both replicas ready", Duration.ofSeconds(30),
+                        () -> readyz(first) == 200 && readyz(second) == 200);
                 env.applyProfile("leader", "interval: 1m\nprobeTimeout: 30s", "rdma:\n  devices: [\"mlx5_0/1\"]");
                 await("both nodes judged", Duration.ofSeconds(60), () -> env.verdicts("leader").size() == 2
                         && env.verdicts("leader").stream().allMatch(v -> v.getStatus() != null
@@ -62,6 +73,32 @@ class LeaderElectionTest {
                 first.close();
                 second.close();
             }
+        }
+    }
+
+    private static OperatorConfig withHealthPort(OperatorEnvironment env) {
+        OperatorConfig c = env.operatorConfig(true);
+        return new OperatorConfig(c.namespace(), c.probeImage(), c.probeImagePullPolicy(), true, freePort());
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int readyz(RdmaStorageOperator operator) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + operator.healthPort().orElseThrow() + "/readyz")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 

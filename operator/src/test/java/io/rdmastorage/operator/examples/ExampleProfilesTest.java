@@ -1,0 +1,147 @@
+package io.rdmastorage.operator.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.probe.ProbeSpecDocument;
+import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.testing.CommandResult;
+import io.rdmastorage.testing.Kubectl;
+import io.rdmastorage.testing.LocalControlPlane;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The example profiles, applied to the real API server with the CRDs from crds/ (server-side dry
+ * run: full schema, CEL and defaulting, strict field validation, nothing stored, so no operator
+ * running elsewhere in the JVM can pick them up), then read back and rendered into the probe spec
+ * node-probe would be given. They cannot rot: a renamed field or a tightened rule fails here.
+ */
+class ExampleProfilesTest {
+
+    static final Path EXAMPLES = Path.of("../examples");
+    static final List<String> PROFILES = List.of("gpfs-verbs.yaml", "nvmeof-rdma.yaml", "gpfs-gds-training.yaml",
+            "verbs-latency.yaml", "ceph-messenger.yaml", "all-checks.yaml");
+
+    private static Kubectl kubectl;
+
+    @BeforeAll
+    static void installCrds() {
+        LocalControlPlane plane = LocalControlPlane.shared();
+        kubectl = plane.kubectl();
+        kubectl.apply(Path.of("../crds")).orThrow("kubectl apply crds");
+        kubectl.run("wait", "--for=condition=Established", "--timeout=60s",
+                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io").orThrow("crds established");
+    }
+
+    static Stream<String> profiles() {
+        return PROFILES.stream();
+    }
+
+    /** The profile as the API server would store it: validated, defaulted. */
+    static RdmaStorageProfile serverDryRun(String file) {
+        CommandResult result = kubectl.run("apply", "--dry-run=server", "--validate=strict", "-o", "json",
+                "-f", EXAMPLES.resolve(file).toString());
+        assertThat(result.exitCode()).as("kubectl apply --dry-run=server -f %s: %s", file, result.stderr()).isZero();
+        return Serialization.unmarshal(result.stdout(), RdmaStorageProfile.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("profiles")
+    void theRealApiServerAcceptsTheExampleAndNodeProbeAcceptsItsChecks(String file) throws Exception {
+        RdmaStorageProfile profile = serverDryRun(file);
+        assertThat(profile.getMetadata().getName()).isEqualTo(file.replace(".yaml", ""));
+        // defaults filled in by the API server
+        assertThat(profile.getSpec().getInterval()).isNotNull();
+        assertThat(profile.getSpec().getProbeTimeout()).isNotNull();
+        assertThat(profile.getSpec().getMaxConcurrentProbes()).isNotNull();
+        // what the operator renders for the probe pods passes node-probe's own spec reader
+        ProbeSpecDocument document = ProbeSpecDocument.of(profile.getSpec());
+        assertThat(document.checksNothing()).isFalse();
+        // every judged check is one the operator measures: each example can become Ready
+        assertThat(CheckTypes.judged(CheckTypes.expected(profile.getSpec()))).isNotEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("profiles")
+    void eachExampleIsCommentedForTheAdminWhoCopiesIt(String file) throws IOException {
+        String text = Files.readString(EXAMPLES.resolve(file));
+        assertThat(text).startsWith("#");
+        long comments = text.lines().filter(l -> l.contains("#")).count();
+        assertThat(comments).as("comment lines in %s", file).isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
+    void theCombinedExampleHasEveryCheckSection() {
+        RdmaStorageProfile profile = serverDryRun("all-checks.yaml");
+        assertThat(CheckTypes.expected(profile.getSpec())).isEqualTo(CheckTypes.ALL);
+        assertThat(profile.getSpec().getNodeLabels()).isTrue();
+        assertThat(profile.getSpec().getTaintNotReady()).isTrue();
+        assertThat(profile.getSpec().getNodeCondition()).isTrue();
+    }
+
+    @Test
+    void theLatencyExampleSaysLatencyIsNotMeasuredYetAndStillVerifiesItsDevice() throws IOException {
+        String text = Files.readString(EXAMPLES.resolve("verbs-latency.yaml"));
+        assertThat(text).contains("NotMeasuredYet").contains("does NOT count towards Ready");
+        RdmaStorageProfile profile = serverDryRun("verbs-latency.yaml");
+        assertThat(CheckTypes.measuredYet(CheckTypes.VERBS_LATENCY))
+                .as("VerbsLatency is measured now: update verbs-latency.yaml and gpfs-gds-training.yaml").isFalse();
+        assertThat(CheckTypes.judged(CheckTypes.expected(profile.getSpec()))).containsExactly(CheckTypes.RDMA_DEVICES);
+    }
+
+    @Test
+    void theGdsTrainingExampleIsTheDesignsExample() throws IOException {
+        Matcher m = Pattern.compile("```yaml\n(apiVersion: rdmastorage.io/v1alpha1\nkind: RdmaStorageProfile\n.*?)```",
+                Pattern.DOTALL).matcher(Files.readString(Path.of("../docs/DESIGN.md")));
+        assertThat(m.find()).as("the RdmaStorageProfile example in docs/DESIGN.md").isTrue();
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        Map<?, ?> design = yaml.readValue(m.group(1), Map.class);
+        Map<?, ?> example = yaml.readValue(EXAMPLES.resolve("gpfs-gds-training.yaml").toFile(), Map.class);
+        assertThat(example.get("metadata")).isEqualTo(design.get("metadata"));
+        assertThat(example.get("spec")).isEqualTo(design.get("spec"));
+    }
+
+    @Test
+    void theReadmeListsEveryExample() throws IOException {
+        String readme = Files.readString(EXAMPLES.resolve("README.md"));
+        for (String file : PROFILES) {
+            assertThat(readme).contains("(" + file + ")");
+        }
+        assertThat(readme).contains("argocd/application.yaml").contains("argocd/argocd-cm-health.yaml")
+                .contains("prometheus/prometheusrule.yaml");
+        try (Stream<Path> files = Files.list(EXAMPLES)) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList())
+                    .containsExactlyInAnyOrderElementsOf(PROFILES);
+        }
+    }
+
+    @Test
+    void theArgoCdApplicationsInstallTheChartAndTheProfiles() throws IOException {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        List<Map<String, Object>> apps = yaml.readValues(yaml.getFactory().createParser(EXAMPLES.resolve("argocd/application.yaml").toFile()),
+                Map.class).readAll().stream().map(m -> (Map<String, Object>) m).toList();
+        assertThat(apps).hasSize(2);
+        String chart = Serialization.asJson(apps.get(0));
+        assertThat(apps.get(0)).containsEntry("kind", "Application").containsEntry("apiVersion", "argoproj.io/v1alpha1");
+        assertThat(chart).contains("\"path\":\"helm/rdma-storage-operator\"").contains("\"namespace\":\"rdma-storage-system\"")
+                .contains("\"pod-security.kubernetes.io/enforce\":\"privileged\"").contains("CreateNamespace=true")
+                .contains("ServerSideApply=true");
+        assertThat(Files.isDirectory(Path.of("../helm/rdma-storage-operator"))).isTrue();
+        String profiles = Serialization.asJson(apps.get(1));
+        assertThat(profiles).contains("\"path\":\"examples\"").contains("gpfs-gds-training.yaml");
+    }
+}

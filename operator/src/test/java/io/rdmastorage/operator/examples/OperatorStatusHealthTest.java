@@ -1,0 +1,171 @@
+package io.rdmastorage.operator.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.rdmastorage.operator.api.GdsCheckSpec;
+import io.rdmastorage.operator.api.GpfsCheckSpec;
+import io.rdmastorage.operator.api.LatencyCheckSpec;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.examples.ArgoCdLua.Health;
+import io.rdmastorage.operator.examples.ArgoCdLua.Sandbox;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
+import io.rdmastorage.operator.verdict.NotProbed;
+import io.rdmastorage.operator.verdict.ProbeFailure;
+import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.verdict.ProfileAggregation;
+import io.rdmastorage.operator.verdict.ProfileAggregation.NodeVerdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The health scripts on statuses the operator's own verdict code writes (NodeVerdicts,
+ * ProfileAggregation), not on hand-written samples: if a reason is renamed or the profile's Ready
+ * message changes shape, the Argo CD health checks fail here instead of silently misreading it.
+ */
+class OperatorStatusHealthTest {
+
+    private static final long GENERATION = 3;
+    private static final Instant NOW = Instant.parse("2026-11-30T08:40:47Z");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RdmaStorageProfileSpec spec = spec();
+
+    private static RdmaStorageProfileSpec spec() {
+        RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+        GpfsCheckSpec gpfs = new GpfsCheckSpec();
+        gpfs.setVerbsPorts(List.of("mlx5_0/1"));
+        spec.setGpfs(gpfs);
+        spec.setGds(new GdsCheckSpec());
+        LatencyCheckSpec latency = new LatencyCheckSpec();
+        latency.setDevice("mlx5_0");
+        spec.setLatency(latency);
+        return spec;
+    }
+
+    private static ProbePod pod(String node) {
+        return new ProbePod("rdma-storage-system", "rso-gds-" + node + "-r1", node);
+    }
+
+    private RdmaStorageNodeStatus report(String node, String gpfsStatus, String gpfsReason) {
+        String json = """
+                {"apiVersion":"rdmastorage.io/v1alpha1","kind":"NodeProbeReport","node":"%s","probeVersion":"0.1.0",
+                 "startedAt":"2026-11-30T08:40:46Z","durationMillis":272,"status":"%s","checks":[
+                 {"type":"GpfsVerbs","status":"%s","reason":"%s","message":"GPFS verdict for the test","details":{}},
+                 {"type":"GdsReady","status":"True","reason":"GdsReady","message":"GDS is ready","details":{}}]}
+                """.formatted(node, gpfsStatus, gpfsStatus, gpfsReason);
+        return NodeVerdicts.fromTermination(spec, GENERATION, pod(node), gpfsStatus.equals("True") ? 0 : 1, "Completed",
+                json, NOW);
+    }
+
+    private RdmaStorageNodeStatus healthy(String node) {
+        return report(node, "True", "RdmaInUse");
+    }
+
+    private RdmaStorageNodeStatus tcpFallback(String node) {
+        return report(node, "False", "TcpFallback");
+    }
+
+    private RdmaStorageNodeStatus notProbed(String node, NotProbed why) {
+        return NodeVerdicts.notProbed(spec, GENERATION, node, why, NOW);
+    }
+
+    private RdmaStorageNodeStatus timedOut(String node) {
+        return NodeVerdicts.fromFailure(spec, GENERATION, pod(node), ProbeFailure.timedOut(pod(node), Duration.ofMinutes(3)), NOW);
+    }
+
+    private RdmaStorageNodeStatus failedToStart(String node) {
+        return NodeVerdicts.fromFailure(spec, GENERATION, pod(node),
+                ProbeFailure.failedToStart(pod(node), "ErrImagePull", "pull access denied"), NOW);
+    }
+
+    private RdmaStorageNodeStatus expired(String node) {
+        return NodeVerdicts.expire(healthy(node), NOW.plus(Duration.ofHours(1)), Duration.ofMinutes(45));
+    }
+
+    private Health nodeHealth(RdmaStorageNodeStatus status) {
+        RdmaStorageNode node = new RdmaStorageNode();
+        node.setMetadata(new ObjectMetaBuilder().withName("gds.gpu-01").withGeneration(1L).build());
+        RdmaStorageNodeSpec nodeSpec = new RdmaStorageNodeSpec();
+        nodeSpec.setNodeName("gpu-01");
+        nodeSpec.setProfile("gds");
+        node.setSpec(nodeSpec);
+        node.setStatus(status);
+        return health("RdmaStorageNode", node);
+    }
+
+    private Health profileHealth(Map<String, RdmaStorageNodeStatus> nodes) {
+        List<NodeVerdict> verdicts = new ArrayList<>();
+        nodes.forEach((name, status) -> verdicts.add(new NodeVerdict(name, status)));
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("gds").withGeneration(GENERATION).build());
+        profile.setSpec(spec);
+        profile.setStatus(ProfileAggregation.aggregateVerdicts(spec, GENERATION, verdicts, null, NOW));
+        return health("RdmaStorageProfile", profile);
+    }
+
+    private static Health health(String kind, Object resource) {
+        Map<String, Object> obj = JSON.convertValue(resource, new TypeReference<Map<String, Object>>() { });
+        return ArgoCdLua.run(ArgoCdHealthTest.script(kind), obj, ArgoCdHealthTest.configuredSandbox(kind));
+    }
+
+    @Test
+    void nodeVerdictsAsTheOperatorWritesThem() {
+        assertThat(nodeHealth(healthy("gpu-01")).status()).isEqualTo("Healthy");
+        assertThat(nodeHealth(tcpFallback("gpu-01"))).isEqualTo(new Health("Degraded", "GpfsVerbs: TcpFallback"));
+        assertThat(nodeHealth(notProbed("gpu-01", NotProbed.AWAITING_PROBE)).status()).isEqualTo("Progressing");
+        assertThat(nodeHealth(notProbed("gpu-01", NotProbed.NODE_UNSCHEDULABLE)).status()).isEqualTo("Suspended");
+        assertThat(nodeHealth(notProbed("gpu-01", NotProbed.NODE_NOT_READY)).status()).isEqualTo("Suspended");
+        assertThat(nodeHealth(timedOut("gpu-01")).status()).isEqualTo("Degraded");
+        assertThat(nodeHealth(timedOut("gpu-01")).message()).contains("did not finish within 3m");
+        assertThat(nodeHealth(failedToStart("gpu-01")).status()).isEqualTo("Degraded");
+        assertThat(nodeHealth(expired("gpu-01")).status()).isEqualTo("Degraded");
+        assertThat(nodeHealth(null)).isEqualTo(new Health("Progressing", "Waiting for the first probe of this node"));
+    }
+
+    @Test
+    void profileStatusesAsTheOperatorAggregatesThem() {
+        assertThat(profileHealth(Map.of("gpu-01", healthy("gpu-01"), "gpu-02", healthy("gpu-02"))))
+                .isEqualTo(new Health("Healthy", "2 of 2 nodes ready"));
+        assertThat(profileHealth(Map.of("gpu-01", healthy("gpu-01"), "gpu-02", tcpFallback("gpu-02"))))
+                .isEqualTo(new Health("Degraded", "1 of 2 nodes not ready: gpu-02 (GpfsVerbs: TcpFallback)"));
+        // the first round: nodes queued for their first probe
+        assertThat(profileHealth(Map.of("gpu-01", notProbed("gpu-01", NotProbed.AWAITING_PROBE),
+                "gpu-02", notProbed("gpu-02", NotProbed.AWAITING_PROBE), "gpu-03", healthy("gpu-03"))).status())
+                .isEqualTo("Progressing");
+        // a node without a status yet counts as not probed
+        assertThat(profileHealth(java.util.Collections.singletonMap("gpu-01", null)).status()).isEqualTo("Progressing");
+        // a probe that timed out beside nodes still queued: trouble wins
+        assertThat(profileHealth(Map.of("gpu-01", notProbed("gpu-01", NotProbed.AWAITING_PROBE), "gpu-02", timedOut("gpu-02"))))
+                .extracting(Health::status).isEqualTo("Degraded");
+        assertThat(profileHealth(Map.of("gpu-01", failedToStart("gpu-01"), "gpu-02", healthy("gpu-02"))).status())
+                .isEqualTo("Degraded");
+        assertThat(profileHealth(Map.of("gpu-01", expired("gpu-01"), "gpu-02", healthy("gpu-02"))).status())
+                .isEqualTo("Degraded");
+        // a cordoned node beside verified ones: nothing failed, verification paused there
+        assertThat(profileHealth(Map.of("gpu-01", notProbed("gpu-01", NotProbed.NODE_UNSCHEDULABLE), "gpu-02", healthy("gpu-02")))
+                .status()).isEqualTo("Suspended");
+        assertThat(profileHealth(Map.of()).status()).isEqualTo("Suspended");
+    }
+
+    @Test
+    void aProfileWhoseStatusIsForAnOlderGenerationIsProgressing() {
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("gds").withGeneration(GENERATION + 1).build());
+        profile.setSpec(spec);
+        profile.setStatus(ProfileAggregation.aggregateVerdicts(spec, GENERATION,
+                List.of(new NodeVerdict("gpu-01", healthy("gpu-01"))), null, NOW));
+        assertThat(health("RdmaStorageProfile", profile))
+                .isEqualTo(new Health("Progressing", "Waiting for the operator to observe generation 4 (status is for 3)"));
+    }
+}

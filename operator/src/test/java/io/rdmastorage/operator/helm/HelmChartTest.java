@@ -1,0 +1,249 @@
+package io.rdmastorage.operator.helm;
+
+import static io.rdmastorage.operator.helm.HelmChart.FULLNAME;
+import static io.rdmastorage.operator.helm.HelmChart.kinds;
+import static io.rdmastorage.operator.helm.HelmChart.objects;
+import static io.rdmastorage.operator.helm.HelmChart.only;
+import static io.rdmastorage.operator.helm.HelmChart.template;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.rdmastorage.operator.config.OperatorConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The chart linted and rendered (helm lint --strict, helm template) with default and non-default values. */
+class HelmChartTest {
+
+    private static final String NS = "rdma-storage-system";
+
+    @Test
+    void lintsCleanInStrictMode() {
+        LintResult lint = HelmChart.helm().lint().strict().call();
+        assertThat(lint.isFailed()).as("helm lint --strict: %s", lint.getMessages()).isFalse();
+        assertThat(lint.getMessages()).noneMatch(m -> m.contains("[WARNING]") || m.contains("[ERROR]"));
+    }
+
+    @Test
+    void defaultValuesRenderTheOperatorWithLeaderElectionAndRestrictedPods() {
+        List<HasMetadata> objects = objects(template(NS, Map.of()));
+        assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
+                "Role", "RoleBinding", "Service", "Deployment");
+        assertThat(objects).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
+                .containsEntry("app.kubernetes.io/managed-by", "Helm")
+                .containsEntry("app.kubernetes.io/instance", HelmChart.RELEASE));
+
+        Deployment deployment = only(objects, Deployment.class);
+        assertThat(deployment.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        Container operator = pod.getContainers().get(0);
+        assertThat(operator.getImage()).isEqualTo("ghcr.io/rdma-storage-operator/rdma-storage-operator:0.1.0");
+
+        // the environment the chart sets is read by the operator into the configuration we expect
+        Map<String, String> env = env(operator);
+        assertThat(OperatorConfig.fromEnvironment(env))
+                .isEqualTo(new OperatorConfig(NS, OperatorConfig.DEFAULT_PROBE_IMAGE, "IfNotPresent", true, 8080));
+        assertThat(env).containsEntry("RSO_LOG_LEVEL", "INFO").containsEntry("RSO_LOG_FORMAT", "text")
+                .doesNotContainKey("JAVA_TOOL_OPTIONS");
+
+        assertThat(operator.getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getName()).isEqualTo("metrics");
+            assertThat(p.getContainerPort()).isEqualTo(8080);
+        });
+        assertThat(operator.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(operator.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
+        assertThat(operator.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(operator.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("metrics");
+        assertThat(operator.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(operator.getResources().getLimits()).containsKey("memory");
+
+        assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME);
+        assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsUser()).isPositive();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(operator.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(operator.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(operator.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(operator.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(operator.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(operator.getVolumeMounts()).singleElement().satisfies(m -> {
+            assertThat(m.getMountPath()).isEqualTo("/tmp");
+            assertThat(pod.getVolumes()).singleElement().satisfies(v -> {
+                assertThat(v.getName()).isEqualTo(m.getName());
+                assertThat(v.getEmptyDir()).isNotNull();
+            });
+        });
+
+        ServiceAccount account = only(objects, ServiceAccount.class);
+        assertThat(account.getMetadata().getName()).isEqualTo(FULLNAME);
+        assertThat(account.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(account.getAutomountServiceAccountToken()).as("only the operator's pods mount a token").isFalse();
+
+        Service service = only(objects, Service.class);
+        assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(service.getSpec().getSelector());
+        assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getName()).isEqualTo("metrics");
+            assertThat(p.getPort()).isEqualTo(8080);
+            assertThat(p.getTargetPort().getStrVal()).isEqualTo("metrics");
+        });
+
+        ClusterRoleBinding clusterBinding = only(objects, ClusterRoleBinding.class);
+        assertThat(clusterBinding.getRoleRef().getName()).isEqualTo(only(objects, ClusterRole.class).getMetadata().getName());
+        assertThat(clusterBinding.getSubjects()).singleElement().satisfies(s -> {
+            assertThat(s.getKind()).isEqualTo("ServiceAccount");
+            assertThat(s.getName()).isEqualTo(FULLNAME);
+            assertThat(s.getNamespace()).isEqualTo(NS);
+        });
+        RoleBinding binding = only(objects, RoleBinding.class);
+        assertThat(binding.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(binding.getRoleRef().getName()).isEqualTo(only(objects, Role.class).getMetadata().getName());
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo(FULLNAME));
+    }
+
+    @Test
+    void rbacRulesAreExactlyTheFilesTheLeastPrivilegeTestProves() {
+        List<HasMetadata> objects = objects(template(NS, Map.of()));
+        assertThat(only(objects, ClusterRole.class).getRules()).isEqualTo(HelmChart.rulesFile("cluster-rules.yaml"));
+        Role role = only(objects, Role.class);
+        assertThat(role.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(role.getRules()).isEqualTo(HelmChart.rulesFile("namespace-rules.yaml"));
+    }
+
+    @Test
+    void nonDefaultValuesFile(@TempDir Path dir) throws IOException {
+        String digest = "sha256:" + "ab".repeat(32);
+        Path values = Files.writeString(dir.resolve("values.yaml"), """
+                replicaCount: 1
+                image:
+                  repository: registry.example/rso/operator
+                  tag: "1.2.3"
+                  pullPolicy: Always
+                probe:
+                  image:
+                    repository: registry.example/rso/node-probe
+                    digest: "%s"
+                    pullPolicy: Always
+                imagePullSecrets: [{name: regcred}]
+                logging:
+                  level: DEBUG
+                  format: json
+                metrics:
+                  port: 9090
+                  serviceMonitor:
+                    enabled: true
+                    labels: {release: kube-prometheus-stack}
+                    interval: 1m
+                namespace:
+                  create: true
+                  # cannot weaken the Pod Security label the probe pods need
+                  labels: {team: storage, pod-security.kubernetes.io/enforce: baseline}
+                jvmOptions: "-XX:MaxRAMPercentage=60"
+                extraEnv:
+                  - {name: HTTPS_PROXY, value: "http://proxy.example:3128"}
+                nodeSelector: {node-role.kubernetes.io/control-plane: ""}
+                """.formatted(digest));
+        List<HasMetadata> objects = objects(template("storage-probes", values, Map.of()));
+        assertThat(kinds(objects)).contains("Namespace", "ServiceMonitor");
+
+        Deployment deployment = only(objects, Deployment.class);
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+        assertThat(deployment.getSpec().getStrategy().getType())
+                .as("one unelected operator: never two side by side during an update").isEqualTo("Recreate");
+        PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        Container operator = pod.getContainers().get(0);
+        assertThat(operator.getImage()).isEqualTo("registry.example/rso/operator:1.2.3");
+        assertThat(operator.getImagePullPolicy()).isEqualTo("Always");
+        assertThat(pod.getImagePullSecrets()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("regcred"));
+        assertThat(pod.getNodeSelector()).containsEntry("node-role.kubernetes.io/control-plane", "");
+        Map<String, String> env = env(operator);
+        assertThat(env).doesNotContainKey("RSO_LEADER_ELECTION")
+                .containsEntry("RSO_LOG_LEVEL", "DEBUG")
+                .containsEntry("RSO_LOG_FORMAT", "json")
+                .containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=60")
+                .containsEntry("HTTPS_PROXY", "http://proxy.example:3128");
+        assertThat(OperatorConfig.fromEnvironment(env)).isEqualTo(new OperatorConfig("storage-probes",
+                "registry.example/rso/node-probe@" + digest, "Always", false, 9090));
+        assertThat(operator.getPorts().get(0).getContainerPort()).isEqualTo(9090);
+
+        Service service = only(objects, Service.class);
+        assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9090);
+        GenericKubernetesResource monitor = only(objects, GenericKubernetesResource.class);
+        assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(monitor.getKind()).isEqualTo("ServiceMonitor");
+        assertThat(monitor.getMetadata().getNamespace()).isEqualTo("storage-probes");
+        assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "kube-prometheus-stack");
+        Map<String, String> monitorSelector = monitor.get("spec", "selector", "matchLabels");
+        assertThat(service.getMetadata().getLabels()).as("the ServiceMonitor selects the metrics Service")
+                .containsAllEntriesOf(monitorSelector);
+        List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+        assertThat(endpoints).singleElement().satisfies(e -> assertThat(e)
+                .containsEntry("port", "metrics").containsEntry("path", "/metrics").containsEntry("interval", "1m"));
+
+        Namespace namespace = only(objects, Namespace.class);
+        assertThat(namespace.getMetadata().getName()).isEqualTo("storage-probes");
+        assertThat(namespace.getMetadata().getLabels())
+                .containsEntry("pod-security.kubernetes.io/enforce", "privileged")
+                .containsEntry("team", "storage");
+    }
+
+    @Test
+    void serviceMonitorIsOffByDefaultAndOnWhenAsked() {
+        assertThat(kinds(objects(template(NS, Map.of())))).doesNotContain("ServiceMonitor", "Namespace");
+        assertThat(kinds(objects(template(NS, Map.of("metrics.serviceMonitor.enabled", true))))).contains("ServiceMonitor");
+    }
+
+    /** values.schema.json refuses bad values when the chart is rendered, naming the value. */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "replicaCount|two|replicaCount",
+            "replicaCount|-1|replicaCount",
+            "logging.format|xml|format",
+            "logging.level|verbose|level",
+            "metrics.port|80|port",
+            "image.pullPolicy|Sometimes|pullPolicy",
+            "probe.image.digest|sha256:abc|digest",
+            "podSecurityContext.runAsUser|0|runAsUser",
+            "metrics.serviceMonitor.interval|soon|interval",
+            "replicas|2|replicas",
+    })
+    void schemaRefusesBadValues(String key, String value, String named) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put(key, value);
+        assertThatThrownBy(() -> template(NS, values))
+                .hasMessageContaining("schema")
+                .hasMessageContaining(named);
+    }
+
+    private static Map<String, String> env(Container container) {
+        return container.getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e.getValue() == null ? "" : e.getValue(),
+                (a, b) -> { throw new AssertionError("duplicate env var " + a); }, LinkedHashMap::new));
+    }
+}
