@@ -210,11 +210,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         if (StatusComparison.same(profile.getStatus(), status)) {
             return UpdateControl.<RdmaStorageProfile>noUpdate().rescheduleAfter(delay);
         }
+        // no resourceVersion: the status is ours alone and recomputed on every reconcile, so a
+        // conflict (e.g. with our own finalizer patch) would only cost a retry
         RdmaStorageProfile patch = new RdmaStorageProfile();
-        patch.setMetadata(new ObjectMetaBuilder()
-                .withName(profile.getMetadata().getName())
-                .withResourceVersion(profile.getMetadata().getResourceVersion())
-                .build());
+        patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).build());
         patch.setStatus(status);
         return UpdateControl.patchStatus(patch).rescheduleAfter(delay);
     }
