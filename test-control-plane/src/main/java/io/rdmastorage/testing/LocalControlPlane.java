@@ -211,9 +211,18 @@ public final class LocalControlPlane implements AutoCloseable {
 
     /** kubectl acting as the service account {@code namespace/name}. */
     public Kubectl kubectlFor(String namespace, String serviceAccount) {
+        return new Kubectl(binaries.kubectl(), kubeconfigFor(namespace, serviceAccount));
+    }
+
+    /**
+     * A kubeconfig file for the service account {@code namespace/name} (both created when absent),
+     * with a fresh token valid for an hour: for a process that must act as that identity, such as
+     * {@code java -jar operator.jar} with {@code KUBECONFIG=}.
+     */
+    public Path kubeconfigFor(String namespace, String serviceAccount) {
         String token = serviceAccountToken(namespace, serviceAccount);
         Path file = workDir.resolve("kubeconfig-" + namespace + "-" + serviceAccount);
-        return new Kubectl(binaries.kubectl(), writeKubeconfig(file, namespace + "-" + serviceAccount, token));
+        return writeKubeconfig(file, namespace + "-" + serviceAccount, token);
     }
 
     private String serviceAccountToken(String namespace, String name) {

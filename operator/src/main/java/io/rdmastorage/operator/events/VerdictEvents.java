@@ -1,13 +1,13 @@
 package io.rdmastorage.operator.events;
 
-import io.rdmastorage.operator.verdict.VerdictChange;
-
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -64,8 +64,23 @@ public final class VerdictEvents {
      */
     public List<VerdictChange> recordChanges(RdmaStorageNode node, List<Condition> before, List<Condition> after) {
         List<VerdictChange> changes = VerdictChange.between(before, after);
-        changes.forEach(change -> record(node, change));
+        eventsFor(changes).forEach(change -> record(node, change));
         return changes;
+    }
+
+    /**
+     * The changes that get an event: all of them, except that a node's first verdict that is all
+     * good news is one event, Ready's ("all checks passed"), not one per check — on a new
+     * 1,000-node profile that is 1,000 event writes instead of 6,000, for the same information.
+     */
+    static List<VerdictChange> eventsFor(List<VerdictChange> changes) {
+        boolean allFirstAndTrue = !changes.isEmpty()
+                && changes.stream().allMatch(c -> c.isFirst() && c.toTrue());
+        if (!allFirstAndTrue) {
+            return changes;
+        }
+        List<VerdictChange> ready = changes.stream().filter(c -> CheckTypes.READY.equals(c.type())).toList();
+        return ready.isEmpty() ? changes : ready;
     }
 
     /** Records one change; false when the event could not be written (logged, never thrown). */

@@ -7,6 +7,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.operator.api.NodeCounts;
@@ -64,9 +68,19 @@ public final class OperatorMetrics {
         this.registry = registry;
     }
 
-    /** The registry the operator exports: Prometheus text format, what {@link HealthServer} serves. */
+    /**
+     * The registry the operator exports: Prometheus text format, what {@link HealthServer} serves.
+     * With the JVM's own meters (heap and non-heap by pool, GC pauses, threads, process CPU time
+     * and usage), so an operator's memory and CPU can be watched and its limits sized from them.
+     */
     public static PrometheusMeterRegistry newPrometheusRegistry() {
-        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        // GC notifications are listened to for the JVM's lifetime: one registry per process
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        return registry;
     }
 
     /**

@@ -1,0 +1,178 @@
+package io.rdmastorage.benchmark;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code java -Xmx256m -jar operator.jar} as a process of its own (its heap, RSS and CPU are its
+ * alone), acting as its service account through a kubeconfig; its /metrics polled for the heap.
+ */
+final class OperatorProcess implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "operator-metrics-poller");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AtomicLong peakHeap = new AtomicLong();
+    private volatile String lastScrape = "";
+
+    private OperatorProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log)
+            throws IOException {
+        int port = freePort();
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap, "-jar", jar.toAbsolutePath().toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        Map<String, String> env = builder.environment();
+        env.put("KUBECONFIG", kubeconfig.toString());
+        env.put("RSO_NAMESPACE", namespace);
+        env.put("RSO_PROBE_IMAGE", probeImage);
+        env.put("RSO_METRICS_PORT", Integer.toString(port));
+        env.put("RSO_LOG_LEVEL", "WARN");
+        env.remove("JAVA_TOOL_OPTIONS");
+        return new OperatorProcess(builder.start(), port, log);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Waits until /readyz answers 200 (informers started). */
+    void awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the operator exited with " + process.exitValue() + "; log:\n" + logTail());
+            }
+            try {
+                if (get("/readyz").statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the operator was not ready within " + timeout + "; log:\n" + logTail());
+    }
+
+    /** Polls /metrics from now on, keeping the peak heap in use. */
+    void startPolling() {
+        poller.scheduleWithFixedDelay(this::scrape, 0, POLL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Resets the peak heap (e.g. between rounds) to the heap in use now. */
+    void resetPeakHeap() {
+        peakHeap.set(0);
+        scrape();
+    }
+
+    private void scrape() {
+        try {
+            String body = get("/metrics").body();
+            lastScrape = body;
+            long heap = (long) Prometheus.sum(body, "jvm_memory_used_bytes", "area=\"heap\"");
+            peakHeap.accumulateAndGet(heap, Math::max);
+        } catch (IOException | RuntimeException e) {
+            // a scrape during a full GC can time out; the next one counts
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    long peakHeapBytes() {
+        return peakHeap.get();
+    }
+
+    String lastScrape() {
+        return lastScrape;
+    }
+
+    /** The operator's CPU time (user + system), from the OS. */
+    Duration cpuTime() {
+        return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /** Peak resident set size (VmHWM) and current (VmRSS), in bytes, from /proc. */
+    long[] rss() {
+        long hwm = 0;
+        long now = 0;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    hwm = kib(line);
+                } else if (line.startsWith("VmRSS:")) {
+                    now = kib(line);
+                }
+            }
+        } catch (IOException e) {
+            // not Linux, or gone
+        }
+        return new long[] {hwm, now};
+    }
+
+    private static long kib(String line) {
+        String[] parts = line.trim().split("\\s+");
+        return Long.parseLong(parts[1]) * 1024;
+    }
+
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        poller.shutdownNow();
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+    }
+}

@@ -1,0 +1,487 @@
+package io.rdmastorage.benchmark;
+
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.testing.LocalControlPlane;
+import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.SimulatedCluster;
+import io.rdmastorage.testing.SimulatedNode;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+
+/**
+ * The operator at scale (issue 7, DESIGN "Numbers we hold ourselves to"): a real kube-apiserver
+ * and etcd, N simulated nodes whose kubelets answer at once (the real node-probe, in-process, on a
+ * healthy fixture host), the operator jar as a process of its own under the chart's RBAC, and one
+ * profile matching every node. Measured:
+ * <ul>
+ * <li>time from {@code kubectl apply} to a verdict for every node (profile status: matched = N,
+ * unknown = 0), and for a second round (a spec change re-probes every node);</li>
+ * <li>the operator's API requests by verb and resource, from the API server's audit log;</li>
+ * <li>peak heap (its /metrics), peak RSS (/proc VmHWM), CPU time of the operator, kube-apiserver,
+ * etcd and this JVM (the simulated kubelets and probes);</li>
+ * <li>the largest objects written (the profile, the biggest RdmaStorageNode);</li>
+ * <li>the API server's floor: the same number of plain writes (server-side apply of small
+ * ConfigMaps), one at a time as the reconciler writes.</li>
+ * </ul>
+ * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
+ * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]}.
+ */
+public final class ScaleBenchmark {
+
+    static final String NAMESPACE = "rdma-storage-system";
+    static final String SERVICE_ACCOUNT = "rdma-storage-operator";
+    static final String PROFILE = "scale";
+    static final String NODE_LABEL = "rdmastorage.io/benchmark";
+    static final String PROBE_IMAGE = "registry.example/node-probe:benchmark";
+    private static final Duration SETTLE = Duration.ofSeconds(3);
+
+    private final Path root;
+    private final Options options;
+
+    record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
+                   boolean nodeLabels, Duration timeout, Path out) {
+        static Options parse(String[] args, Path root) {
+            List<Integer> nodes = List.of(1000);
+            Path jar = root.resolve("operator/target/operator.jar");
+            String heap = "256m";
+            int workers = 16;
+            boolean second = true;
+            boolean labels = false;
+            Duration timeout = Duration.ofMinutes(15);
+            Path out = null;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
+                    case "--operator-jar" -> jar = Path.of(args[++i]);
+                    case "--heap" -> heap = args[++i];
+                    case "--kubelet-workers" -> workers = Integer.parseInt(args[++i]);
+                    case "--one-round" -> second = false;
+                    case "--node-labels" -> labels = true;
+                    case "--timeout-minutes" -> timeout = Duration.ofMinutes(Long.parseLong(args[++i]));
+                    case "--out" -> out = Path.of(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                            + "; usage: --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
+                            + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]");
+                }
+            }
+            return new Options(nodes, jar, heap, workers, second, labels, timeout, out);
+        }
+    }
+
+    /** One round's figures. */
+    record Round(String name, Duration wall, List<AuditLog.Request> requests, long peakHeap, Duration operatorCpu,
+                 Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter) {
+        long writes() {
+            return requests.stream().filter(AuditLog.Request::write).count();
+        }
+    }
+
+    /** One node count's figures. */
+    record Result(int nodes, Duration registerNodes, Round first, Round second, long peakRss, long profileBytes,
+                  long largestVerdictBytes, int verdicts, int ready, Duration floor, long floorWrites,
+                  String loadBefore, String loadAfter) {
+    }
+
+    private ScaleBenchmark(Path root, Options options) {
+        this.root = root;
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = repositoryRoot();
+        ScaleBenchmark benchmark = new ScaleBenchmark(root, Options.parse(args, root));
+        int status = 0;
+        try {
+            benchmark.runAll();
+        } catch (Exception e) {
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status);   // informer and kubelet threads would keep the JVM alive
+    }
+
+    private void runAll() throws Exception {
+        if (!Files.isRegularFile(options.operatorJar())) {
+            throw new IllegalStateException("no operator jar at " + options.operatorJar() + " (mvn -pl operator package)");
+        }
+        System.out.printf("machine: %d CPUs, load average %s; operator jar %s, -Xmx%s%n",
+                Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(), options.heap());
+        List<Result> results = new ArrayList<>();
+        for (int n : options.nodes()) {
+            Result result = run(n);
+            results.add(result);
+            System.out.println();
+            System.out.println(table(List.of(result)));
+        }
+        String table = table(results);
+        System.out.println();
+        System.out.println("==> all node counts");
+        System.out.println(table);
+        if (options.out() != null) {
+            Files.writeString(options.out(), table);
+            System.out.println("written to " + options.out());
+        }
+    }
+
+    private Result run(int n) throws Exception {
+        step(n + " nodes: starting kube-apiserver and etcd with the operator's requests audited");
+        String loadBefore = loadAverage();
+        Path work = Files.createTempDirectory("rso-scale-" + n + "-");
+        String user = "system:serviceaccount:" + NAMESPACE + ":" + SERVICE_ACCOUNT;
+        Path policy = Files.writeString(work.resolve("audit-policy.yaml"), AuditLog.policyFor(user));
+        Path auditFile = work.resolve("audit.log");
+        AuditLog audit = new AuditLog(auditFile, user);
+        try (LocalControlPlane plane = LocalControlPlane.start("--audit-policy-file=" + policy,
+                "--audit-log-path=" + auditFile, "--audit-log-maxsize=0")) {
+            KubernetesClient admin = plane.adminClient();
+            plane.kubectl().apply(root.resolve("crds")).orThrow("kubectl apply -f crds");
+            Path kubeconfig = plane.kubeconfigFor(NAMESPACE, SERVICE_ACCOUNT);
+            admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+                    .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
+            Path rbac = root.resolve("helm/rdma-storage-operator/files");
+            RbacGrants.grant(admin, NAMESPACE, SERVICE_ACCOUNT, SERVICE_ACCOUNT,
+                    RbacGrants.rulesFrom(rbac.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(rbac.resolve("namespace-rules.yaml")));
+
+            FixtureHost host = FixtureHost.at(work.resolve("host"));
+            NodeScenarios.healthy(host);
+            try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers()).start()) {
+                step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
+                List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
+                        .withLabel(NODE_LABEL, "true").withHostRoot(host.root())).toList();
+                long registerStart = System.nanoTime();
+                cluster.addNodes(nodes);
+                Duration register = Duration.ofNanos(System.nanoTime() - registerStart);
+                System.out.printf("      registered in %.1f s%n", register.toMillis() / 1000.0);
+
+                step("starting the operator: java -Xmx" + options.heap() + " -jar " + options.operatorJar()
+                        + " (as its service account)");
+                try (OperatorProcess operator = OperatorProcess.start(options.operatorJar(), options.heap(), kubeconfig,
+                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"))) {
+                    operator.awaitReady(Duration.ofMinutes(3));
+                    operator.startPolling();
+                    Thread.sleep(SETTLE.toMillis());   // informers listed the nodes; start-up requests end here
+
+                    step("round 1: kubectl apply of profile " + PROFILE + " (maxConcurrentProbes 1000, interval 15m)");
+                    Round first = round("first (apply)", operator, audit, () -> {
+                        plane.kubectl().applyYaml(profileYaml()).orThrow("kubectl apply profile");
+                    }, () -> allVerdicts(admin, n, 1));
+                    Round second = null;
+                    if (options.secondRound()) {
+                        step("round 2: a spec change (probeTimeout 3m → 2m) re-probes every node");
+                        operator.resetPeakHeap();
+                        second = round("second (spec change)", operator, audit, () -> admin.resources(RdmaStorageProfile.class)
+                                .withName(PROFILE).edit(p -> {
+                                    p.getSpec().setProbeTimeout("2m");
+                                    return p;
+                                }), () -> allVerdicts(admin, n, 2));
+                    }
+                    long[] rss = operator.rss();
+                    String jvmScrape = operator.lastScrape();
+
+                    RdmaStorageProfile profile = admin.resources(RdmaStorageProfile.class).withName(PROFILE).get();
+                    List<RdmaStorageNode> verdicts = admin.resources(RdmaStorageNode.class)
+                            .withLabel(Labels.PROFILE, PROFILE).list().getItems();
+                    long largestVerdict = verdicts.stream().mapToLong(ScaleBenchmark::jsonBytes).max().orElse(0);
+                    System.out.printf("      process_cpu_time in the scrape: %s; jvm_gc_pause_seconds_sum %.2f s%n",
+                            Prometheus.sum(jvmScrape, "process_cpu_time_ns_total", "") > 0
+                                    ? "%.1f s".formatted(Prometheus.sum(jvmScrape, "process_cpu_time_ns_total", "") / 1e9) : "absent",
+                            Prometheus.sum(jvmScrape, "jvm_gc_pause_seconds_sum", ""));
+
+                    step("the API server's floor: " + first.writes() + " server-side applies of small ConfigMaps, one at a time");
+                    operator.close();
+                    Duration floor = floor(admin, (int) first.writes());
+                    return new Result(n, register, first, second, rss[0], jsonBytes(profile), largestVerdict, verdicts.size(),
+                            profile.getStatus().getNodes().getReady(), floor, first.writes(), loadBefore, loadAverage());
+                }
+            } finally {
+                // no namespace controller or garbage collector: the control plane and its data go together
+                deleteQuietly(work);
+            }
+        }
+    }
+
+    /** Runs {@code action}, waits for {@code done}, and reads what the round cost. */
+    private Round round(String name, OperatorProcess operator, AuditLog audit, ThrowingRunnable action,
+                        BooleanSupplier done) throws Exception {
+        Duration operatorCpu0 = operator.cpuTime();
+        Map<String, Duration> cpu0 = childCpu();
+        Duration harness0 = harnessCpu();
+        Instant start = Instant.now();
+        long started = System.nanoTime();
+        action.run();
+        long deadline = started + options.timeout().toNanos();
+        int polls = 0;
+        while (!done.getAsBoolean()) {
+            if (!operator.alive()) {
+                throw new IllegalStateException("the operator died; log:\n" + operator.logTail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no verdict for every node within " + options.timeout());
+            }
+            if (++polls % 40 == 0) {
+                System.out.printf("      %.0f s ...%n", (System.nanoTime() - started) / 1e9);
+            }
+            Thread.sleep(250);
+        }
+        Duration wall = Duration.ofNanos(System.nanoTime() - started);
+        Instant end = Instant.now();
+        // writes that trail the verdicts (e.g. follow-up reconciles) belong to the round too
+        Thread.sleep(SETTLE.toMillis());
+        Map<String, Duration> cpu1 = childCpu();
+        List<AuditLog.Request> requests = audit.requests(start, end.plus(SETTLE));
+        Instant firstPod = null;
+        Instant lastPod = null;
+        for (AuditLog.Request r : requests) {
+            if (r.key().equals("create pods")) {
+                firstPod = firstPod == null || r.received().isBefore(firstPod) ? r.received() : firstPod;
+                lastPod = lastPod == null || r.received().isAfter(lastPod) ? r.received() : lastPod;
+            }
+        }
+        System.out.printf("      all verdicts after %.1f s; %d operator requests (%d writes)%n", wall.toMillis() / 1000.0,
+                requests.size(), requests.stream().filter(AuditLog.Request::write).count());
+        return new Round(name, wall, requests, operator.peakHeapBytes(), operator.cpuTime().minus(operatorCpu0),
+                cpu1.getOrDefault("kube-apiserver", Duration.ZERO).minus(cpu0.getOrDefault("kube-apiserver", Duration.ZERO)),
+                cpu1.getOrDefault("etcd", Duration.ZERO).minus(cpu0.getOrDefault("etcd", Duration.ZERO)),
+                harnessCpu().minus(harness0),
+                firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod));
+    }
+
+    /**
+     * Round 1 is done when the profile counts every node and none is Unknown, and there is a
+     * verdict per node; round 2 when every verdict comes from the second probe round.
+     */
+    private static boolean allVerdicts(KubernetesClient admin, int n, long round) {
+        RdmaStorageProfile p = admin.resources(RdmaStorageProfile.class).withName(PROFILE).get();
+        if (p == null || p.getStatus() == null || p.getStatus().getNodes() == null
+                || p.getStatus().getNodes().getMatched() != n || p.getStatus().getNodes().getUnknown() != 0
+                || !p.getMetadata().getGeneration().equals(p.getStatus().getObservedGeneration())) {
+            return false;
+        }
+        List<RdmaStorageNode> verdicts = admin.resources(RdmaStorageNode.class).withLabel(Labels.PROFILE, PROFILE)
+                .list().getItems();
+        return verdicts.size() == n && verdicts.stream().allMatch(v -> v.getStatus() != null
+                && v.getStatus().getProbeRound() != null && v.getStatus().getProbeRound() >= round);
+    }
+
+    /** How long the same API server takes to accept {@code writes} small server-side applies, one at a time. */
+    private static Duration floor(KubernetesClient admin, int writes) {
+        String ns = "floor";
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).serverSideApply();
+        for (int i = 0; i < 50; i++) {   // warm the client's connection and the server's paths
+            apply(admin, ns, "warm-" + i);
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < writes; i++) {
+            apply(admin, ns, "floor-%05d".formatted(i));
+        }
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private static void apply(KubernetesClient admin, String ns, String name) {
+        admin.configMaps().inNamespace(ns).resource(new ConfigMapBuilder().withNewMetadata().withName(name)
+                .addToLabels("app.kubernetes.io/managed-by", "scale-benchmark").endMetadata()
+                .addToData("round", "1").build()).fieldManager(OperatorConfig.FIELD_MANAGER).forceConflicts().serverSideApply();
+    }
+
+    private String profileYaml() {
+        return """
+                apiVersion: rdmastorage.io/v1alpha1
+                kind: RdmaStorageProfile
+                metadata:
+                  name: %s
+                spec:
+                  nodeSelector:
+                    matchLabels:
+                      %s: "true"
+                  interval: 15m
+                  probeTimeout: 3m
+                  maxConcurrentProbes: 1000
+                  nodeLabels: %s
+                  rdma:
+                    devices: ["mlx5_0/1", "mlx5_1/1"]
+                  gpfs:
+                    verbsPorts: ["mlx5_0/1", "mlx5_1/1"]
+                    requiredPeers: ["nsd-01", "nsd-02"]
+                    minPagepool: 16Gi
+                  nvmeof:
+                    targets:
+                      - {nqn: "nqn.2024-01.dev.wutz:target1", address: 10.68.20.10, port: 4420}
+                  gds:
+                    filesystems: [gpfs]
+                    requireIommuDisabled: true
+                    requireNicGpuSameSwitch: true
+                  ceph: {}
+                """.formatted(PROFILE, NODE_LABEL, options.nodeLabels());
+    }
+
+    // ---- the table
+
+    static String table(List<Result> results) {
+        StringBuilder out = new StringBuilder();
+        out.append("| measurement |");
+        results.forEach(r -> out.append(" %,d nodes |".formatted(r.nodes())));
+        out.append(" target |\n|---|");
+        results.forEach(r -> out.append("---|"));
+        out.append("---|\n");
+        row(out, results, "load average before → after", r -> r.loadBefore() + " → " + r.loadAfter(), "—");
+        row(out, results, "nodes registered (harness, not operator)", r -> seconds(r.registerNodes()), "—");
+        for (int i = 0; i < 2; i++) {
+            final int which = i;
+            java.util.function.Function<Result, Round> pick = r -> which == 0 ? r.first() : r.second();
+            if (results.stream().allMatch(r -> pick.apply(r) == null)) {
+                continue;
+            }
+            String label = which == 0 ? "round 1 (apply)" : "round 2 (spec change)";
+            row(out, results, label + ": time to every verdict", r -> pick.apply(r) == null ? "—" : seconds(pick.apply(r).wall()),
+                    which == 0 ? "≤ 60 s at 1,000" : "—");
+            row(out, results, label + ": probe pods created from … to", r -> pick.apply(r) == null || pick.apply(r).firstPodAfter() == null ? "—"
+                    : seconds(pick.apply(r).firstPodAfter()) + " … " + seconds(pick.apply(r).lastPodAfter()), "—");
+            row(out, results, label + ": operator requests per node", r -> perNode(pick.apply(r), r.nodes(), false), "—");
+            row(out, results, label + ": operator writes per node", r -> perNode(pick.apply(r), r.nodes(), true), "≤ 4");
+            row(out, results, label + ": writes per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), true), "—");
+            row(out, results, label + ": reads per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), false), "—");
+            row(out, results, label + ": CPU s operator / kube-apiserver / etcd / harness (kubelets + probes)",
+                    r -> pick.apply(r) == null ? "—" : "%s / %s / %s / %s".formatted(cpu(pick.apply(r).operatorCpu()),
+                            cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");
+            row(out, results, label + ": operator CPU per node", r -> pick.apply(r) == null ? "—"
+                    : "%.2f ms".formatted(pick.apply(r).operatorCpu().toNanos() / 1e6 / r.nodes()), "—");
+            row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
+        }
+        row(out, results, "peak operator RSS (VmHWM)", r -> mib(r.peakRss()), "—");
+        row(out, results, "API server floor: same number of plain writes, one at a time", r -> "%s for %,d".formatted(seconds(r.floor()),
+                r.floorWrites()), "—");
+        row(out, results, "round 1 time / floor", r -> "%.1f×".formatted(r.first().wall().toNanos() / (double) r.floor().toNanos()), "≤ 2×");
+        row(out, results, "RdmaStorageNodes / ready", r -> "%,d / %,d".formatted(r.verdicts(), r.ready()), "N / N");
+        row(out, results, "largest object: profile (JSON)", r -> kib(r.profileBytes()), "well under 100 KiB");
+        row(out, results, "largest object: an RdmaStorageNode (JSON)", r -> kib(r.largestVerdictBytes()), "—");
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, List<Result> results, String name,
+                            java.util.function.Function<Result, String> value, String target) {
+        out.append("| ").append(name).append(" |");
+        results.forEach(r -> out.append(' ').append(value.apply(r)).append(" |"));
+        out.append(' ').append(target).append(" |\n");
+    }
+
+    private static String perNode(Round round, int n, boolean writes) {
+        if (round == null) {
+            return "—";
+        }
+        long count = writes ? round.writes() : round.requests().size();
+        return "%.2f (%,d)".formatted(count / (double) n, count);
+    }
+
+    private static String breakdown(Round round, int n, boolean writes) {
+        if (round == null) {
+            return "—";
+        }
+        Map<String, Integer> counts = AuditLog.byVerbAndResource(round.requests().stream()
+                .filter(r -> r.write() == writes).toList());
+        List<String> parts = new ArrayList<>();
+        counts.forEach((key, count) -> parts.add(count >= n / 2
+                ? "%s %.2f".formatted(key, count / (double) n) : "%s ×%d".formatted(key, count)));
+        return parts.isEmpty() ? "none" : String.join("; ", parts);
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+    }
+
+    private static String cpu(Duration d) {
+        return String.format(Locale.ROOT, "%.1f", d.toMillis() / 1000.0);
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
+    }
+
+    private static String kib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+    }
+
+    // ---- the machine
+
+    /** CPU time of kube-apiserver and etcd (this JVM's children). */
+    private static Map<String, Duration> childCpu() {
+        Map<String, Duration> cpu = new LinkedHashMap<>();
+        ProcessHandle.current().descendants().forEach(p -> {
+            String command = p.info().command().orElse("");
+            String name = command.endsWith("kube-apiserver") ? "kube-apiserver" : command.endsWith("/etcd") ? "etcd" : null;
+            if (name != null) {
+                cpu.merge(name, p.info().totalCpuDuration().orElse(Duration.ZERO), Duration::plus);
+            }
+        });
+        return cpu;
+    }
+
+    /** This JVM's CPU time: the simulated kubelets, the in-process probes and the benchmark's own polling. */
+    private static Duration harnessCpu() {
+        return ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class) == null ? Duration.ZERO
+                : Duration.ofNanos(ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
+                .getProcessCpuTime());
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    private static long jsonBytes(Object object) {
+        return object == null ? 0 : Serialization.asJson(object).getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static Path repositoryRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("crds")) && Files.isDirectory(dir.resolve("helm"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("run the benchmark from the repository (crds/ and helm/ not found above "
+                + Path.of("").toAbsolutePath() + ")");
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            // a temp dir left behind
+        }
+    }
+
+    private static void step(String what) {
+        System.out.println();
+        System.out.println("==> " + what);
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+}

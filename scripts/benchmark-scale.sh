@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The operator at scale (docs/benchmarks.md, "Operator at scale"): a real kube-apiserver + etcd with
+# the operator's requests audited, N simulated nodes whose kubelets run the real node-probe at once,
+# the operator jar as a process of its own under the chart's RBAC, one profile matching every node.
+# Prints the figures as a table. Not part of the tests (timings on a shared machine are not asserts).
+#   ./scripts/benchmark-scale.sh                      # 1,000 nodes
+#   ./scripts/benchmark-scale.sh --nodes 1000,5000    # more: see ScaleBenchmark for every option
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/prerequisites.sh
+ensure_prerequisites
+echo "==> building the project"
+mvn -B -q -ntp install -DskipTests
+args="$*"
+[[ "$args" == *--nodes* ]] || args="--nodes 1000 $args"
+exec mvn -B -q -ntp -pl benchmark exec:java -Dexec.args="$args"
