@@ -53,6 +53,11 @@ public final class LocalDemo {
     }
 
     public static void main(String[] args) throws Exception {
+        // the demo's own output tells the story; the operator's INFO logs would drown it
+        // (logback reads system properties before the environment; set before any logger exists)
+        if (System.getenv("RSO_LOG_LEVEL") == null) {
+            System.setProperty("RSO_LOG_LEVEL", "WARN");
+        }
         boolean exitAfterVerdicts = args.length > 0 && args[0].equals("--exit");
         CountDownLatch stopped = new CountDownLatch(1);
         AutoCloseable demo = run();
