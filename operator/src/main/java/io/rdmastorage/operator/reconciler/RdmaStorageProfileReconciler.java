@@ -44,6 +44,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -161,14 +162,13 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         Instant wakeAt = now.plus(MAX_WAIT);
         int alive = 0;
         List<Candidate> candidates = new ArrayList<>();
-        Map<String, RdmaStorageNodeStatus> current = new HashMap<>();
+        List<NodePlan> plans = new ArrayList<>(concerned.size());
         for (String node : concerned) {
             List<Pod> nodePods = pods.getOrDefault(node, List.of());
             NodePlan plan = RoundPlanner.plan(node, nodes.get(node), matchingSet.contains(node), verdicts.get(node),
                     nodePods, generation, settings, now);
-            RdmaStorageNodeStatus status = work.carryOut(plan, nodes.get(node), verdicts.get(node));
+            plans.add(plan);
             if (!plan.forget()) {
-                current.put(node, status);
                 alive += nodePods.size() - plan.harvests().size() - plan.stalePods().size();
             }
             plan.probe().ifPresent(start -> candidates.add(new Candidate(node, start)));
@@ -176,14 +176,24 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 wakeAt = plan.wakeAt().get();
             }
         }
+        // nodes are independent: carry out their plans a few at a time
+        List<Optional<RdmaStorageNodeStatus>> after = ConcurrentWrites.map(plans, plan -> Optional.ofNullable(
+                work.carryOut(plan, nodes.get(plan.node()), verdicts.get(plan.node()))));
+        Map<String, RdmaStorageNodeStatus> current = new HashMap<>();
+        for (int i = 0; i < plans.size(); i++) {
+            if (!plans.get(i).forget()) {
+                current.put(plans.get(i).node(), after.get(i).orElse(null));
+            }
+        }
 
         // the longest-waiting nodes first (never probed before all), within the concurrency bound
         candidates.sort(Comparator.comparing((Candidate c) -> c.start().lastProbe(),
                 Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Candidate::node));
         int slots = Math.max(0, settings.maxConcurrentProbes() - alive);
-        for (Candidate c : candidates.subList(0, Math.min(slots, candidates.size()))) {
+        ConcurrentWrites.map(candidates.subList(0, Math.min(slots, candidates.size())), c -> {
             writes.createPod(ProbePods.build(profile, c.node(), c.start().round(), config));
-        }
+            return c;
+        });
         if (candidates.size() > slots) {
             LOG.debug("profile {}: {} nodes wait for a probe slot ({} of {} in use)", name, candidates.size() - slots,
                     alive, settings.maxConcurrentProbes());
