@@ -10,6 +10,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.stream.Collectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -305,6 +307,7 @@ public final class ScaleBenchmark {
                 .addToData("round", "1").build()).fieldManager(OperatorConfig.FIELD_MANAGER).forceConflicts().serverSideApply();
     }
 
+    /** The DESIGN example's checks (as on the healthy fixture node), every node, no probe-slot bound. */
     private String profileYaml() {
         return """
                 apiVersion: rdmastorage.io/v1alpha1
@@ -319,21 +322,8 @@ public final class ScaleBenchmark {
                   probeTimeout: 3m
                   maxConcurrentProbes: 1000
                   nodeLabels: %s
-                  rdma:
-                    devices: ["mlx5_0/1", "mlx5_1/1"]
-                  gpfs:
-                    verbsPorts: ["mlx5_0/1", "mlx5_1/1"]
-                    requiredPeers: ["nsd-01", "nsd-02"]
-                    minPagepool: 16Gi
-                  nvmeof:
-                    targets:
-                      - {nqn: "nqn.2024-01.dev.wutz:target1", address: 10.68.20.10, port: 4420}
-                  gds:
-                    filesystems: [gpfs]
-                    requireIommuDisabled: true
-                    requireNicGpuSameSwitch: true
-                  ceph: {}
-                """.formatted(PROFILE, NODE_LABEL, options.nodeLabels());
+                """.formatted(PROFILE, NODE_LABEL, options.nodeLabels())
+                + NodeScenarios.healthyProfileChecks().lines().map(line -> "  " + line + "\n").collect(Collectors.joining());
     }
 
     // ---- the table

@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -22,6 +24,22 @@ public final class NodeScenarios {
              "gds": {"filesystems": ["gpfs"], "requireIommuDisabled": true, "requireNicGpuSameSwitch": true},
              "ceph": {}}
             """.formatted(GpfsFixtures.HEALTHY_SPEC, NvmeofFixtures.SECTION);
+
+    /**
+     * {@link #HEALTHY_SPEC}'s sections as the check part of a profile's {@code spec} in YAML, one
+     * line per section ({@code gpfs: {...}}: JSON is YAML), for tests that apply profiles.
+     */
+    public static String healthyProfileChecks() {
+        try {
+            StringBuilder yaml = new StringBuilder();
+            ObjectMapper json = new ObjectMapper();
+            json.readTree(HEALTHY_SPEC).fields().forEachRemaining(section ->
+                    yaml.append(section.getKey()).append(": ").append(section.getValue()).append('\n'));
+            return yaml.toString();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("HEALTHY_SPEC is not JSON", e);
+        }
+    }
 
     /** Scenario name → what it does to a healthy node; names are what tests and demos refer to. */
     public static final Map<String, UnaryOperator<FixtureHost>> FAILURES = Map.ofEntries(

@@ -3,15 +3,15 @@ package io.rdmastorage.operator.it;
 import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -43,15 +43,7 @@ class LeastPrivilegeTest {
 
     @Test
     void everyGrantedPermissionIsUsedAndNoRequestIsRefused() throws IOException {
-        Path policy = Files.writeString(dir.resolve("audit-policy.yaml"), """
-                apiVersion: audit.k8s.io/v1
-                kind: Policy
-                omitStages: [RequestReceived]
-                rules:
-                  - level: Metadata
-                    users: ["%s"]
-                  - level: None
-                """.formatted(USER));
+        Path policy = Files.writeString(dir.resolve("audit-policy.yaml"), AuditLog.policyFor(USER));
         Path auditLog = dir.resolve("audit.log");
         List<PolicyRule> clusterRules = OperatorEnvironment.shippedRules("cluster-rules.yaml");
         List<PolicyRule> namespaceRules = OperatorEnvironment.shippedRules("namespace-rules.yaml");
@@ -87,29 +79,20 @@ class LeastPrivilegeTest {
             env.deleteProfile(NAME);
         }
 
-        List<JsonNode> requests = new ArrayList<>();
-        ObjectMapper json = new ObjectMapper();
-        for (String line : Files.readAllLines(auditLog)) {
-            JsonNode event = json.readTree(line);
-            if (USER.equals(event.path("user").path("username").asText()) && event.path("stage").asText().equals("ResponseComplete")) {
-                requests.add(event);
-            }
-        }
+        List<AuditLog.Request> requests = new AuditLog(auditLog, USER).requests(Instant.MIN, Instant.MAX);
         assertThat(requests).as("the operator's requests were audited").isNotEmpty();
 
         Set<String> refused = new TreeSet<>();
         Set<String> used = new TreeSet<>();
-        for (JsonNode r : requests) {
-            String permission = permission(r.path("objectRef").path("apiGroup").asText(""),
-                    resource(r.path("objectRef")), r.path("verb").asText());
-            int code = r.path("responseStatus").path("code").asInt();
-            if (code == 403) {
+        for (AuditLog.Request r : requests) {
+            String permission = permission(r.apiGroup(), r.resource(), r.verb());
+            if (r.code() == 403) {
                 refused.add(permission);
             }
             used.add(permission);
-            if (r.path("verb").asText().equals("patch") && code == 201) {
+            if (r.verb().equals("patch") && r.code() == 201) {
                 // a server-side apply that created the object: the API server authorised it as create too
-                used.add(permission(r.path("objectRef").path("apiGroup").asText(""), resource(r.path("objectRef")), "create"));
+                used.add(permission(r.apiGroup(), r.resource(), "create"));
             }
         }
         assertThat(refused).as("requests refused by RBAC").isEmpty();
@@ -129,12 +112,6 @@ class LeastPrivilegeTest {
         granted.removeAll(REQUIRED_BY_STARTUP_CHECKS);
         assertThat(used).as("every granted permission is used (else drop it from the shipped rules)")
                 .containsAll(granted);
-    }
-
-    private static String resource(JsonNode objectRef) {
-        String resource = objectRef.path("resource").asText();
-        String sub = objectRef.path("subresource").asText("");
-        return sub.isEmpty() ? resource : resource + "/" + sub;
     }
 
     private static String permission(String group, String resource, String verb) {

@@ -15,6 +15,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.GpfsFixtures;
+import io.rdmastorage.probe.testing.NodeScenarios;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,22 +35,8 @@ import org.junit.jupiter.api.Test;
 class OperatorEndToEndTest {
 
     private static final Duration VERDICT_WAIT = Duration.ofSeconds(90);
-    static final String CHECKS = """
-            rdma:
-              devices: ["mlx5_0/1", "mlx5_1/1"]
-            gpfs:
-              verbsPorts: ["mlx5_0/1", "mlx5_1/1"]
-              requiredPeers: ["nsd-01", "nsd-02"]
-              minPagepool: 16Gi
-            nvmeof:
-              targets:
-                - {nqn: "nqn.2024-01.dev.wutz:target1", address: 10.68.20.10, port: 4420}
-            gds:
-              filesystems: [gpfs]
-              requireIommuDisabled: true
-              requireNicGpuSameSwitch: true
-            ceph: {}
-            """;
+    /** The DESIGN example's checks, less what cannot pass on fixture nodes (see NodeScenarios.HEALTHY_SPEC). */
+    static final String CHECKS = NodeScenarios.healthyProfileChecks();
 
     private static OperatorEnvironment env;
     private static final AtomicInteger MAX_ALIVE = new AtomicInteger();

@@ -1,4 +1,4 @@
-package io.rdmastorage.benchmark;
+package io.rdmastorage.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,20 +16,21 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The API server's audit log of the operator's requests (one identity, Metadata level): the
- * requests come from the server itself, not from a count the client keeps.
+ * The API server's audit log of one identity's requests (Metadata level): what a component really
+ * asked of the server, counted by the server itself, not by the client. Start a control plane
+ * with {@code --audit-policy-file} (see {@link #policyFor}) and {@code --audit-log-path}.
  */
-final class AuditLog {
+public final class AuditLog {
 
-    static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
+    public static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
 
-    /** One request: when the server received it, verb, resource[/subresource], HTTP status. */
-    record Request(Instant received, String verb, String resource, int code) {
-        boolean write() {
+    /** One request: when the server received it, verb, API group ("" for core), resource[/subresource], HTTP status. */
+    public record Request(Instant received, String verb, String apiGroup, String resource, int code) {
+        public boolean write() {
             return WRITE_VERBS.contains(verb);
         }
 
-        String key() {
+        public String key() {
             return verb + " " + resource;
         }
     }
@@ -37,13 +38,13 @@ final class AuditLog {
     private final Path file;
     private final String user;
 
-    AuditLog(Path file, String user) {
+    public AuditLog(Path file, String user) {
         this.file = file;
         this.user = user;
     }
 
     /** An audit policy file recording, at Metadata level, only {@code user}'s requests. */
-    static String policyFor(String user) {
+    public static String policyFor(String user) {
         return """
                 apiVersion: audit.k8s.io/v1
                 kind: Policy
@@ -56,7 +57,7 @@ final class AuditLog {
     }
 
     /** The user's requests received in [from, to), each once (a watch logs two stages). */
-    List<Request> requests(Instant from, Instant to) {
+    public List<Request> requests(Instant from, Instant to) {
         ObjectMapper json = new ObjectMapper();
         List<Request> requests = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -77,8 +78,8 @@ final class AuditLog {
                 if (resource.isEmpty()) {
                     resource = event.path("requestURI").asText();   // non-resource URLs (/version, /apis)
                 }
-                requests.add(new Request(received, event.path("verb").asText(), sub.isEmpty() ? resource : resource + "/" + sub,
-                        event.path("responseStatus").path("code").asInt()));
+                requests.add(new Request(received, event.path("verb").asText(), ref.path("apiGroup").asText(""),
+                        sub.isEmpty() ? resource : resource + "/" + sub, event.path("responseStatus").path("code").asInt()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -87,7 +88,7 @@ final class AuditLog {
     }
 
     /** verb resource → count, sorted. */
-    static Map<String, Integer> byVerbAndResource(List<Request> requests) {
+    public static Map<String, Integer> byVerbAndResource(List<Request> requests) {
         Map<String, Integer> counts = new TreeMap<>();
         for (Request r : requests) {
             counts.merge(r.key(), 1, Integer::sum);
