@@ -1,9 +1,5 @@
 package io.rdmastorage.operator.api;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -56,18 +52,10 @@ public final class Labels {
         if (LABEL_VALUE.matcher(node).matches()) {
             return node;
         }
-        String hash = HexFormat.of().formatHex(sha256(node)).substring(0, HASH_CHARS);
+        String hash = Sha256.hex(node).substring(0, HASH_CHARS);
         String head = node.replaceAll("[^-_.A-Za-z0-9]", "-");
         head = head.substring(0, Math.min(head.length(), MAX_VALUE - HASH_CHARS - 1)).replaceAll("[^A-Za-z0-9]+$", "");
         return head.isEmpty() ? hash : head + "-" + hash;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 
     /** {@code managed-by=...,rdmastorage.io/profile=<profile>}: selects every object of one profile. */

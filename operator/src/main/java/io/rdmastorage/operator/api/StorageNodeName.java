@@ -1,9 +1,5 @@
 package io.rdmastorage.operator.api;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** The name of a profile's RdmaStorageNode for a node: {@code <profile>.<node>}, hashed when too long. */
 public final class StorageNodeName {
@@ -20,16 +16,8 @@ public final class StorageNodeName {
         if (name.length() <= MAX) {
             return name;
         }
-        String hash = HexFormat.of().formatHex(sha256(name)).substring(0, HASH_CHARS);
+        String hash = Sha256.hex(name).substring(0, HASH_CHARS);
         String head = name.substring(0, MAX - HASH_CHARS - 1).replaceAll("[.-]+$", "");
         return head + "-" + hash;
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 }

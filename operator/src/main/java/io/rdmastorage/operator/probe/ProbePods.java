@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.Sha256;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
 import java.time.Duration;
@@ -97,7 +98,7 @@ public final class ProbePods {
         if (round < 0) {
             throw new IllegalArgumentException("round must not be negative: " + round);
         }
-        String tail = "-" + ProbeSpecDocument.sha256(profile + "\n" + node).substring(0, HASH_CHARS) + "-" + round;
+        String tail = "-" + Sha256.hex(profile + "\n" + node).substring(0, HASH_CHARS) + "-" + round;
         String head = (profile + "-" + node).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
         head = head.substring(0, Math.min(head.length(), MAX_NAME - tail.length()));
         head = head.replaceAll("^-+", "").replaceAll("-+$", "");

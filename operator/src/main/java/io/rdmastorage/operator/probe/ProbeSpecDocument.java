@@ -7,15 +7,12 @@ import io.rdmastorage.operator.api.NvmeofCheckSpec;
 import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.api.Sha256;
 import io.rdmastorage.probe.json.Json;
 import io.rdmastorage.probe.spec.InvalidSpecException;
 import io.rdmastorage.probe.spec.ProbeSpec;
 import io.rdmastorage.probe.spec.SpecReader;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +40,7 @@ public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
     public static ProbeSpecDocument of(RdmaStorageProfileSpec profile) throws InvalidProbeSpecException {
         String json = Json.write(sections(profile));
         try {
-            return new ProbeSpecDocument(json, SpecReader.read(json), sha256(json));
+            return new ProbeSpecDocument(json, SpecReader.read(json), Sha256.hex(json));
         } catch (InvalidSpecException e) {
             String prefix = e.field() + ": ";
             String rule = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length()) : e.getMessage();
@@ -116,15 +113,6 @@ public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
     private static void put(Map<String, Object> section, String field, Object value) {
         if (value != null) {
             section.put(field, value);
-        }
-    }
-
-    static String sha256(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.rdmastorage.operator.verdict.NotProbed;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -82,7 +83,7 @@ public final class NodeSelection {
         if (labels == null) {
             return Map.of();
         }
-        Map<String, String> foreign = new java.util.HashMap<>(labels);
+        Map<String, String> foreign = new HashMap<>(labels);
         foreign.keySet().removeIf(key -> key.startsWith(OWN_LABEL_PREFIX));
         return foreign;
     }

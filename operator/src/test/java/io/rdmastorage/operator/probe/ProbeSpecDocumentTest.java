@@ -8,6 +8,7 @@ import io.rdmastorage.operator.api.NvmeofCheckSpec;
 import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.api.Sha256;
 import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,7 +35,7 @@ class ProbeSpecDocumentTest {
                 new ProbeSpec.Target("nqn.2024-01.dev.wutz:target1", "10.68.20.10", 4420));
         assertThat(doc.spec().ceph()).isNotNull();
         assertThat(doc.checksNothing()).isFalse();
-        assertThat(doc.sha256()).hasSize(64).isEqualTo(ProbeSpecDocument.sha256(doc.json()));
+        assertThat(doc.sha256()).hasSize(64).isEqualTo(Sha256.hex(doc.json()));
     }
 
     @Test
