@@ -68,13 +68,24 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
-    /** perftest ib_write_lat parameters; defaults are perftest's own except the iteration count. */
-    public record Latency(String device, Integer port, Integer size, Integer iterations, Double maxTypicalMicros) {
+    /**
+     * perftest ib_write_lat parameters; defaults are perftest's own except the iteration count.
+     * {@code transportComparison}: also time a plain TCP ping-pong over the same pair, to show what
+     * RDMA gains (off by default; it never changes the verdict).
+     */
+    public record Latency(String device, Integer port, Integer size, Integer iterations, Double maxTypicalMicros,
+                          Boolean transportComparison) {
         public Latency {
             port = port == null ? 1 : port;
             size = size == null ? 2 : size;
             iterations = iterations == null ? 1000 : iterations;
             maxTypicalMicros = maxTypicalMicros == null ? 5.0 : maxTypicalMicros;
+            transportComparison = transportComparison != null && transportComparison;
+        }
+
+        /** Without the transport comparison: the section as it was before that field existed. */
+        public Latency(String device, Integer port, Integer size, Integer iterations, Double maxTypicalMicros) {
+            this(device, port, size, iterations, maxTypicalMicros, null);
         }
     }
 

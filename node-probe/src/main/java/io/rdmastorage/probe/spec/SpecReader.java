@@ -37,9 +37,9 @@ public final class SpecReader {
                 spec.section("gds", "filesystems", "requireIommuDisabled", "requireNicGpuSameSwitch", "forbidCompatMode")
                         .map(s -> new ProbeSpec.Gds(s.strings("filesystems"), s.bool("requireIommuDisabled"),
                                 s.bool("requireNicGpuSameSwitch"), s.bool("forbidCompatMode"))),
-                spec.section("latency", "device", "port", "size", "iterations", "maxTypicalMicros")
+                spec.section("latency", "device", "port", "size", "iterations", "maxTypicalMicros", "transportComparison")
                         .map(s -> new ProbeSpec.Latency(s.string("device"), s.integer("port"), s.integer("size"),
-                                s.integer("iterations"), s.number("maxTypicalMicros"))),
+                                s.integer("iterations"), s.number("maxTypicalMicros"), s.bool("transportComparison"))),
                 spec.section("ceph").map(s -> new ProbeSpec.Ceph())));
     }
 

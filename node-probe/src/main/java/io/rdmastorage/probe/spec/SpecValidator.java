@@ -67,6 +67,7 @@ public final class SpecValidator {
             if (!(l.maxTypicalMicros() > 0 && l.maxTypicalMicros() <= 1_000_000)) {
                 throw new InvalidSpecException("latency.maxTypicalMicros", l.maxTypicalMicros() + " must be > 0 and ≤ 1000000");
             }
+            // transportComparison is a plain switch: any boolean will do
         }
         return spec;
     }
