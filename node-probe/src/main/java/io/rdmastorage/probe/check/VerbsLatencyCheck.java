@@ -6,8 +6,14 @@ import io.rdmastorage.probe.parse.PerftestLatency.Failed;
 import io.rdmastorage.probe.parse.PerftestLatency.Measured;
 import io.rdmastorage.probe.parse.PerftestLatency.Row;
 import io.rdmastorage.probe.parse.PerftestLatency.Unrecognised;
+import io.rdmastorage.probe.spec.IpAddress;
 import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.probe.tcp.RetryWindow;
+import io.rdmastorage.probe.tcp.TcpEchoServer;
+import io.rdmastorage.probe.tcp.TcpPingPong;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +25,20 @@ import java.util.Optional;
  * It needs a peer, so it is not one of {@link Checks#all()}: only the latency subcommands run it.
  *
  * <p>perftest flags used: {@code -d} device, {@code -i} HCA port, {@code -s} message size,
- * {@code -n} iterations, {@code -F} (do not let a CPU-frequency-scaling warning spoil the output);
- * the out-of-band exchange uses perftest's default TCP port 18515 (no {@code -p}), and the client
- * names the server's address last. The server waits for its client for at most {@code --tool-timeout}.
+ * {@code -n} iterations, {@code -F} (do not let a CPU-frequency-scaling warning spoil the output),
+ * {@code -p} the TCP port of the out-of-band exchange ({@code --tcp-port}, perftest's own default
+ * 18515 unless told), and the client names the server's address last. The server waits for its
+ * client for at most {@code --tool-timeout}. The two sides start independently, so a client whose
+ * out-of-band connect fails (PeerUnreachable, mostly refused: the server is not listening yet) runs
+ * again every 500 ms until {@code --connect-timeout} has passed since its first run; the details
+ * say how often ({@code connectAttempts}).
+ *
+ * <p>With the spec's {@code transportComparison}, the pair also times a plain TCP ping-pong on the
+ * next port ({@link TcpPingPong}: same size and count): the server listens before ib_write_lat
+ * starts and keeps waiting for the client at most {@link #TCP_GRACE} after it ({@code tcpServed});
+ * the client runs it after a successful measurement only and reports {@code tcpTypicalMicros},
+ * {@code tcpP99Micros} and {@code rdmaSpeedup}, or {@code tcpError}. It never changes the verdict:
+ * it shows what RDMA gains over the same pair, not whether the fabric is healthy.
  *
  * <p>Reasons: True {@code WithinThreshold}; False {@code AboveThreshold} (typical latency over
  * {@code maxTypicalMicros}), {@code PeerUnreachable} (the out-of-band TCP exchange with the other
@@ -39,24 +56,35 @@ public final class VerbsLatencyCheck implements Check {
     public static final String PEER_UNREACHABLE = "PeerUnreachable";
     public static final String RDMA_PATH_FAILED = "RdmaPathFailed";
     public static final String DEVICE_MISSING = "DeviceMissing";
+    /** How long the server keeps its TCP listener after ib_write_lat: the client's comparison comes after its own run. */
+    static final Duration TCP_GRACE = Duration.ofSeconds(10);
     private static final String INSTALL = "Install perftest on the node (Debian/Ubuntu: `apt-get install perftest`, "
             + "RHEL: `dnf install perftest`) or point node-probe at it with --tool ib_write_lat=PATH";
 
     /** The server's address for the client side; empty on the server side. */
     private final Optional<String> peer;
+    /** perftest's out-of-band TCP port; the TCP comparison uses the next one. */
+    private final int tcpPort;
+    /** Server side: the address the TCP comparison listens on; empty = all addresses. */
+    private final Optional<String> bind;
+    /** Client side: how long after the first run a refused out-of-band connect is tried again. */
+    private final Duration connectTimeout;
 
-    private VerbsLatencyCheck(Optional<String> peer) {
+    private VerbsLatencyCheck(Optional<String> peer, int tcpPort, Optional<String> bind, Duration connectTimeout) {
         this.peer = peer;
+        this.tcpPort = tcpPort;
+        this.bind = bind;
+        this.connectTimeout = connectTimeout;
     }
 
-    /** The side that waits for one client ({@code node-probe latency-server}). */
-    public static VerbsLatencyCheck server() {
-        return new VerbsLatencyCheck(Optional.empty());
+    /** The side that waits for one client ({@code node-probe latency-server}); {@code bind} is validated. */
+    public static VerbsLatencyCheck server(int tcpPort, Optional<String> bind) {
+        return new VerbsLatencyCheck(Optional.empty(), tcpPort, bind, Duration.ZERO);
     }
 
     /** The side that connects to the server at {@code peer}, an IP address already validated. */
-    public static VerbsLatencyCheck client(String peer) {
-        return new VerbsLatencyCheck(Optional.of(peer));
+    public static VerbsLatencyCheck client(String peer, int tcpPort, Duration connectTimeout) {
+        return new VerbsLatencyCheck(Optional.of(peer), tcpPort, Optional.empty(), connectTimeout);
     }
 
     @Override
@@ -69,10 +97,14 @@ public final class VerbsLatencyCheck implements Check {
         return context.spec().latency() != null;
     }
 
-    /** {@code -d mlx5_0 -i 1 -s 2 -n 1000 -F [peer]}: spec values as single argv elements, validated by SpecValidator. */
-    static List<String> arguments(ProbeSpec.Latency spec, Optional<String> peer) {
+    /**
+     * {@code -d mlx5_0 -i 1 -s 2 -n 1000 -F -p 18515 [peer]}: spec values as single argv elements,
+     * validated by SpecValidator; the port by the command line.
+     */
+    static List<String> arguments(ProbeSpec.Latency spec, int tcpPort, Optional<String> peer) {
         List<String> args = new ArrayList<>(List.of("-d", spec.device(), "-i", String.valueOf(spec.port()),
-                "-s", String.valueOf(spec.size()), "-n", String.valueOf(spec.iterations()), "-F"));
+                "-s", String.valueOf(spec.size()), "-n", String.valueOf(spec.iterations()), "-F",
+                "-p", String.valueOf(tcpPort)));
         peer.ifPresent(args::add);
         return args;
     }
@@ -80,48 +112,96 @@ public final class VerbsLatencyCheck implements Check {
     @Override
     public CheckResult run(ProbeContext context) {
         ProbeSpec.Latency spec = context.spec().latency();
-        ToolResult result = context.tools().run(TOOL, arguments(spec, peer));
+        if (peer.isPresent()) {
+            RetryWindow retry = new RetryWindow(connectTimeout);
+            ToolResult result = runTool(context, spec);
+            while (peerUnreachable(result) && retry.pause()) {
+                result = runTool(context, spec);
+            }
+            return judge(context, spec, result).detail("connectAttempts", retry.attempts()).build();
+        }
+        if (!spec.transportComparison()) {
+            return judge(context, spec, runTool(context, spec)).build();
+        }
+        return serveWithComparison(context, spec);
+    }
+
+    private ToolResult runTool(ProbeContext context, ProbeSpec.Latency spec) {
+        return context.tools().run(TOOL, arguments(spec, tcpPort, peer));
+    }
+
+    private static boolean peerUnreachable(ToolResult result) {
+        return result.ran() && PerftestLatency.parse(output(result)) instanceof Failed failed
+                && failed.failure() == PerftestLatency.Failure.PEER_UNREACHABLE;
+    }
+
+    private static String output(ToolResult result) {
+        return result.stdout() + "\n" + result.stderr();
+    }
+
+    /**
+     * The server side with the TCP comparison: listening before ib_write_lat starts, because the
+     * client comes to it as soon as its own run is over; never waiting beyond --tool-timeout in all.
+     */
+    private CheckResult serveWithComparison(ProbeContext context, ProbeSpec.Latency spec) {
+        long start = System.nanoTime();
+        TcpEchoServer echo;
+        try {
+            echo = TcpEchoServer.open(bind, tcpPort + 1, spec.size());
+        } catch (IOException e) {
+            return judge(context, spec, runTool(context, spec)).detail("tcpServed", false)
+                    .detail("tcpError", e.getMessage()).build();
+        }
+        try (echo) {
+            ToolResult result = runTool(context, spec);
+            Duration left = context.tools().timeout().minusNanos(System.nanoTime() - start);
+            boolean served = result.succeeded() && echo.awaitServed(left.compareTo(TCP_GRACE) < 0 ? left : TCP_GRACE);
+            return judge(context, spec, result).detail("tcpServed", served).build();
+        }
+    }
+
+    /** The verdict on one ib_write_lat run, still open for details. */
+    private CheckResult.Builder judge(ProbeContext context, ProbeSpec.Latency spec, ToolResult result) {
         switch (result.outcome()) {
             case NOT_FOUND -> {
-                return facts(ToolVerdicts.cannotTell(type(), result, true, INSTALL), spec).build();
+                return facts(ToolVerdicts.cannotTell(type(), result, true, INSTALL), spec);
             }
             case START_FAILED -> {
                 return facts(ToolVerdicts.cannotTell(type(), result, true,
-                        "Check that the host's ib_write_lat is an executable perftest binary"), spec).build();
+                        "Check that the host's ib_write_lat is an executable perftest binary"), spec);
             }
             case TIMED_OUT -> {
                 return facts(ToolVerdicts.cannotTell(type(), result, true, peer.isPresent()
                         ? "Check that " + peer.get() + " is reachable from this node (`ping " + peer.get()
                                 + "`) and that `node-probe latency-server` is running there, or raise --tool-timeout"
                         : "No latency client connected and finished in time: start `node-probe latency-client --peer "
-                                + "<this node's address>` on the peer while the server waits, or raise --tool-timeout"), spec)
-                        .build();
+                                + "<this node's address>` on the peer while the server waits, or raise --tool-timeout"), spec);
             }
             default -> {
                 // EXITED: judged below from what perftest printed
             }
         }
-        PerftestLatency.Result parsed = PerftestLatency.parse(result.stdout() + "\n" + result.stderr());
+        PerftestLatency.Result parsed = PerftestLatency.parse(output(result));
         if (parsed instanceof Failed failed) {
             return failed(failed, spec, result);
         }
         if (parsed instanceof Measured measured) {
-            return measured(measured, spec, result);
+            return measured(measured, spec, result, context.tools().timeout());
         }
         String why = ((Unrecognised) parsed).why();
         if (!result.succeeded()) {
             return facts(ToolVerdicts.cannotTell(type(), result, true,
-                    "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`"), spec)
-                    .build();
+                    "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`"), spec);
         }
-        return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table (found " + why + ")"), spec).build();
+        return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table (found " + why + ")"), spec);
     }
 
-    private CheckResult measured(Measured measured, ProbeSpec.Latency spec, ToolResult result) {
+    /** {@code tcpWithin}: how long the client's TCP comparison may take (--tool-timeout). */
+    private CheckResult.Builder measured(Measured measured, ProbeSpec.Latency spec, ToolResult result, Duration tcpWithin) {
         Optional<Row> found = measured.row(spec.size());
         if (found.isEmpty() || found.get().tTypical() == null) {
             String missing = found.isEmpty() ? "a row for " + spec.size() + "-byte messages" : "a t_typical column";
-            return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table with " + missing), spec).build();
+            return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table with " + missing), spec);
         }
         Row row = found.get();
         double typical = row.tTypical();
@@ -135,40 +215,68 @@ public final class VerbsLatencyCheck implements Check {
         String measuredText = "typical RDMA write latency " + direction() + " is " + micros(typical) + " ("
                 + spec.size() + "-byte messages, " + row.iterations() + " iterations, " + spec.device() + " port " + spec.port()
                 + measured.linkType().map(l -> ", link type " + l).orElse("") + ")";
+        String comparison = peer.isPresent() && spec.transportComparison()
+                ? compareOverTcp(b, spec, typical, tcpWithin) : "";
         if (typical <= spec.maxTypicalMicros()) {
             return b.verdict(Status.TRUE, WITHIN_THRESHOLD, measuredText + ", within maxTypicalMicros "
-                    + micros(spec.maxTypicalMicros())).build();
+                    + micros(spec.maxTypicalMicros()) + comparison);
         }
         return b.verdict(Status.FALSE, ABOVE_THRESHOLD, measuredText + ", above maxTypicalMicros "
-                + micros(spec.maxTypicalMicros()) + ". Check that " + spec.device() + " port " + spec.port()
+                + micros(spec.maxTypicalMicros()) + comparison + ". Check that " + spec.device() + " port " + spec.port()
                 + " runs at full rate on the intended fabric (`ibstat " + spec.device() + " " + spec.port()
                 + "`; a soft-RoCE device or a link type of Ethernet without RoCE tuning is far slower), that the route "
                 + "between the nodes has no extra switch hops, and that both nodes run with CPU power saving off "
-                + "(`cpupower frequency-set -g performance`)").build();
+                + "(`cpupower frequency-set -g performance`)");
     }
 
-    private CheckResult failed(Failed failed, ProbeSpec.Latency spec, ToolResult result) {
+    /**
+     * The client's TCP ping-pong with the server's echo on the next port: adds its details and
+     * returns the clause the message gets. A failure is reported, never held against the fabric.
+     */
+    private String compareOverTcp(CheckResult.Builder b, ProbeSpec.Latency spec, double rdmaTypical, Duration within) {
+        TcpPingPong.Result tcp;
+        try {
+            tcp = TcpPingPong.run(peer.orElseThrow(), tcpPort + 1, spec.size(), spec.iterations(), within);
+        } catch (IOException e) {
+            b.detail("tcpError", e.getMessage());
+            return "; the TCP comparison failed: " + e.getMessage();
+        }
+        b.detail("tcpTypicalMicros", tcp.typicalMicros())
+                .detail("tcpP99Micros", tcp.p99Micros())
+                .detail("tcpIterations", tcp.roundTrips());
+        String clause = "; the same pair over TCP: " + micros(tcp.typicalMicros()) + " typical";
+        if (rdmaTypical <= 0) {
+            return clause;   // a speed-up over nothing is not a number
+        }
+        double speedup = Math.round(tcp.typicalMicros() / rdmaTypical * 10) / 10.0;
+        b.detail("rdmaSpeedup", speedup);
+        return clause + (speedup >= 1 ? ", RDMA is " + plain(speedup) + "× faster"
+                : ", RDMA is not faster here (" + plain(speedup) + "×)");
+    }
+
+    private CheckResult.Builder failed(Failed failed, ProbeSpec.Latency spec, ToolResult result) {
         CheckResult.Builder b = facts(CheckResult.builder(type()), spec)
                 .detail("command", result.command())
                 .detail("perftestError", failed.text());
         String said = " (perftest: " + failed.text() + ")";
         return switch (failed.failure()) {
             case DEVICE_MISSING -> b.verdict(Status.FALSE, DEVICE_MISSING, "perftest cannot find RDMA device "
-                    + spec.device() + said + ". Check `ibv_devices` on this node and the profile's latency.device").build();
+                    + spec.device() + said + ". Check `ibv_devices` on this node and the profile's latency.device");
             case PEER_UNREACHABLE -> b.verdict(Status.FALSE, PEER_UNREACHABLE, peer.isPresent()
-                    ? "ib_write_lat could not reach the latency server at " + peer.get() + said + ". Start `node-probe "
-                            + "latency-server` on that node first, and make sure TCP port 18515 is open between the nodes"
+                    ? "ib_write_lat could not reach the latency server at " + IpAddress.withPort(peer.get(), tcpPort) + said
+                            + ". Start `node-probe latency-server` on that node first, and make sure TCP port " + tcpPort
+                            + " is open between the nodes"
                     : "the latency client broke off the out-of-band exchange" + said + ". Check the client's report, and "
-                            + "that TCP port 18515 is open between the nodes").build();
+                            + "that TCP port " + tcpPort + " is open between the nodes");
             case RDMA_CONNECTION, COMPLETION_ERROR -> b.verdict(Status.FALSE, RDMA_PATH_FAILED,
                     "the nodes reached each other over TCP but RDMA " + direction() + " failed" + said + ". Check that "
                             + spec.device() + " port " + spec.port() + " and the peer's port are ACTIVE on the same fabric "
                             + "and partition (`ibstat " + spec.device() + " " + spec.port() + "`), try `ibv_rc_pingpong -d "
                             + spec.device() + " -i " + spec.port() + "` between the nodes, and for RoCE check the GID index, "
-                            + "MTU and PFC settings").build();
+                            + "MTU and PFC settings");
             case LOCAL_SETUP -> facts(ToolVerdicts.cannotTell(type(), result, true, "perftest could not set up " + spec.device()
                     + " on this node" + said + "; check `ibv_devinfo -d " + spec.device() + "` and the locked-memory limit "
-                    + "(`ulimit -l`)"), spec).detail("perftestError", failed.text()).build();
+                    + "(`ulimit -l`)"), spec).detail("perftestError", failed.text());
         };
     }
 
@@ -189,6 +297,11 @@ public final class VerbsLatencyCheck implements Check {
 
     /** 5.0 → "5 µs", 191.96 → "191.96 µs". */
     private static String micros(double value) {
-        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString() + " µs";
+        return plain(value) + " µs";
+    }
+
+    /** 5.0 → "5", 19.8 → "19.8". */
+    private static String plain(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 }

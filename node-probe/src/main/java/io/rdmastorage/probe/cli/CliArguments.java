@@ -14,12 +14,14 @@ import java.util.regex.Pattern;
 /**
  * The parsed command line:
  * {@code [SUBCOMMAND] [--host-root DIR] [--spec FILE|-] [--node NAME] [--exec-mode chroot|direct]
- * [--tool NAME=PATH]... [--output FILE] [--format json|text] [--tool-timeout DURATION] [--peer ADDR]}.
+ * [--tool NAME=PATH]... [--output FILE] [--format json|text] [--tool-timeout DURATION] [--peer ADDR]
+ * [--tcp-port N] [--bind ADDR] [--connect-timeout DURATION]}.
  * Options take their value as the next argument or after '='.
  */
 public record CliArguments(String command, String hostRoot, Optional<String> spec, Optional<String> node,
                            ExecMode execMode, Map<String, String> tools, Optional<String> output, Format format,
-                           Duration toolTimeout, Optional<String> peer, boolean help, boolean version) {
+                           Duration toolTimeout, Optional<String> peer, int tcpPort, Optional<String> bind,
+                           Duration connectTimeout, boolean help, boolean version) {
 
     public enum Format { JSON, TEXT }
 
@@ -29,6 +31,13 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT);
 
     public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
+    /** perftest's own default out-of-band port; the TCP comparison listens on the next one. */
+    public static final int DEFAULT_TCP_PORT = 18515;
+    public static final int MIN_TCP_PORT = 1024;
+    public static final int MAX_TCP_PORT = 65534;
+    /** Long enough for a server pod that starts a little after its client was told to connect. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    private static final List<String> LATENCY_COMMANDS = List.of(LATENCY_SERVER, LATENCY_CLIENT);
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}");
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,6})(ms|s|m)");
 
@@ -36,8 +45,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
             usage: node-probe [check] [--host-root DIR] [--spec FILE|-] [--node NAME]
                               [--exec-mode chroot|direct] [--tool NAME=PATH]... [--output FILE]
                               [--format json|text] [--tool-timeout DURATION]
-                   node-probe latency-server --spec FILE|- [options]
-                   node-probe latency-client --peer ADDR --spec FILE|- [options]
+                   node-probe latency-server --spec FILE|- [--tcp-port N] [--bind ADDR] [options]
+                   node-probe latency-client --peer ADDR --spec FILE|- [--tcp-port N]
+                                             [--connect-timeout DUR] [options]
 
               --host-root DIR        the host's file system (default /; /host in the probe pod)
               --spec FILE|-          the profile's check spec as JSON (- = stdin); none = check what the node has
@@ -50,6 +60,12 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
               --tool-timeout DUR     kill a host tool after this long, e.g. 30s, 500ms, 2m (default 30s);
                                      latency-server waits at most this long for its client and the run
               --peer ADDR            latency-client: the latency-server's IP address
+              --tcp-port N           latency-server and latency-client: perftest's out-of-band TCP port
+                                     (ib_write_lat -p, 1024..65534, default 18515); the TCP comparison of
+                                     the spec's latency.transportComparison uses N+1
+              --bind ADDR            latency-server: the IP address the TCP comparison listens on (default all)
+              --connect-timeout DUR  latency-client: re-run a connect the server refused every 500ms for
+                                     this long (default 20s): the server may start a little later
 
             exit codes: 0 all checks True, 1 some check False or Unknown, 2 bad usage or spec, 3 internal failure
             """;
@@ -72,6 +88,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         Format format = Format.JSON;
         Duration toolTimeout = DEFAULT_TOOL_TIMEOUT;
         String peer = null;
+        Integer tcpPort = null;
+        String bind = null;
+        Duration connectTimeout = null;
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < rest.size(); i++) {
@@ -101,20 +120,33 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                         case "--output" -> output = nonEmpty(arg, value);
                         case "--format" -> format = format(value);
                         case "--tool-timeout" -> toolTimeout = duration(arg, value);
-                        case "--peer" -> peer = peer(value);
+                        case "--peer" -> peer = ipAddress(arg, value);
+                        case "--tcp-port" -> tcpPort = tcpPort(value);
+                        case "--bind" -> bind = ipAddress(arg, value);
+                        case "--connect-timeout" -> connectTimeout = duration(arg, value);
                         default -> throw new UsageException("unknown option '" + arg + "'; see --help");
                     }
                 }
             }
         }
-        if (peer != null && !command.equals(LATENCY_CLIENT)) {
-            throw new UsageException("--peer is only for latency-client");
-        }
+        onlyFor("--peer", peer, command, List.of(LATENCY_CLIENT));
+        onlyFor("--tcp-port", tcpPort, command, LATENCY_COMMANDS);
+        onlyFor("--bind", bind, command, List.of(LATENCY_SERVER));
+        onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT));
         if (command.equals(LATENCY_CLIENT) && peer == null && !help) {
             throw new UsageException("latency-client needs --peer ADDR");
         }
         return new CliArguments(command, hostRoot, Optional.ofNullable(spec), Optional.ofNullable(node), execMode,
-                tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer), help, version);
+                tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer),
+                tcpPort == null ? DEFAULT_TCP_PORT : tcpPort, Optional.ofNullable(bind),
+                connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout, help, version);
+    }
+
+    /** An option that only some commands understand is refused elsewhere rather than ignored. */
+    private static void onlyFor(String option, Object value, String command, List<String> commands) throws UsageException {
+        if (value != null && !commands.contains(command)) {
+            throw new UsageException(option + " is only for " + String.join(" and ", commands));
+        }
     }
 
     private static String nonEmpty(String option, String value) throws UsageException {
@@ -170,10 +202,19 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         };
     }
 
-    private static String peer(String value) throws UsageException {
+    private static String ipAddress(String option, String value) throws UsageException {
         if (!Rules.isIpAddress(value)) {
-            throw new UsageException("--peer: " + Rules.show(value) + " must be an IPv4 or IPv6 address");
+            throw new UsageException(option + ": " + Rules.show(value) + " must be an IPv4 or IPv6 address");
         }
         return value;
+    }
+
+    private static int tcpPort(String value) throws UsageException {
+        int port = value.matches("[0-9]{1,5}") ? Integer.parseInt(value) : -1;
+        if (port < MIN_TCP_PORT || port > MAX_TCP_PORT) {
+            throw new UsageException("--tcp-port: " + Rules.show(value) + " must be a TCP port between " + MIN_TCP_PORT
+                    + " and " + MAX_TCP_PORT + " (the TCP comparison uses the next one)");
+        }
+        return port;
     }
 }

@@ -38,6 +38,11 @@ public class ToolRunner {
         this.timeout = timeout;
     }
 
+    /** How long a tool may run before it is killed (--tool-timeout). */
+    public Duration timeout() {
+        return timeout;
+    }
+
     public Optional<String> locate(String tool) {
         return locator.find(tool);
     }

@@ -35,11 +35,19 @@ public final class IpAddress {
             return Optional.empty();
         }
         try {
-            // a literal: InetAddress only checks its format, there is no lookup
-            return Optional.of(InetAddress.getByName(s).getHostAddress());
+            return Optional.of(literal(s).getHostAddress());
         } catch (UnknownHostException e) {
             return Optional.empty();
         }
+    }
+
+    /** The address of a literal that {@link Rules#isIpAddress} accepted, for a socket. */
+    public static InetAddress literal(String address) throws UnknownHostException {
+        if (!Rules.isIpAddress(address)) {
+            throw new UnknownHostException(address + " is not an IP address literal");
+        }
+        // a literal: InetAddress only checks its format, there is no lookup
+        return InetAddress.getByName(address);
     }
 
     /** Whether two texts are the same IP address; false when either is not an address literal. */

@@ -8,6 +8,7 @@ import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFixtures;
 import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,8 @@ class VerbsLatencyCheckTest {
         assertThat(d.path("p99Micros").asDouble()).isEqualTo(1.10);
         assertThat(d.path("p999Micros").asDouble()).isEqualTo(4.83);
         assertThat(d.path("maxTypicalMicros").asDouble()).isEqualTo(5.0);
+        assertThat(d.path("connectAttempts").asInt()).isEqualTo(1);
+        assertThat(d.has("tcpTypicalMicros")).as("no transport comparison unless the spec asks").isFalse();
     }
 
     @Test
@@ -68,12 +71,13 @@ class VerbsLatencyCheckTest {
     @Test
     void everySpecValueReachesItsFlag() {
         // the recorded soft-RoCE run, answered only for its own command line (ib_write_lat -d rxe0 -n 5 -s 64 10.1.16.61)
+        // and the out-of-band port of the command line
         FixtureHost host = host();
-        host.tool(LatencyFixtures.TOOL).on("-d", "rxe0", "-i", "2", "-s", "64", "-n", "5", "-F", "10.1.16.61")
+        host.tool(LatencyFixtures.TOOL).on("-d", "rxe0", "-i", "2", "-s", "64", "-n", "5", "-F", "-p", "20000", "10.1.16.61")
                 .printsSample("perftest/ib_write_lat_client_rxe_softroce.txt");
         String spec = "{\"latency\":{\"device\":\"rxe0\",\"port\":2,\"size\":64,\"iterations\":5,\"maxTypicalMicros\":250}}";
 
-        JsonNode check = run(host, spec, "latency-client", "--peer", "10.1.16.61").check("VerbsLatency");
+        JsonNode check = run(host, spec, "latency-client", "--peer", "10.1.16.61", "--tcp-port", "20000").check("VerbsLatency");
 
         assertThat(check.path("status").asText()).isEqualTo("True");
         assertThat(check.path("details").path("tTypicalMicros").asDouble()).isEqualTo(191.96);
@@ -124,16 +128,23 @@ class VerbsLatencyCheckTest {
     }
 
     @Test
-    void noServerOnThePeerIsPeerUnreachable() {
-        JsonNode check = client(LatencyFixtures.unreachablePeer(host()), LatencyFixtures.SPEC).check("VerbsLatency");
+    void noServerOnThePeerIsPeerUnreachableAfterRetrying() {
+        long start = System.nanoTime();
+        JsonNode check = run(LatencyFixtures.unreachablePeer(host()), LatencyFixtures.SPEC, "latency-client",
+                "--peer", LatencyFixtures.PEER, "--connect-timeout", "1200ms").check("VerbsLatency");
 
         assertThat(check.path("status").asText()).isEqualTo("False");
         assertThat(check.path("reason").asText()).isEqualTo("PeerUnreachable");
         assertThat(check.path("message").asText())
-                .contains("(perftest: Couldn't connect to 10.10.0.12:18515; Unable to open file descriptor")
+                .contains("latency server at 10.10.0.12:18515 (perftest: Couldn't connect to 10.10.0.12:18515; "
+                        + "Unable to open file descriptor")
                 .contains("node-probe latency-server").contains("TCP port 18515");
-        assertThat(check.path("details").path("perftestError").asText()).startsWith("Couldn't connect to 10.10.0.12:18515");
-        assertThat(check.path("details").path("peer").asText()).isEqualTo("10.10.0.12");
+        JsonNode d = check.path("details");
+        assertThat(d.path("perftestError").asText()).startsWith("Couldn't connect to 10.10.0.12:18515");
+        assertThat(d.path("peer").asText()).isEqualTo("10.10.0.12");
+        // every 500 ms until 1.2 s after the first run: at 0, 0.5, 1.0 and 1.2 s (fewer on a busy machine)
+        assertThat(d.path("connectAttempts").asInt()).isBetween(2, 4);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1200));
     }
 
     @Test

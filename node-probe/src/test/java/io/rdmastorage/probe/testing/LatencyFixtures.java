@@ -14,7 +14,8 @@ import java.util.Locale;
  * over InfiniBand with 2-byte messages exists (the recorded ones are soft-RoCE at 64 bytes and
  * {@code ib_send_lat -a}). They follow the recorded write_lat banner and perftest's row format
  * (REPORT_FMT_LAT, tabs included), with mlx5 numbers in the range of the recorded ib_send_lat run.
- * The completion error's stderr is a recorded sample.
+ * The completion error's stderr is a recorded sample. {@link LatencyFabric} prints the same healthy
+ * tables for any message size and iteration count.
  */
 public final class LatencyFixtures {
 
@@ -24,7 +25,12 @@ public final class LatencyFixtures {
     /** The DESIGN.md example profile's latency section. */
     public static final String SPEC =
             "{\"latency\":{\"device\":\"mlx5_0\",\"port\":1,\"size\":2,\"iterations\":1000,\"maxTypicalMicros\":5}}";
-    private static final List<String> SERVER_ARGS = List.of("-d", "mlx5_0", "-i", "1", "-s", "2", "-n", "1000", "-F");
+    /** perftest's default out-of-band TCP port, which node-probe passes as {@code -p} unless told another. */
+    public static final int TCP_PORT = 18515;
+    private static final List<String> SERVER_ARGS =
+            List.of("-d", "mlx5_0", "-i", "1", "-s", "2", "-n", "1000", "-F", "-p", String.valueOf(TCP_PORT));
+    private static final Times HEALTHY_CLIENT = new Times(0.98, 4.83, 1.01, 1.02, 0.09, 1.10, 4.83);
+    private static final Times HEALTHY_SERVER = new Times(0.97, 4.90, 1.00, 1.01, 0.10, 1.09, 4.90);
 
     private LatencyFixtures() {
     }
@@ -43,33 +49,38 @@ public final class LatencyFixtures {
 
     /** The client measures 1.01 µs typical to {@link #PEER}: well within 5 µs. */
     public static FixtureHost healthyClient(FixtureHost host) {
-        host.tool(TOOL).on(clientArgs()).prints(output(false, 0.98, 4.83, 1.01, 1.02, 0.09, 1.10, 4.83));
+        host.tool(TOOL).on(clientArgs()).prints(output(false, HEALTHY_CLIENT));
         return host;
     }
 
     /** The server side of the same run: waits for its client, then prints its own table. */
     public static FixtureHost healthyServer(FixtureHost host) {
-        host.tool(TOOL).on(serverArgs()).prints(output(true, 0.97, 4.90, 1.00, 1.01, 0.10, 1.09, 4.90));
+        host.tool(TOOL).on(serverArgs()).prints(output(true, HEALTHY_SERVER));
         return host;
     }
 
     /** The client measures 7.85 µs typical: above the 5 µs threshold (e.g. a congested or detoured route). */
     public static FixtureHost slowClient(FixtureHost host) {
-        host.tool(TOOL).on(clientArgs()).prints(output(false, 7.41, 19.66, 7.85, 7.93, 0.61, 9.87, 19.66));
+        host.tool(TOOL).on(clientArgs()).prints(output(false, new Times(7.41, 19.66, 7.85, 7.93, 0.61, 9.87, 19.66)));
         return host;
     }
 
     /** No latency-server on the peer: the out-of-band TCP connect to port 18515 is refused. */
     public static FixtureHost unreachablePeer(FixtureHost host) {
-        // perftest's wording (perftest_communication.c, write_lat.c), with the newline PR 228 added
-        host.tool(TOOL).on(clientArgs()).exits(1, "", "Couldn't connect to " + PEER + ":18515\n"
-                + "Unable to open file descriptor for socket connection\n Unable to init the socket connection\n");
+        host.tool(TOOL).on(clientArgs()).exits(1, "", connectFailure(PEER + ":" + TCP_PORT));
         return host;
+    }
+
+    /** What ib_write_lat prints on stderr when its out-of-band connect to {@code peerAndPort} fails. */
+    static String connectFailure(String peerAndPort) {
+        // perftest's wording (perftest_communication.c, write_lat.c), with the newline PR 228 added
+        return "Couldn't connect to " + peerAndPort + "\n"
+                + "Unable to open file descriptor for socket connection\n Unable to init the socket connection\n";
     }
 
     /** Both sides exchanged QP data, then the first RDMA write failed with retry-exceeded (status 12). */
     public static FixtureHost completionError(FixtureHost host) {
-        String stdout = banner(false) + RULE + HEADER;
+        String stdout = tableHead(false);
         String stderr = Samples.body("perftest/failing_completion-error_status12_retry-exceeded_softiwarp-issue27.txt");
         host.tool(TOOL).on(clientArgs()).exits(1, stdout, stderr);
         return host;
@@ -91,12 +102,35 @@ public final class LatencyFixtures {
     private static final String HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
             + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n";
 
-    private static String output(boolean server, double tMin, double tMax, double tTypical, double tAvg, double tStdev,
-                                 double p99, double p999) {
-        // perftest's REPORT_FMT_LAT: " %-7lu %lu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f"
-        String row = String.format(Locale.ROOT, " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
-                2, 1000, tMin, tMax, tTypical, tAvg, tStdev, p99, p999);
-        return banner(server) + RULE + HEADER + row + RULE;
+    /**
+     * One row's times. perftest's REPORT_FMT_LAT is
+     * {@code " %-7lu %lu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f"}:
+     * the two counts ({@link #counts}), then these.
+     */
+    private record Times(double tMin, double tMax, double tTypical, double tAvg, double tStdev, double p99, double p999) {
+        String afterCounts() {
+            return String.format(Locale.ROOT, "          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t%-7.2f\t\t%-7.2f \t\t%-7.2f\n",
+                    tMin, tMax, tTypical, tAvg, tStdev, p99, p999);
+        }
+    }
+
+    /** The start of a REPORT_FMT_LAT row: message size and iterations, {@code " %-7lu %lu"}. */
+    private static String counts(long bytes, long iterations) {
+        return String.format(Locale.ROOT, " %-7d %d", bytes, iterations);
+    }
+
+    private static String output(boolean server, Times times) {
+        return tableHead(server) + counts(2, 1000) + times.afterCounts() + RULE;
+    }
+
+    /** A side's table up to its row: what {@link LatencyFabric}'s stub prints before the counts it fills in. */
+    static String tableHead(boolean server) {
+        return banner(server) + RULE + HEADER;
+    }
+
+    /** A side's healthy table after its row's counts, the closing rule included. */
+    static String healthyTail(boolean server) {
+        return (server ? HEALTHY_SERVER : HEALTHY_CLIENT).afterCounts() + RULE;
     }
 
     /** The write_lat banner for mlx5_0 on IB; the server prints its waiting box first and no TX depth line. */
