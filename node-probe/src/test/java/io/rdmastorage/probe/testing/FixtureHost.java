@@ -101,6 +101,28 @@ public final class FixtureHost {
         return tools.computeIfAbsent(hostPath, p -> new StubTool(this, p));
     }
 
+    /**
+     * A host tool written as a whole /bin/sh script (dash: no bashisms), for stubs that need more
+     * than answers to exact argument lists, such as {@link LatencyFabric}'s. A later {@link #tool}
+     * stub at the same path replaces it.
+     */
+    public FixtureHost script(String hostPath, String script) {
+        Path p = path(hostPath);
+        try {
+            Files.createDirectories(p.getParent());
+            Files.writeString(p, script, StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** A word for /bin/sh that stands for exactly {@code text}: single-quoted, inner quotes escaped. */
+    public static String shQuote(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
     public Path path(String hostPath) {
         if (!hostPath.startsWith("/")) {
             throw new IllegalArgumentException("host path must be absolute: " + hostPath);
@@ -141,30 +163,27 @@ public final class FixtureHost {
         }
 
         private void write() {
-            Path script = host.path(hostPath);
             Path data = host.root.resolve(".stubs").resolve(hostPath.substring(1).replace('/', '_'));
             StringBuilder sh = new StringBuilder("#!/bin/sh\n# stub of " + hostPath + " for node-probe tests\ncase \"$*\" in\n");
             Case fallback = null;
             try {
                 Files.createDirectories(data);
-                Files.createDirectories(script.getParent());
                 for (int i = 0; i < cases.size(); i++) {
                     Case c = cases.get(i);
                     if (c.args == null) {
                         fallback = c;
                         continue;
                     }
-                    sh.append("  '").append(c.args.replace("'", "'\\''")).append("')\n").append(body(c, data, i));
+                    sh.append("  ").append(shQuote(c.args)).append(")\n").append(body(c, data, i));
                 }
                 sh.append("  *)\n");
                 sh.append(fallback != null ? body(fallback, data, cases.indexOf(fallback))
                         : "    echo \"" + hostPath + " (stub): unexpected arguments: $*\" >&2\n    exit 64\n    ;;\n");
                 sh.append("esac\n");
-                Files.writeString(script, sh.toString(), StandardCharsets.UTF_8);
-                Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            host.script(hostPath, sh.toString());
         }
 
         private static String body(Case c, Path data, int index) throws IOException {
@@ -175,12 +194,12 @@ public final class FixtureHost {
             if (c.stdout != null) {
                 Path out = data.resolve(index + ".out");
                 Files.writeString(out, c.stdout, StandardCharsets.UTF_8);
-                b.append("    cat '").append(out).append("'\n");
+                b.append("    cat ").append(shQuote(out.toString())).append('\n');
             }
             if (c.stderr != null) {
                 Path err = data.resolve(index + ".err");
                 Files.writeString(err, c.stderr, StandardCharsets.UTF_8);
-                b.append("    cat '").append(err).append("' >&2\n");
+                b.append("    cat ").append(shQuote(err.toString())).append(" >&2\n");
             }
             return b.append("    exit ").append(c.exitCode).append("\n    ;;\n").toString();
         }
