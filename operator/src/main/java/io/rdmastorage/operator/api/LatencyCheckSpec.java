@@ -6,9 +6,15 @@ import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.rdmastorage.probe.spec.Rules;
 
-/** Verbs latency between nodes (perftest ib_write_lat): the probe's {@code latency} section. */
+/**
+ * Verbs latency between nodes (perftest ib_write_lat): the probe's {@code latency} section, plus how
+ * the operator pairs nodes. Each matching node is measured as the client of one peer running the
+ * server side: by default the next matching node by name (a ring, so N nodes cost N measurements);
+ * with {@code referenceNodeSelector}, one of the reference nodes (e.g. storage servers).
+ */
 public class LatencyCheckSpec {
 
     /* The ranges node-probe's SpecValidator accepts (CrdValidationTest checks they agree). */
@@ -46,6 +52,20 @@ public class LatencyCheckSpec {
     @Min(value = 0, inclusive = false)
     @Max(MAX_TYPICAL_MICROS)
     private Double maxTypicalMicros;
+
+    /** Also measure the same pair over plain TCP and report how much faster RDMA is (default false). */
+    @Default("false")
+    private Boolean transportComparison;
+
+    /**
+     * Nodes that serve as latency peers instead of the ring, such as storage servers; they need not
+     * match the profile's nodeSelector (they get no verdict unless they do). Unset: the ring.
+     */
+    private LabelSelector referenceNodeSelector;
+
+    /** Which address of a peer's Node object the client connects to (default InternalIP). */
+    @Default("InternalIP")
+    private PeerAddressType addressType;
 
     public String getDevice() {
         return device;
@@ -85,5 +105,29 @@ public class LatencyCheckSpec {
 
     public void setMaxTypicalMicros(Double maxTypicalMicros) {
         this.maxTypicalMicros = maxTypicalMicros;
+    }
+
+    public Boolean getTransportComparison() {
+        return transportComparison;
+    }
+
+    public void setTransportComparison(Boolean transportComparison) {
+        this.transportComparison = transportComparison;
+    }
+
+    public LabelSelector getReferenceNodeSelector() {
+        return referenceNodeSelector;
+    }
+
+    public void setReferenceNodeSelector(LabelSelector referenceNodeSelector) {
+        this.referenceNodeSelector = referenceNodeSelector;
+    }
+
+    public PeerAddressType getAddressType() {
+        return addressType;
+    }
+
+    public void setAddressType(PeerAddressType addressType) {
+        this.addressType = addressType;
     }
 }

@@ -42,8 +42,8 @@ import java.util.Map;
  * configured with privileged_without_host_devices), {@code /dev/infiniband} included, so it needs
  * no mount of its own (see {@code volumes}).</li>
  * <li>what privileged does not need, it does not get: no service-account token, no service
- * links, no host network/PID/IPC (only the pairwise latency check needs host networking; it comes
- * with its own pods), a read-only root filesystem, the host's root mounted read-only, and small
+ * links, no host network/PID/IPC (only the pairwise latency pods need host networking, see
+ * {@code LatencyPods}), a read-only root filesystem, the host's root mounted read-only, and small
  * resource limits. {@code allowPrivilegeEscalation} is true because the API server refuses false
  * together with privileged. The RuntimeDefault seccomp profile is declared but ignored while the
  * container is privileged (privileged containers always run Unconfined); it takes effect as soon
@@ -98,7 +98,15 @@ public final class ProbePods {
         if (round < 0) {
             throw new IllegalArgumentException("round must not be negative: " + round);
         }
-        String tail = "-" + Sha256.hex(profile + "\n" + node).substring(0, HASH_CHARS) + "-" + round;
+        return podName(profile, node, Long.toString(round));
+    }
+
+    /**
+     * {@code <profile>-<node>-<hash>-<suffix>} cut to a DNS-1123 label of at most 63 characters;
+     * {@code suffix} (lower-case letters, digits, dashes) tells a node's pods apart.
+     */
+    public static String podName(String profile, String node, String suffix) {
+        String tail = "-" + Sha256.hex(profile + "\n" + node).substring(0, HASH_CHARS) + "-" + suffix;
         String head = (profile + "-" + node).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-");
         head = head.substring(0, Math.min(head.length(), MAX_NAME - tail.length()));
         head = head.replaceAll("^-+", "").replaceAll("-+$", "");
@@ -112,21 +120,35 @@ public final class ProbePods {
     public static Pod build(RdmaStorageProfile profile, String nodeName, long round, OperatorConfig config) {
         String profileName = profile.getMetadata().getName();
         Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
-
         Map<String, String> labels = Labels.forNode(profileName, nodeName);
-        labels.put(Labels.COMPONENT, Labels.COMPONENT_NODE_PROBE);
         labels.put(Labels.ROUND, Long.toString(round));
-        Map<String, String> annotations = new LinkedHashMap<>();
-        if (profile.getMetadata().getGeneration() != null) {
-            annotations.put(PROFILE_GENERATION_ANNOTATION, profile.getMetadata().getGeneration().toString());
-        }
+        List<String> args = arguments(List.of(), toolTimeout(probeTimeout));
+        return pod(profile, nodeName, podName(profileName, nodeName, round), labels, Map.of(), args, false, config);
+    }
 
+    /**
+     * The shape every probe pod of a profile has, the node's own check and the latency pair's sides
+     * alike: node-probe pinned to {@code nodeName} with {@code args}, the component and generation
+     * marks added to {@code labels} and {@code annotations}, and the security posture described above. Only the latency
+     * pods ask for {@code hostNetwork}: perftest and the TCP comparison must use the node's own
+     * addresses and RDMA devices.
+     */
+    public static Pod pod(RdmaStorageProfile profile, String nodeName, String name, Map<String, String> labels,
+                          Map<String, String> annotations, List<String> args, boolean hostNetwork,
+                          OperatorConfig config) {
+        Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
+        Map<String, String> allLabels = new LinkedHashMap<>(labels);
+        allLabels.put(Labels.COMPONENT, Labels.COMPONENT_NODE_PROBE);
+        Map<String, String> allAnnotations = new LinkedHashMap<>(annotations);
+        if (profile.getMetadata().getGeneration() != null) {
+            allAnnotations.put(PROFILE_GENERATION_ANNOTATION, profile.getMetadata().getGeneration().toString());
+        }
         return new PodBuilder()
                 .withNewMetadata()
-                    .withName(podName(profileName, nodeName, round))
+                    .withName(name)
                     .withNamespace(config.namespace())
-                    .withLabels(labels)
-                    .withAnnotations(annotations)
+                    .withLabels(allLabels)
+                    .withAnnotations(allAnnotations)
                     .withOwnerReferences(ProfileOwnerReference.of(profile))
                 .endMetadata()
                 .withNewSpec()
@@ -139,13 +161,28 @@ public final class ProbePods {
                     .withTerminationGracePeriodSeconds(5L)
                     .withAutomountServiceAccountToken(false)
                     .withEnableServiceLinks(false)
-                    .withHostNetwork(false)
+                    .withHostNetwork(hostNetwork)
                     .withHostPID(false)
                     .withHostIPC(false)
-                    .withContainers(container(config, probeTimeout))
-                    .withVolumes(volumes(profileName))
+                    .withContainers(container(config, args))
+                    .withVolumes(volumes(profile.getMetadata().getName()))
                 .endSpec()
                 .build();
+    }
+
+    /**
+     * node-probe's argv for the image's entrypoint: {@code command} (empty for the node's own
+     * check; {@code latency-server ...} or {@code latency-client ...}), then the options every
+     * probe takes. Values are single argv elements, never a shell line.
+     */
+    public static List<String> arguments(List<String> command, Duration toolTimeout) {
+        List<String> args = new ArrayList<>(command);
+        args.addAll(List.of("--host-root", HOST_ROOT,
+                "--node", "$(NODE_NAME)",
+                "--spec", SPEC_PATH,
+                "--output", TERMINATION_LOG,
+                "--tool-timeout", cliDuration(toolTimeout)));
+        return args;
     }
 
     /** node-probe's per-tool timeout: the longest chain of tool runs fits in 80% of the deadline. */
@@ -158,7 +195,7 @@ public final class ProbePods {
     }
 
     /** As node-probe's --tool-timeout reads it: whole seconds where possible, else milliseconds. */
-    static String cliDuration(Duration d) {
+    public static String cliDuration(Duration d) {
         long ms = d.toMillis();
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
@@ -182,17 +219,13 @@ public final class ProbePods {
         return result;
     }
 
-    private static Container container(OperatorConfig config, Duration probeTimeout) {
+    private static Container container(OperatorConfig config, List<String> args) {
         return new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(config.probeImage())
                 .withImagePullPolicy(config.probeImagePullPolicy())
                 // argv for the image's entrypoint (java -jar node-probe.jar); never a shell
-                .withArgs("--host-root", HOST_ROOT,
-                        "--node", "$(NODE_NAME)",
-                        "--spec", SPEC_PATH,
-                        "--output", TERMINATION_LOG,
-                        "--tool-timeout", cliDuration(toolTimeout(probeTimeout)))
+                .withArgs(args)
                 .addNewEnv()
                     .withName("NODE_NAME")
                     .withNewValueFrom().withNewFieldRef().withFieldPath("spec.nodeName").endFieldRef().endValueFrom()

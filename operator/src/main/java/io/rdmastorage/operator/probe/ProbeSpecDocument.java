@@ -3,6 +3,7 @@ package io.rdmastorage.operator.probe;
 import io.rdmastorage.operator.api.GdsCheckSpec;
 import io.rdmastorage.operator.api.GdsFilesystem;
 import io.rdmastorage.operator.api.GpfsCheckSpec;
+import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.NvmeofCheckSpec;
 import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
@@ -19,12 +20,11 @@ import java.util.Map;
 
 /**
  * The node-probe {@code --spec} document of a profile: its check sections {@code rdma}, {@code gpfs},
- * {@code nvmeof}, {@code gds} and {@code ceph}, with node-probe's field names (the profile's own),
- * nulls left out, in a fixed order, so the same spec always gives the same bytes and hash.
- *
- * <p>{@code latency} is left out on purpose: the verbs latency check needs a peer node running
- * {@code latency-server} at the same time, which the pairwise latency rounds will schedule
- * separately; in a single-node probe the section would only ever give Unknown.
+ * {@code nvmeof}, {@code gds}, {@code latency} and {@code ceph}, with node-probe's field names (the
+ * profile's own), nulls left out, in a fixed order, so the same spec always gives the same bytes
+ * and hash. The node's own probe ignores {@code latency} (its check needs a peer); the latency pods
+ * read it. The operator's own latency fields (referenceNodeSelector, addressType) stay out: they
+ * are about pairing, not about the measurement.
  *
  * <p>The document is read back with node-probe's own {@link SpecReader} before it is used, so the
  * operator and the probe agree on every rule, and a value that slipped past the CRD schema is
@@ -103,6 +103,17 @@ public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
             put(s, "requireNicGpuSameSwitch", gds.getRequireNicGpuSameSwitch());
             put(s, "forbidCompatMode", gds.getForbidCompatMode());
             doc.put("gds", s);
+        }
+        if (p.getLatency() != null) {
+            LatencyCheckSpec latency = p.getLatency();
+            Map<String, Object> s = new LinkedHashMap<>();
+            put(s, "device", latency.getDevice());
+            put(s, "port", latency.getPort() == null ? null : latency.getPort().longValue());
+            put(s, "size", latency.getSize() == null ? null : latency.getSize().longValue());
+            put(s, "iterations", latency.getIterations() == null ? null : latency.getIterations().longValue());
+            put(s, "maxTypicalMicros", latency.getMaxTypicalMicros());
+            put(s, "transportComparison", latency.getTransportComparison());
+            doc.put("latency", s);
         }
         if (p.getCeph() != null) {
             doc.put("ceph", new LinkedHashMap<>());

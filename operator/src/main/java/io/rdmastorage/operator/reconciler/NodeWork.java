@@ -1,7 +1,9 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -45,8 +47,12 @@ final class NodeWork {
         this.now = now;
     }
 
-    /** @param node the Node from the cache (null when gone); @param verdict its stored verdict, if any */
-    RdmaStorageNodeStatus carryOut(NodePlan plan, Node node, RdmaStorageNode verdict) {
+    /**
+     * @param node    the Node from the cache (null when gone)
+     * @param verdict its stored verdict, if any
+     * @return the verdict as stored afterwards; null when there is none
+     */
+    RdmaStorageNode carryOut(NodePlan plan, Node node, RdmaStorageNode verdict) {
         if (plan.forget()) {
             plan.stalePods().forEach(writes::deletePod);
             if (verdict != null) {
@@ -72,12 +78,30 @@ final class NodeWork {
         if (plan.expire() && stored != null && stored.getStatus() != null) {
             stored = write(plan.node(), stored, NodeVerdicts.expire(stored.getStatus(), now, settings.expiry()));
         }
+        mark(node, stored);
+        return stored;
+    }
+
+    /**
+     * Writes a latency round's VerbsLatency over the stored verdict (the node's own checks stay),
+     * and the node markings that follow from the new Ready. Returns the verdict as stored afterwards.
+     */
+    RdmaStorageNode recordLatency(String nodeName, Node node, RdmaStorageNode stored, Condition verbsLatency,
+                                  LatencyResult result) {
+        RdmaStorageNodeStatus next = NodeVerdicts.withLatency(profile.getSpec(), stored == null ? null : stored.getStatus(),
+                verbsLatency, result, generation, now);
+        RdmaStorageNode written = write(nodeName, stored, next);
+        mark(node, written);
+        return written;
+    }
+
+    /** Opt-in node markings follow the verdict's Ready (and are removed when opted out). */
+    private void mark(Node node, RdmaStorageNode stored) {
         RdmaStorageNodeStatus status = stored == null ? null : stored.getStatus();
         if (node != null && (settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
                 || NodeMarkings.carriesMarkings(profileName, node))) {
             markings.apply(profileName, settings, node, RdmaStorageProfileReconciler.ready(status));
         }
-        return status;
     }
 
     private RdmaStorageNodeStatus verdictOf(NodePlan.Harvest harvest, String node) {

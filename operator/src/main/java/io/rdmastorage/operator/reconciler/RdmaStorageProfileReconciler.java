@@ -25,6 +25,9 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.latency.LatencyPlanner;
+import io.rdmastorage.operator.latency.LatencyPod;
+import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.nodes.NodeMarkings;
@@ -41,6 +44,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -142,9 +146,18 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         Map<String, RdmaStorageNode> verdicts = context.getSecondaryResourcesAsStream(RdmaStorageNode.class)
                 .filter(v -> v.getSpec() != null && v.getSpec().getNodeName() != null)
                 .collect(Collectors.toMap(v -> v.getSpec().getNodeName(), v -> v, (a, b) -> a));
-        Map<String, List<Pod>> pods = context.getSecondaryResourcesAsStream(Pod.class)
+        Map<String, List<Pod>> pods = new HashMap<>();
+        List<LatencyPod> latencyPods = new ArrayList<>();
+        List<Pod> strays = new ArrayList<>(); // latency pods whose marks do not read back: never harvested
+        context.getSecondaryResourcesAsStream(Pod.class)
                 .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
-                .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+                .forEach(p -> {
+                    if (p.getMetadata().getLabels() != null && p.getMetadata().getLabels().containsKey(LatencyPods.ROLE)) {
+                        LatencyPod.of(p).ifPresentOrElse(latencyPods::add, () -> strays.add(p));
+                    } else {
+                        pods.computeIfAbsent(p.getSpec().getNodeName(), n -> new ArrayList<>()).add(p);
+                    }
+                });
 
         Set<String> concerned = new TreeSet<>(verdicts.keySet());
         concerned.addAll(pods.keySet());
@@ -177,19 +190,27 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
             }
         }
         // nodes are independent: carry out their plans a few at a time
-        List<Optional<RdmaStorageNodeStatus>> after = ConcurrentWrites.map(plans, plan -> Optional.ofNullable(
+        List<Optional<RdmaStorageNode>> after = ConcurrentWrites.map(plans, plan -> Optional.ofNullable(
                 work.carryOut(plan, nodes.get(plan.node()), verdicts.get(plan.node()))));
-        Map<String, RdmaStorageNodeStatus> current = new HashMap<>();
+        Map<String, RdmaStorageNode> current = new HashMap<>();
+        Set<String> measurable = new HashSet<>();
         for (int i = 0; i < plans.size(); i++) {
-            if (!plans.get(i).forget()) {
-                current.put(plans.get(i).node(), after.get(i).orElse(null));
+            NodePlan plan = plans.get(i);
+            if (!plan.forget()) {
+                after.get(i).ifPresent(v -> current.put(plan.node(), v));
+                if (NodeSelection.whyNotProbeable(nodes.get(plan.node())).isEmpty()) {
+                    measurable.add(plan.node());
+                }
             }
         }
 
         // the longest-waiting nodes first (never probed before all), within the concurrency bound
         candidates.sort(Comparator.comparing((Candidate c) -> c.start().lastProbe(),
                 Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Candidate::node));
-        int slots = Math.max(0, settings.maxConcurrentProbes() - alive);
+        // a latency measurement under way holds two slots (its server and its client)
+        int latencyHeld = LatencyPlanner.PODS_PER_ROUND
+                * (int) latencyPods.stream().map(LatencyPod::clientNode).distinct().count();
+        int slots = Math.max(0, settings.maxConcurrentProbes() - alive - latencyHeld);
         ConcurrentWrites.map(candidates.subList(0, Math.min(slots, candidates.size())), c -> {
             writes.createPod(ProbePods.build(profile, c.node(), c.start().round(), config));
             return c;
@@ -198,15 +219,25 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
             LOG.debug("profile {}: {} nodes wait for a probe slot ({} of {} in use)", name, candidates.size() - slots,
                     alive, settings.maxConcurrentProbes());
         }
+        // latency pairs share the probe slots, after the nodes' own probes
+        int latencySlots = slots - Math.min(slots, candidates.size()) + latencyHeld;
+        Optional<Instant> latencyWake = new LatencyRounds(profile, settings, config, writes, work, now)
+                .run(nodes, matching, measurable, latencyPods, current, latencySlots);
+        if (latencyWake.isPresent() && latencyWake.get().isBefore(wakeAt)) {
+            wakeAt = latencyWake.get();
+        }
+        strays.forEach(writes::deletePod);
 
         List<ProfileAggregation.NodeVerdict> verdictsOfMatching = new ArrayList<>(matching.size());
         for (String node : matching) {
-            verdictsOfMatching.add(new ProfileAggregation.NodeVerdict(node, current.get(node)));
+            RdmaStorageNode verdict = current.get(node);
+            verdictsOfMatching.add(new ProfileAggregation.NodeVerdict(node, verdict == null ? null : verdict.getStatus()));
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), generation,
                 verdictsOfMatching, profile.getStatus(), now);
         metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(current.values().stream()
-                .filter(Objects::nonNull).map(RdmaStorageNodeStatus::getConditions).toList()));
+                .map(RdmaStorageNode::getStatus).filter(Objects::nonNull).map(RdmaStorageNodeStatus::getConditions)
+                .toList()));
         return statusUpdate(profile, status, wakeAt, now);
     }
 

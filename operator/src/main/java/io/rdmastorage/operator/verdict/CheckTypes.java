@@ -3,7 +3,6 @@ package io.rdmastorage.operator.verdict;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The condition types of DESIGN.md ("Checks"), and which of them a profile asks for: one per
@@ -25,22 +24,12 @@ public final class CheckTypes {
             CEPH_MESSENGER);
 
     /**
-     * Check types a profile may ask for that the operator cannot measure yet, with the message their
-     * condition carries (reason {@link Reasons#NOT_MEASURED_YET}, status Unknown). VerbsLatency needs
-     * a pair of probe pods (latency-server on one node, latency-client on another); the check round
-     * runs one pod per node, so it never measures latency. When pairwise probing lands, delete the
-     * entry: the VerbsLatency entries of the reports then flow into conditions and
-     * {@code status.latency} like every other check, and count towards {@code Ready}.
-     *
-     * <p>A type listed here does not count towards {@code Ready} (which is True when every
-     * <em>checked</em> type is True): otherwise no node of a profile with a latency section could
-     * ever be Ready, nor be labelled as verified. Its own condition stays Unknown, visibly.
+     * The one check type the node's own probe pod does not measure: VerbsLatency needs a pair of
+     * pods on two nodes (see the operator's latency package). Statuses built from a node's probe
+     * pod carry it as {@link Reasons#AWAITING_MEASUREMENT}, and {@link NodeVerdicts#merge} keeps
+     * what the last latency measurement said instead.
      */
-    public static final Map<String, String> NOT_MEASURED_YET = Map.of(VERBS_LATENCY,
-            "pairwise verbs latency probing is not available yet: this operator version runs one probe pod per node, "
-                    + "and latency needs two (node-probe latency-server and latency-client). Measure it by hand with "
-                    + "`node-probe latency-server` on one node and `node-probe latency-client --peer <its address>` on "
-                    + "another; this condition does not count towards Ready");
+    public static final String PAIRWISE = VERBS_LATENCY;
 
     private CheckTypes() {
     }
@@ -69,12 +58,4 @@ public final class CheckTypes {
         return List.copyOf(types);
     }
 
-    /** The expected types that decide {@code Ready}: {@link #expected} less {@link #NOT_MEASURED_YET}. */
-    public static List<String> judged(List<String> expected) {
-        return expected.stream().filter(t -> !NOT_MEASURED_YET.containsKey(t)).toList();
-    }
-
-    public static boolean measuredYet(String type) {
-        return !NOT_MEASURED_YET.containsKey(type);
-    }
 }

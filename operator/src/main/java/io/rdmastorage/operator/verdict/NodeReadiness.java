@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Whether one node is Ready for one profile, worked out from its check conditions: True only when
- * every judged type ({@link CheckTypes#judged}) is True; False when any is False; else Unknown. A
+ * every judged type (every check the profile asks for) is True; False when any is False; else Unknown. A
  * judged type without a condition counts as Unknown ({@link Reasons#AWAITING_PROBE}: the node has not
  * been probed for that section yet, e.g. just after it was added to the profile). The node's own
  * {@code Ready} condition and the profile's aggregation both come from here, so they always agree.
@@ -42,23 +42,16 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
      * The node's {@code Ready} condition. Its message names the checks that are not True with their
      * reasons ({@code GpfsVerbs: TcpFallback; NvmeofRdma: TransportTcp}); when every check is Unknown
      * for one reason (a probe that timed out, a node not probed), Ready takes that reason and message.
-     *
-     * @param expected every type the profile asks for, to name those not measured yet
      */
-    public Condition readyCondition(List<String> expected, long generation, Instant at) {
+    public Condition readyCondition(long generation, Instant at) {
         if (judged.isEmpty()) {
-            List<String> notMeasured = expected.stream().filter(t -> !CheckTypes.measuredYet(t)).toList();
-            return notMeasured.isEmpty()
-                    ? Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NO_CHECKS_CONFIGURED,
-                            "the profile has no check section (rdma, gpfs, nvmeof, gds, latency, ceph): there is nothing "
-                                    + "to verify; add one to its spec", generation, at)
-                    : Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NOT_MEASURED_YET,
-                            "the profile's only checks are not measured yet (" + String.join(", ", notMeasured)
-                                    + "): add a section this operator version checks", generation, at);
+            return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NO_CHECKS_CONFIGURED,
+                    "the profile has no check section (rdma, gpfs, nvmeof, gds, latency, ceph): there is nothing "
+                            + "to verify; add one to its spec", generation, at);
         }
         return switch (status) {
             case Conditions.TRUE -> Conditions.of(CheckTypes.READY, Conditions.TRUE, Reasons.ALL_CHECKS_PASSED,
-                    String.join(", ", judged) + ": all True" + notMeasuredNote(expected), generation, at);
+                    String.join(", ", judged) + ": all True", generation, at);
             case Conditions.FALSE -> Conditions.of(CheckTypes.READY, Conditions.FALSE, Reasons.CHECKS_FAILED,
                     listing(true), generation, at);
             default -> sharedUnknown(generation, at);
@@ -90,8 +83,9 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
             return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.CHECKS_UNKNOWN, listing(false),
                     generation, at);
         }
-        String message = unknown.get(0).getMessage();
-        for (Condition c : unknown) {
+        List<Condition> telling = telling();
+        String message = telling.get(0).getMessage();
+        for (Condition c : telling) {
             if (message == null || !message.equals(c.getMessage())) {
                 message = listing(false);
                 break;
@@ -102,16 +96,27 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
 
     /** The reason every Unknown check shares, when the node is Unknown; null when they differ. */
     private String sharedReason() {
-        if (unknown.isEmpty()) {
+        List<Condition> telling = telling();
+        if (telling.isEmpty()) {
             return null;
         }
-        String reason = unknown.get(0).getReason();
-        for (Condition c : unknown) {
+        String reason = telling.get(0).getReason();
+        for (Condition c : telling) {
             if (reason == null || !reason.equals(c.getReason())) {
                 return null;
             }
         }
         return reason;
+    }
+
+    /**
+     * The Unknown checks that say why the node is Unknown: a VerbsLatency that only awaits its first
+     * measurement does not hide a shared reason such as ProbeTimedOut of all the others.
+     */
+    private List<Condition> telling() {
+        List<Condition> others = unknown.stream()
+                .filter(c -> !Reasons.AWAITING_MEASUREMENT.equals(c.getReason())).toList();
+        return others.isEmpty() ? unknown : others;
     }
 
     /** {@code GpfsVerbs: TcpFallback; NvmeofRdma: TransportTcp}; Unknown ones marked when next to False ones. */
@@ -124,10 +129,5 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
             parts.add(c.getType() + ": " + c.getReason() + (markUnknown && !falses.isEmpty() ? " (Unknown)" : ""));
         }
         return String.join("; ", parts);
-    }
-
-    private static String notMeasuredNote(List<String> expected) {
-        List<String> notMeasured = expected.stream().filter(t -> !CheckTypes.measuredYet(t)).toList();
-        return notMeasured.isEmpty() ? "" : " (" + String.join(", ", notMeasured) + " not measured yet)";
     }
 }

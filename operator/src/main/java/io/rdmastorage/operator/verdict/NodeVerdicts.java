@@ -25,8 +25,9 @@ import java.util.Optional;
  * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
  * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
- * not make a node without Ceph NotReady). Types not measured yet ({@link CheckTypes#NOT_MEASURED_YET})
- * are Unknown {@link Reasons#NOT_MEASURED_YET} whatever the probe said and do not count towards Ready.
+ * not make a node without Ceph NotReady). VerbsLatency ({@link CheckTypes#PAIRWISE}) belongs to the
+ * latency measurements between nodes, not to the node's own probe: every other source writes it as
+ * {@link Reasons#AWAITING_MEASUREMENT}, and {@link #merge} keeps the stored measurement in its place.
  */
 public final class NodeVerdicts {
 
@@ -57,7 +58,7 @@ public final class NodeVerdicts {
 
     /**
      * The verdict of a parsed report: one condition per expected type from the report's checks
-     * (details into {@code status.details[type]}, VerbsLatency's into {@code status.latency}).
+     * (details into {@code status.details[type]}); VerbsLatency awaits its pairwise measurement.
      *
      * @param exitCode node-probe's exit code; anything but 0 or 1 means it did not finish normally, and
      *                 its report is not trusted
@@ -74,10 +75,9 @@ public final class NodeVerdicts {
         List<String> expected = CheckTypes.expected(spec);
         List<Condition> checks = new ArrayList<>(expected.size());
         Map<String, JsonNode> details = new LinkedHashMap<>();
-        LatencyResult latency = null;
         for (String type : expected) {
-            if (!CheckTypes.measuredYet(type)) {
-                checks.add(notMeasuredYet(type, generation, finishedAt));
+            if (type.equals(CheckTypes.PAIRWISE)) {
+                checks.add(awaitingMeasurement(generation, finishedAt));
                 continue;
             }
             Optional<ProbeReport.Check> check = report.check(type);
@@ -90,17 +90,13 @@ public final class NodeVerdicts {
             if (!c.details().isEmpty()) {
                 details.put(type, c.details());
             }
-            if (type.equals(CheckTypes.VERBS_LATENCY)) {
-                latency = latency(c.details());
-            }
         }
-        RdmaStorageNodeStatus status = status(expected, checks, generation, finishedAt);
+        RdmaStorageNodeStatus status = status(checks, generation, finishedAt);
         status.setLastProbeTime(Timestamps.format(finishedAt));
         status.setProbePod(pod.name());
         status.setProbeDurationMillis(report.durationMillis());
         status.setProbeVersion(report.probeVersion());
         status.setDetails(details);
-        status.setLatency(latency);
         return status;
     }
 
@@ -154,6 +150,10 @@ public final class NodeVerdicts {
         String nowText = Timestamps.format(now);
         List<Condition> expired = new ArrayList<>(status.getConditions().size());
         for (Condition c : status.getConditions()) {
+            if (c.getType().equals(CheckTypes.PAIRWISE)) {
+                expired.add(c); // dated by its own measurement (see the latency package)
+                continue;
+            }
             boolean moves = !Conditions.UNKNOWN.equals(c.getStatus()) || c.getLastTransitionTime() == null;
             expired.add(new ConditionBuilder(c)
                     .withStatus(Conditions.UNKNOWN)
@@ -163,21 +163,38 @@ public final class NodeVerdicts {
                     .build());
         }
         RdmaStorageNodeStatus copy = copy(status);
-        copy.setConditions(expired);
+        long generation = copy.getObservedGeneration() == null ? 0 : copy.getObservedGeneration();
+        copy.setConditions(Conditions.merge(status.getConditions(), withReady(checksOf(expired), generation, now), now,
+                generation));
         return copy;
     }
 
     /**
-     * {@code next} as it should be stored over {@code previous}: conditions merged by
-     * {@link Conditions#merge} (lastTransitionTime kept unless the status moved; observedGeneration
-     * from {@code next}), and {@code probeRound} kept when {@code next} has none.
+     * {@code next} as it should be stored over {@code previous}: a VerbsLatency that {@code next}
+     * only awaits keeps the stored measurement (condition and {@code status.latency}); conditions
+     * merged by {@link Conditions#merge} (lastTransitionTime kept unless the status moved;
+     * observedGeneration from {@code next}); {@code Ready} worked out again from the result; and
+     * {@code probeRound} kept when {@code next} has none.
      *
      * @param previous the stored status; may be null
      */
     public static RdmaStorageNodeStatus merge(RdmaStorageNodeStatus previous, RdmaStorageNodeStatus next, Instant now) {
         RdmaStorageNodeStatus merged = copy(next);
         long generation = next.getObservedGeneration() == null ? 0 : next.getObservedGeneration();
-        merged.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(), next.getConditions(),
+        List<Condition> checks = checksOf(next.getConditions());
+        Optional<Condition> measured = previous == null ? Optional.empty()
+                : Conditions.find(previous.getConditions(), CheckTypes.PAIRWISE)
+                        .filter(c -> !Reasons.AWAITING_MEASUREMENT.equals(c.getReason()));
+        for (int i = 0; i < checks.size(); i++) {
+            Condition c = checks.get(i);
+            if (c.getType().equals(CheckTypes.PAIRWISE) && Reasons.AWAITING_MEASUREMENT.equals(c.getReason())
+                    && measured.isPresent()) {
+                checks.set(i, measured.get());
+                merged.setLatency(previous.getLatency());
+            }
+        }
+        List<Condition> conditions = withReady(checks, generation, now);
+        merged.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(), conditions,
                 now, generation));
         if (merged.getProbeRound() == null && previous != null) {
             merged.setProbeRound(previous.getProbeRound());
@@ -185,32 +202,73 @@ public final class NodeVerdicts {
         return merged;
     }
 
+    /**
+     * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
+     * measurement, and {@code Ready} worked out again; the node's own probe results stay as they are,
+     * in the profile's order. A check not probed yet is {@link Reasons#AWAITING_PROBE}. Pass the
+     * result through {@link #merge}.
+     *
+     * @param stored the stored status; may be null
+     */
+    public static RdmaStorageNodeStatus withLatency(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus stored,
+                                                    Condition verbsLatency, LatencyResult latency, long generation,
+                                                    Instant at) {
+        RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
+        Map<String, Condition> byType = Conditions.byType(next.getConditions());
+        List<Condition> checks = new ArrayList<>();
+        for (String type : CheckTypes.expected(spec)) {
+            Condition c = type.equals(CheckTypes.PAIRWISE) ? verbsLatency : byType.get(type);
+            checks.add(c != null ? c : Conditions.of(type, Conditions.UNKNOWN, Reasons.AWAITING_PROBE,
+                    "not probed yet: the node's probe pod has not reported", generation, at));
+        }
+        next.setConditions(withReady(checks, next.getObservedGeneration() == null ? generation
+                : next.getObservedGeneration(), at));
+        next.setLatency(latency);
+        return next;
+    }
+
     private static RdmaStorageNodeStatus allUnknown(List<String> expected, String reason, String message,
                                                     long generation, Instant at) {
         List<Condition> checks = new ArrayList<>(expected.size());
         for (String type : expected) {
-            checks.add(CheckTypes.measuredYet(type)
-                    ? Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at)
-                    : notMeasuredYet(type, generation, at));
+            checks.add(type.equals(CheckTypes.PAIRWISE) ? awaitingMeasurement(generation, at)
+                    : Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
         }
-        return status(expected, checks, generation, at);
+        return status(checks, generation, at);
     }
 
-    /** Ready first, then the checks in profile order. */
-    private static RdmaStorageNodeStatus status(List<String> expected, List<Condition> checks, long generation,
-                                                Instant at) {
-        List<Condition> conditions = new ArrayList<>(checks.size() + 1);
-        conditions.add(NodeReadiness.of(CheckTypes.judged(expected), checks).readyCondition(expected, generation, at));
-        conditions.addAll(checks);
+    private static RdmaStorageNodeStatus status(List<Condition> checks, long generation, Instant at) {
         RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
         status.setObservedGeneration(generation);
-        status.setConditions(conditions);
+        status.setConditions(withReady(checks, generation, at));
         return status;
     }
 
-    private static Condition notMeasuredYet(String type, long generation, Instant at) {
-        return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_MEASURED_YET, CheckTypes.NOT_MEASURED_YET.get(type),
-                generation, at);
+    /** Ready first, worked out from the checks, then the checks in profile order. */
+    private static List<Condition> withReady(List<Condition> checks, long generation, Instant at) {
+        List<String> types = checks.stream().map(Condition::getType).toList();
+        List<Condition> conditions = new ArrayList<>(checks.size() + 1);
+        conditions.add(NodeReadiness.of(types, checks).readyCondition(generation, at));
+        conditions.addAll(checks);
+        return conditions;
+    }
+
+    /** The conditions less Ready, as a new mutable list. */
+    private static List<Condition> checksOf(List<Condition> conditions) {
+        List<Condition> checks = new ArrayList<>(conditions.size());
+        for (Condition c : conditions) {
+            if (!CheckTypes.READY.equals(c.getType())) {
+                checks.add(c);
+            }
+        }
+        return checks;
+    }
+
+    /** VerbsLatency in a status that does not come from a latency measurement. */
+    private static Condition awaitingMeasurement(long generation, Instant at) {
+        return Conditions.of(CheckTypes.PAIRWISE, Conditions.UNKNOWN, Reasons.AWAITING_MEASUREMENT,
+                "waiting for the first verbs latency measurement against a peer node (a latency-server pod on the "
+                        + "peer, then a latency-client pod here)", generation, at);
     }
 
     private static Condition notReported(String type, ProbePod pod, long generation, Instant at) {
@@ -224,22 +282,7 @@ public final class NodeVerdicts {
                 + pod.logsCommand() + " and check the image (RSO_PROBE_IMAGE)", generation, at);
     }
 
-    /** status.latency from VerbsLatency's details (peer, tTypicalMicros, p99Micros); null when not measured. */
-    private static LatencyResult latency(ObjectNode details) {
-        JsonNode typical = details.get("tTypicalMicros");
-        if (typical == null || !typical.isNumber()) {
-            return null;
-        }
-        LatencyResult latency = new LatencyResult();
-        latency.setTypicalMicros(typical.doubleValue());
-        JsonNode p99 = details.get("p99Micros");
-        latency.setP99Micros(p99 != null && p99.isNumber() ? p99.doubleValue() : null);
-        JsonNode peer = details.get("peer");
-        latency.setPeer(peer != null && peer.isTextual() ? peer.textValue() : null);
-        return latency;
-    }
-
-    private static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {
+    static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));

@@ -120,7 +120,6 @@ public final class ProfileAggregation {
 
     private static final class Tally {
         final List<String> expected;
-        final List<String> judged;
         final Map<String, TypeTally> types = new LinkedHashMap<>();
         int matched;
         int ready;
@@ -132,15 +131,14 @@ public final class ProfileAggregation {
 
         Tally(List<String> expected) {
             this.expected = expected;
-            this.judged = CheckTypes.judged(expected);
-            for (String type : judged) {
+            for (String type : expected) {
                 types.put(type, new TypeTally());
             }
         }
 
         void add(String node, List<Condition> conditions) {
             matched++;
-            NodeReadiness r = NodeReadiness.of(judged, conditions);
+            NodeReadiness r = NodeReadiness.of(expected, conditions);
             for (Condition c : r.falses()) {
                 TypeTally t = types.get(c.getType());
                 t.falses++;
@@ -191,9 +189,9 @@ public final class ProfileAggregation {
         }
 
         private Condition ready(long generation, Instant now) {
-            if (judged.isEmpty()) {
+            if (expected.isEmpty()) {
                 // The same verdict every node has: there is nothing to check.
-                return NodeReadiness.of(judged, List.of()).readyCondition(expected, generation, now);
+                return NodeReadiness.of(expected, List.of()).readyCondition(generation, now);
             }
             if (matched == 0) {
                 return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NO_MATCHING_NODES, noMatch(), generation, now);
@@ -212,10 +210,6 @@ public final class ProfileAggregation {
         }
 
         private Condition check(String type, long generation, Instant now) {
-            if (!CheckTypes.measuredYet(type)) {
-                return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_MEASURED_YET, CheckTypes.NOT_MEASURED_YET.get(type),
-                        generation, now);
-            }
             if (matched == 0) {
                 return Conditions.of(type, Conditions.UNKNOWN, Reasons.NO_MATCHING_NODES, noMatch(), generation, now);
             }

@@ -8,8 +8,8 @@ public final class Reasons {
 
     // A check the probe should have reported on, but did not.
     public static final String NOT_REPORTED = "NotReported";
-    /** A profile section the operator cannot measure yet (see {@link CheckTypes#NOT_MEASURED_YET}). */
-    public static final String NOT_MEASURED_YET = "NotMeasuredYet";
+    /** VerbsLatency before its first pairwise measurement (or in a status built by the node's own probe). */
+    public static final String AWAITING_MEASUREMENT = "AwaitingMeasurement";
     /** CephMessenger on a node without /etc/ceph/ceph.conf: there is no messenger to misconfigure. */
     public static final String NO_CEPH_CONFIG = "NoCephConfig";
 
@@ -28,6 +28,14 @@ public final class Reasons {
     public static final String NODE_UNSCHEDULABLE = "NodeUnschedulable";
     public static final String AWAITING_PROBE = "AwaitingProbe";
 
+    // VerbsLatency, decided by the operator from one or two latency pairs.
+    /** The only matching node: there is no peer to measure against. */
+    public static final String NO_PEER = "NoPeer";
+    /** The peer's (or this node's) latency pod did not give a usable result. */
+    public static final String LATENCY_PROBE_FAILED = "LatencyProbeFailed";
+    /** As node-probe names it: the out-of-band TCP exchange with the peer failed. */
+    public static final String PEER_UNREACHABLE = "PeerUnreachable";
+
     /** A result older than 3 × interval. */
     public static final String RESULT_EXPIRED = "ResultExpired";
 
@@ -35,7 +43,7 @@ public final class Reasons {
     public static final String ALL_CHECKS_PASSED = "AllChecksPassed";
     public static final String CHECKS_FAILED = "ChecksFailed";
     public static final String CHECKS_UNKNOWN = "ChecksUnknown";
-    /** A profile with no check section (or only sections not measured yet): nothing to be Ready about. */
+    /** A profile with no check section: nothing to be Ready about. */
     public static final String NO_CHECKS_CONFIGURED = "NoChecksConfigured";
 
     // A profile's conditions, aggregated over its nodes.

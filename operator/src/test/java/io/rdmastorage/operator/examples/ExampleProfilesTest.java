@@ -71,8 +71,7 @@ class ExampleProfilesTest {
         // what the operator renders for the probe pods passes node-probe's own spec reader
         ProbeSpecDocument document = ProbeSpecDocument.of(profile.getSpec());
         assertThat(document.checksNothing()).isFalse();
-        // every judged check is one the operator measures: each example can become Ready
-        assertThat(CheckTypes.judged(CheckTypes.expected(profile.getSpec()))).isNotEmpty();
+        assertThat(CheckTypes.expected(profile.getSpec())).isNotEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -94,13 +93,13 @@ class ExampleProfilesTest {
     }
 
     @Test
-    void theLatencyExampleSaysLatencyIsNotMeasuredYetAndStillVerifiesItsDevice() throws IOException {
+    void theLatencyExamplePairsNodesAndComparesWithTcp() throws IOException {
         String text = Files.readString(EXAMPLES.resolve("verbs-latency.yaml"));
-        assertThat(text).contains("NotMeasuredYet").contains("does NOT count towards Ready");
+        assertThat(text).doesNotContain("NotMeasuredYet").contains("AboveThreshold").contains("PeerUnreachable");
         RdmaStorageProfile profile = serverDryRun("verbs-latency.yaml");
-        assertThat(CheckTypes.measuredYet(CheckTypes.VERBS_LATENCY))
-                .as("VerbsLatency is measured now: update verbs-latency.yaml and gpfs-gds-training.yaml").isFalse();
-        assertThat(CheckTypes.judged(CheckTypes.expected(profile.getSpec()))).containsExactly(CheckTypes.RDMA_DEVICES);
+        assertThat(profile.getSpec().getLatency().getTransportComparison()).isTrue();
+        assertThat(profile.getSpec().getLatency().getAddressType()).isNotNull();
+        assertThat(CheckTypes.expected(profile.getSpec())).contains(CheckTypes.VERBS_LATENCY);
     }
 
     @Test

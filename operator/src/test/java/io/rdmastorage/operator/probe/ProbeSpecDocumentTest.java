@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ProbeSpecDocumentTest {
 
     @Test
-    void theDesignExampleBecomesNodeProbesSpecWithoutLatency() throws Exception {
+    void theDesignExampleBecomesNodeProbesSpec() throws Exception {
         ProbeSpecDocument doc = ProbeSpecDocument.of(TestProfiles.designExample().getSpec());
 
         assertThat(doc.json()).isEqualTo("{"
@@ -28,8 +28,9 @@ class ProbeSpecDocumentTest {
                 + "\"nvmeof\":{\"targets\":[{\"nqn\":\"nqn.2024-01.dev.wutz:target1\",\"address\":\"10.68.20.10\",\"port\":4420}]},"
                 + "\"gds\":{\"filesystems\":[\"gpfs\"],\"requireIommuDisabled\":true,\"requireNicGpuSameSwitch\":true,"
                 + "\"forbidCompatMode\":false},"
+                + "\"latency\":{\"device\":\"mlx5_0\",\"port\":1,\"size\":2,\"iterations\":1000,\"maxTypicalMicros\":5.0},"
                 + "\"ceph\":{}}");
-        assertThat(doc.spec().latency()).isNull();
+        assertThat(doc.spec().latency().device()).isEqualTo("mlx5_0");
         assertThat(doc.spec().rdma().devicePorts()).hasSize(2);
         assertThat(doc.spec().nvmeof().targets()).containsExactly(
                 new ProbeSpec.Target("nqn.2024-01.dev.wutz:target1", "10.68.20.10", 4420));

@@ -3,6 +3,7 @@ package io.rdmastorage.operator.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.probe.testing.NodeScenarios;
@@ -72,7 +73,7 @@ class NodeVerdictsTest {
     }
 
     @Test
-    void aLatencySectionIsUnknownNotMeasuredYetAndDoesNotBlockReady() {
+    void aLatencySectionAwaitsItsPairwiseMeasurementAndKeepsReadyUnknown() {
         RealProbe.Termination t = RealProbe.scenario(dir, "gpu-07");
 
         RdmaStorageNodeStatus s = fromTermination(RealProbe.withLatency(RealProbe.healthySpec()), t);
@@ -81,22 +82,61 @@ class NodeVerdictsTest {
                 "CephMessenger");
         Condition latency = condition(s, "VerbsLatency");
         assertThat(latency.getStatus()).isEqualTo("Unknown");
-        assertThat(latency.getReason()).isEqualTo("NotMeasuredYet");
-        assertThat(latency.getMessage()).contains("pairwise verbs latency probing is not available yet");
-        assertThat(ready(s).getStatus()).isEqualTo("True");
-        assertThat(ready(s).getMessage()).endsWith("all True (VerbsLatency not measured yet)");
+        assertThat(latency.getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
+        assertThat(latency.getMessage()).contains("latency-server pod on the peer");
+        assertThat(ready(s).getStatus()).isEqualTo("Unknown");
+        assertThat(ready(s).getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
+        assertThat(s.getLatency()).isNull();
     }
 
     @Test
-    void aProfileWhoseOnlyCheckIsLatencyIsNeverReady() {
+    void aLatencyMeasurementDecidesVerbsLatencyAndReadyAndTheNextProbeKeepsIt() {
+        RdmaStorageProfileSpec spec = RealProbe.withLatency(RealProbe.healthySpec());
+        RealProbe.Termination t = RealProbe.scenario(dir, "gpu-07");
+        RdmaStorageNodeStatus probed = NodeVerdicts.merge(null, fromTermination(spec, t), T0);
+        LatencyResult measured = new LatencyResult();
+        measured.setPeer("gpu-08");
+        measured.setTypicalMicros(1.01);
+        measured.setRound(1L);
+
+        RdmaStorageNodeStatus withLatency = NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed,
+                Conditions.of("VerbsLatency", "True", "WithinThreshold", "1.01 µs", GEN, T0.plusSeconds(5)), measured,
+                GEN, T0.plusSeconds(5)), T0.plusSeconds(5));
+
+        assertThat(condition(withLatency, "VerbsLatency").getReason()).isEqualTo("WithinThreshold");
+        assertThat(ready(withLatency).getStatus()).isEqualTo("True");
+        assertThat(condition(withLatency, "GpfsVerbs")).isEqualTo(condition(probed, "GpfsVerbs"));
+        assertThat(withLatency.getLatency().getTypicalMicros()).isEqualTo(1.01);
+
+        // the node's next probe knows nothing of latency: the measurement stays, and so does Ready
+        Instant later = T0.plusSeconds(900);
+        RdmaStorageNodeStatus reprobed = NodeVerdicts.merge(withLatency, fromTermination(spec, t, later), later);
+        assertThat(condition(reprobed, "VerbsLatency")).isEqualTo(condition(withLatency, "VerbsLatency"));
+        assertThat(reprobed.getLatency()).isSameAs(measured);
+        assertThat(ready(reprobed).getStatus()).isEqualTo("True");
+        assertThat(ready(reprobed).getLastTransitionTime()).isEqualTo(ready(withLatency).getLastTransitionTime());
+
+        // a probe failure does not touch it either, and its reason still names the node's Unknown
+        RdmaStorageNodeStatus failed = NodeVerdicts.merge(reprobed, NodeVerdicts.fromFailure(spec, GEN, POD,
+                ProbeFailure.timedOut(POD, java.time.Duration.ofMinutes(3)), later), later);
+        assertThat(condition(failed, "VerbsLatency").getStatus()).isEqualTo("True");
+        assertThat(ready(failed).getReason()).isEqualTo(Reasons.PROBE_TIMED_OUT);
+    }
+
+    @Test
+    void aProfileWhoseOnlyCheckIsLatencyIsReadyByItsMeasurementAlone() {
         RdmaStorageProfileSpec spec = RealProbe.withLatency(new RdmaStorageProfileSpec());
         RealProbe.Termination t = RealProbe.scenario(dir, "gpu-07");
 
-        Condition ready = ready(fromTermination(spec, t));
-
-        assertThat(ready.getStatus()).isEqualTo("Unknown");
-        assertThat(ready.getReason()).isEqualTo(Reasons.NOT_MEASURED_YET);
+        RdmaStorageNodeStatus probed = fromTermination(spec, t);
+        assertThat(ready(probed).getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
         assertThat(ready(fromTermination(new RdmaStorageProfileSpec(), t)).getReason()).isEqualTo(Reasons.NO_CHECKS_CONFIGURED);
+
+        RdmaStorageNodeStatus measured = NodeVerdicts.withLatency(spec, null, Conditions.of("VerbsLatency", "False",
+                "AboveThreshold", "7.85 µs", GEN, T0), new LatencyResult(), GEN, T0);
+        assertThat(types(measured)).containsExactly("Ready", "VerbsLatency");
+        assertThat(ready(measured).getStatus()).isEqualTo("False");
+        assertThat(ready(measured).getMessage()).isEqualTo("VerbsLatency: AboveThreshold");
     }
 
     @Test
@@ -199,7 +239,7 @@ class NodeVerdictsTest {
 
         assertAllUnknown(s, reason);
         assertThat(ready(s).getMessage()).isEqualTo(failure.message()).contains(says);
-        assertThat(condition(s, "VerbsLatency").getReason()).isEqualTo(Reasons.NOT_MEASURED_YET);
+        assertThat(condition(s, "VerbsLatency").getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
         assertThat(s.getLastProbeTime()).isEqualTo("2024-05-01T10:00:00Z");
         assertThat(s.getProbePod()).isEqualTo("probe-gpu-07-r3");
         assertThat(s.getDetails()).isEmpty();
@@ -323,7 +363,7 @@ class NodeVerdictsTest {
     static void assertAllUnknown(RdmaStorageNodeStatus s, String reason) {
         assertThat(s.getConditions()).isNotEmpty().allSatisfy(c -> {
             assertThat(c.getStatus()).as(c.toString()).isEqualTo("Unknown");
-            if (CheckTypes.measuredYet(c.getType())) {
+            if (!c.getType().equals(CheckTypes.PAIRWISE)) {
                 assertThat(c.getReason()).as(c.toString()).isEqualTo(reason);
             }
         });

@@ -151,7 +151,7 @@ class ProfileAggregationTest {
     }
 
     @Test
-    void aProfileWithoutChecksIsUnknownAndLatencyIsNotMeasuredYet() {
+    void aProfileWithoutChecksIsUnknownAndLatencyCountsOnceMeasured() {
         RdmaStorageProfileStatus none = ProfileAggregation.aggregateVerdicts(new RdmaStorageProfileSpec(), GEN,
                 List.of(new NodeVerdict("gpu-01", new RdmaStorageNodeStatus())), null, T0);
         assertThat(condition(none, "Ready").getReason()).isEqualTo("NoChecksConfigured");
@@ -160,11 +160,16 @@ class ProfileAggregationTest {
         RdmaStorageProfileSpec withLatency = RealProbe.withLatency(RealProbe.healthySpec());
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(withLatency, GEN, List.of(
                 new NodeVerdict("gpu-01", healthy)), null, T0);
-        assertThat(condition(s, "Ready").getStatus()).isEqualTo("True");
-        assertThat(condition(s, "VerbsLatency")).satisfies(c -> {
-            assertThat(c.getStatus()).isEqualTo("Unknown");
-            assertThat(c.getReason()).isEqualTo("NotMeasuredYet");
-        });
+        // the healthy node's verdict has no VerbsLatency yet: the profile waits for it
+        assertThat(condition(s, "Ready").getStatus()).isEqualTo("Unknown");
+        assertThat(condition(s, "VerbsLatency").getMessage()).isEqualTo("1 of 1 nodes Unknown: gpu-01 (AwaitingProbe); 0 True");
+
+        RdmaStorageNodeStatus measured = NodeVerdicts.withLatency(withLatency, healthy, Conditions.of("VerbsLatency",
+                "True", "WithinThreshold", "1.01 µs", GEN, T0), new io.rdmastorage.operator.api.LatencyResult(), GEN, T0);
+        RdmaStorageProfileStatus after = ProfileAggregation.aggregateVerdicts(withLatency, GEN, List.of(
+                new NodeVerdict("gpu-01", measured)), null, T0);
+        assertThat(condition(after, "Ready").getStatus()).isEqualTo("True");
+        assertThat(condition(after, "VerbsLatency").getStatus()).isEqualTo("True");
     }
 
     @Test
