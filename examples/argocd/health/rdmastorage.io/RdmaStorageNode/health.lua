@@ -2,9 +2,12 @@
 -- profile, written by the operator and owned by its RdmaStorageProfile (Argo CD shows it under
 -- the profile in the resource tree).
 --
---   Healthy      Ready True: every check the operator measures passed on this node.
+--   Healthy      Ready True: every check of the profile passed on this node, verbs latency
+--                to its peer included.
 --   Progressing  no verdict yet: no status, no Ready condition, or Ready Unknown AwaitingProbe
---                (the node is queued for its first probe, or for a check just added to the profile).
+--                (the node is queued for its first probe, or for a check just added to the profile)
+--                or AwaitingMeasurement (every other check is True and only the first verbs
+--                latency measurement against a peer is pending).
 --   Suspended    Ready Unknown NodeNotReady or NodeUnschedulable: the node is NotReady or cordoned,
 --                so it is not probed until it is back; earlier results no longer count.
 --   Degraded     Ready False (ChecksFailed), with the Ready message ("GpfsVerbs: TcpFallback;
@@ -13,9 +16,13 @@
 --                ProbeFailedToStart, ProbeFailed, ReportMissing, ReportOversized,
 --                ReportUnparseable, ReportNodeMismatch), the result expired (ResultExpired, no
 --                fresh result for 3 x interval), the probe could not tell (ToolNotFound,
---                OutputUnparseable, ... or ChecksUnknown when the checks disagree), or the profile
---                verifies nothing (NoChecksConfigured, NotMeasuredYet). Any reason this script
---                does not know is Degraded too: an unknown state is never reported as fine.
+--                OutputUnparseable, ... or ChecksUnknown when the checks disagree), the latency
+--                pair could not tell (PeerUnreachable with no other peer to try), the profile
+--                cannot verify latency here (NoPeer: the only measurable node, or no reference
+--                node can serve; it does not end by waiting unless a node joins, so it is not
+--                Suspended), or the profile verifies nothing (NoChecksConfigured). Any reason
+--                this script does not know is Degraded too: an unknown state is never reported
+--                as fine.
 --
 -- The message is always the Ready condition's message; each check condition has its own message
 -- with what to run or fix (`kubectl describe rsn <profile>.<node>`).
@@ -58,7 +65,7 @@ local function health(obj)
   if ready.status == "False" then
     return "Degraded", message
   end
-  if ready.reason == "AwaitingProbe" then
+  if ready.reason == "AwaitingProbe" or ready.reason == "AwaitingMeasurement" then
     return "Progressing", message
   end
   if ready.reason == "NodeNotReady" or ready.reason == "NodeUnschedulable" then

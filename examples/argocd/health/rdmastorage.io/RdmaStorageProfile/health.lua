@@ -1,11 +1,12 @@
 -- Argo CD health of an RdmaStorageProfile (rdmastorage.io/v1alpha1), from its Ready condition.
 --
 --   Healthy      status.observedGeneration == metadata.generation and Ready is True
---                (every matching node passed every check the operator measures).
+--                (every matching node passed every check of the profile, verbs latency included).
 --   Progressing  no verdict for this generation yet: no status, status.observedGeneration missing
 --                or behind metadata.generation (or the Ready condition's own observedGeneration
 --                behind), no Ready condition; or Ready Unknown NodesUnknown where every node the
---                message names is still AwaitingProbe (queued for its first probe).
+--                message names is still AwaitingProbe (queued for its first probe) or
+--                AwaitingMeasurement (only its first verbs latency measurement is pending).
 --   Suspended    Ready Unknown NoMatchingNodes: the nodeSelector matches no node (a pool scaled to
 --                zero, nodes not joined yet). Nothing failed, but nothing is verified either; or
 --                Ready Unknown NodesUnknown where the unknown nodes named are only NotReady or
@@ -14,19 +15,21 @@
 --                for a reason that means trouble: NodesUnknown naming any node Unknown for another
 --                reason than the above (ProbeTimedOut, ProbeFailedToStart, ProbeFailed,
 --                ReportMissing, ReportUnparseable, ReportOversized, ReportNodeMismatch,
---                ResultExpired, NotReported, the probe's own ToolNotFound, OutputUnparseable, ...),
---                and NoChecksConfigured / NotMeasuredYet (the profile verifies nothing: add a check
---                section). Any Unknown reason this script does not know is Degraded too: an
---                unknown state is never reported as fine.
+--                ResultExpired, NotReported, PeerUnreachable, the probe's own ToolNotFound,
+--                OutputUnparseable, ...), NoPeer (a node with no peer to measure verbs latency
+--                against: the only measurable node, or a referenceNodeSelector that matches no
+--                Ready node; a set-up to fix, not a pause, so not Suspended), and NoChecksConfigured
+--                (the profile verifies nothing: add a check section). Any Unknown reason this
+--                script does not know is Degraded too: an unknown state is never reported as fine.
 --
 -- The message is always the Ready condition's message, which names the first failing nodes and
 -- why; `kubectl describe rsn <profile>.<node>` has the details.
 --
--- NodesUnknown covers both nodes still waiting for their first probe and nodes whose probe went
--- wrong; only the message tells them apart ("2 of 40 nodes unknown: gpu-01 (AwaitingProbe),
--- gpu-02 (ProbeTimedOut)"). It names at most five nodes, so nodes beyond those five do not count
--- here (their RdmaStorageNodes show their own health). Reading the message needs Lua's string
--- library, which Argo CD gives a custom health script only with
+-- NodesUnknown covers both nodes still waiting for their first probe or latency measurement and
+-- nodes whose probe went wrong; only the message tells them apart ("2 of 40 nodes unknown: gpu-01
+-- (AwaitingProbe), gpu-02 (ProbeTimedOut)"). It names at most five nodes, so nodes beyond those
+-- five do not count here (their RdmaStorageNodes show their own health). Reading the message
+-- needs Lua's string library, which Argo CD gives a custom health script only with
 --   resource.customizations.useOpenLibs.rdmastorage.io_RdmaStorageProfile: "true"
 -- in argocd-cm (examples/argocd/argocd-cm-health.yaml sets it). Without it, NodesUnknown is
 -- Progressing whatever the reasons, and everything else works the same.
@@ -38,7 +41,7 @@ local SEVERITY = {Suspended = 1, Progressing = 2, Degraded = 3}
 
 -- The health an Unknown node reason (or profile reason) stands for.
 local function unknownReasonHealth(reason)
-  if reason == "AwaitingProbe" then
+  if reason == "AwaitingProbe" or reason == "AwaitingMeasurement" then
     return "Progressing"
   end
   if reason == "NodeNotReady" or reason == "NodeUnschedulable" or reason == "NoMatchingNodes" then

@@ -6,6 +6,7 @@ import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.Kubectl;
@@ -25,7 +26,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The one-command demo: a real kube-apiserver and etcd on this machine, five simulated GPU nodes
- * whose hosts show a healthy node and the classic silent failures, the operator running under the
+ * whose hosts show a healthy node and the classic silent failures (and measure verbs latency to each
+ * other through a simulated fabric), the operator running under the
  * RBAC the chart ships, the DESIGN example profile — then the verdicts, as {@code kubectl} shows
  * them, and a kubeconfig to explore with. Runs until Ctrl-C ({@code --exit} stops after the verdicts).
  */
@@ -101,6 +103,8 @@ public final class LocalDemo {
 
         step("registering simulated GPU nodes (their kubelets run the real node-probe on fixture hosts)");
         Path hosts = Files.createTempDirectory("rso-demo-hosts-");
+        // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
+        LatencyFabric fabric = new LatencyFabric(hosts.resolve("fabric"));
         for (Map.Entry<String, String> node : NODES.entrySet()) {
             FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()));
             if (node.getValue() == null) {
@@ -110,6 +114,7 @@ public final class LocalDemo {
             }
             cluster.addNode(SimulatedNode.named(node.getKey()).withLabel("nvidia.com/gpu.present", "true")
                     .withHostRoot(host.root()));
+            fabric.install(host, cluster.hostIp(node.getKey()));
             System.out.printf("      %-8s %s%n", node.getKey(), node.getValue() == null ? "healthy" : node.getValue());
         }
 

@@ -110,6 +110,9 @@ public final class LatencyPlanner {
             int a = attempt;
             Optional<LatencyPod> server = roundPods.stream().filter(p -> p.attempt() == a && p.isServer()).findFirst();
             Optional<LatencyPod> client = roundPods.stream().filter(p -> p.attempt() == a && !p.isServer()).findFirst();
+            if (server.isEmpty() && client.isEmpty()) {
+                continue; // someone deleted an earlier attempt's pods: it has nothing to say
+            }
             Step step = step(server, client, liveNodes, settings, now);
             if (step.result() == null) {
                 // only the last attempt can still be under way
@@ -118,7 +121,7 @@ public final class LatencyPlanner {
             }
             results.add(step.result());
         }
-        LatencyAttempt lastResult = results.get(results.size() - 1);
+        LatencyAttempt lastResult = results.get(results.size() - 1); // the last attempt has pods: it set `attempts`
         if (lastResult.peerSideInDoubt() && attempts < MAX_ATTEMPTS) {
             List<String> tried = results.stream().map(r -> r.peer().node()).toList();
             Optional<Peer> next = peers.stream().filter(p -> !tried.contains(p.node())).findFirst();
@@ -147,7 +150,7 @@ public final class LatencyPlanner {
             return new Step(LatencyVerdicts.fromClient(client.get(), outcome, settings.probeTimeout()), Optional.empty(),
                     null);
         }
-        LatencyPod s = server.orElseThrow(() -> new IllegalStateException("an attempt without pods"));
+        LatencyPod s = server.orElseThrow();
         if (!liveNodes.contains(s.runsOn())) {
             return new Step(LatencyVerdicts.serverNodeGone(s), Optional.empty(), null);
         }

@@ -31,8 +31,6 @@ public final class Reasons {
     // VerbsLatency, decided by the operator from one or two latency pairs.
     /** The only matching node: there is no peer to measure against. */
     public static final String NO_PEER = "NoPeer";
-    /** The peer's (or this node's) latency pod did not give a usable result. */
-    public static final String LATENCY_PROBE_FAILED = "LatencyProbeFailed";
     /** As node-probe names it: the out-of-band TCP exchange with the peer failed. */
     public static final String PEER_UNREACHABLE = "PeerUnreachable";
 

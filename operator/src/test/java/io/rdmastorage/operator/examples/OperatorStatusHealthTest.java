@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.rdmastorage.operator.api.GdsCheckSpec;
 import io.rdmastorage.operator.api.GpfsCheckSpec;
@@ -15,10 +16,14 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.examples.ArgoCdLua.Health;
 import io.rdmastorage.operator.examples.ArgoCdLua.Sandbox;
+import io.rdmastorage.operator.latency.LatencyAttempt;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
+import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.verdict.ProbeReport;
 import io.rdmastorage.operator.verdict.ProfileAggregation;
 import io.rdmastorage.operator.verdict.ProfileAggregation.NodeVerdict;
 import java.time.Duration;
@@ -30,14 +35,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The health scripts on statuses the operator's own verdict code writes (NodeVerdicts,
- * ProfileAggregation), not on hand-written samples: if a reason is renamed or the profile's Ready
- * message changes shape, the Argo CD health checks fail here instead of silently misreading it.
+ * LatencyVerdicts, ProfileAggregation), not on hand-written samples: if a reason is renamed or the
+ * profile's Ready message changes shape, the Argo CD health checks fail here instead of silently
+ * misreading it.
  */
 class OperatorStatusHealthTest {
 
     private static final long GENERATION = 3;
     private static final Instant NOW = Instant.parse("2026-11-30T08:40:47Z");
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Peer PEER = new Peer("gpu-09", "10.68.0.19");
+    private static final Peer OTHER_PEER = new Peer("gpu-10", "10.68.0.20");
 
     private final RdmaStorageProfileSpec spec = spec();
 
@@ -68,12 +76,49 @@ class OperatorStatusHealthTest {
                 json, NOW);
     }
 
+    /** The node's own probe passed, and its verbs latency to its peer was measured within the threshold. */
     private RdmaStorageNodeStatus healthy(String node) {
-        return report(node, "True", "RdmaInUse");
+        return measured(report(node, "True", "RdmaInUse"));
     }
 
     private RdmaStorageNodeStatus tcpFallback(String node) {
-        return report(node, "False", "TcpFallback");
+        return measured(report(node, "False", "TcpFallback"));
+    }
+
+    /** The node's own probe passed; its first verbs latency measurement is still to come. */
+    private RdmaStorageNodeStatus awaitingMeasurement(String node) {
+        return report(node, "True", "RdmaInUse");
+    }
+
+    private static ProbeReport.Check latencyCheck(String status, String reason, String message) {
+        ObjectNode details = JSON.createObjectNode().put("role", "client").put("peer", PEER.address())
+                .put("tTypicalMicros", 1.01).put("p99Micros", 1.35);
+        return new ProbeReport.Check("VerbsLatency", status, reason, message, details);
+    }
+
+    /** {@code probed} with a latency round's verdict, as the operator stores it (NodeWork.recordLatency). */
+    private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Verdict verdict) {
+        return NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
+                GENERATION, NOW), NOW);
+    }
+
+    private RdmaStorageNodeStatus measured(RdmaStorageNodeStatus probed) {
+        return withLatency(probed, LatencyVerdicts.decide(List.of(new LatencyAttempt.Reported(PEER, latencyCheck("True",
+                "WithinThreshold", "typical RDMA write latency to 10.68.0.19 is 1.01 µs, within maxTypicalMicros 5 µs"))),
+                1, GENERATION, NOW));
+    }
+
+    private RdmaStorageNodeStatus noPeer(String node) {
+        return withLatency(report(node, "True", "RdmaInUse"), LatencyVerdicts.noPeer(node, 1, GENERATION, NOW));
+    }
+
+    /** Neither of two peers could be reached: this node's side is blamed. */
+    private RdmaStorageNodeStatus unreachable(String node) {
+        ProbeReport.Check refused = latencyCheck("False", "PeerUnreachable", "ib_write_lat could not reach the latency "
+                + "server");
+        return withLatency(report(node, "True", "RdmaInUse"), LatencyVerdicts.decide(List.of(
+                new LatencyAttempt.Reported(PEER, refused), new LatencyAttempt.Reported(OTHER_PEER, refused)), 1, GENERATION,
+                NOW));
     }
 
     private RdmaStorageNodeStatus notProbed(String node, NotProbed why) {
@@ -122,6 +167,13 @@ class OperatorStatusHealthTest {
     @Test
     void nodeVerdictsAsTheOperatorWritesThem() {
         assertThat(nodeHealth(healthy("gpu-01")).status()).isEqualTo("Healthy");
+        // only the pairwise latency measurement is pending
+        assertThat(nodeHealth(awaitingMeasurement("gpu-01")).status()).isEqualTo("Progressing");
+        assertThat(nodeHealth(awaitingMeasurement("gpu-01")).message()).contains("first verbs latency measurement");
+        // the only node: the latency section cannot be verified
+        assertThat(nodeHealth(noPeer("gpu-01")).status()).isEqualTo("Degraded");
+        assertThat(nodeHealth(noPeer("gpu-01")).message()).contains("no peer");
+        assertThat(nodeHealth(unreachable("gpu-01"))).isEqualTo(new Health("Degraded", "VerbsLatency: PeerUnreachable"));
         assertThat(nodeHealth(tcpFallback("gpu-01"))).isEqualTo(new Health("Degraded", "GpfsVerbs: TcpFallback"));
         assertThat(nodeHealth(notProbed("gpu-01", NotProbed.AWAITING_PROBE)).status()).isEqualTo("Progressing");
         assertThat(nodeHealth(notProbed("gpu-01", NotProbed.NODE_UNSCHEDULABLE)).status()).isEqualTo("Suspended");
@@ -143,6 +195,12 @@ class OperatorStatusHealthTest {
         assertThat(profileHealth(Map.of("gpu-01", notProbed("gpu-01", NotProbed.AWAITING_PROBE),
                 "gpu-02", notProbed("gpu-02", NotProbed.AWAITING_PROBE), "gpu-03", healthy("gpu-03"))).status())
                 .isEqualTo("Progressing");
+        // nodes whose latency is still to be measured
+        assertThat(profileHealth(Map.of("gpu-01", awaitingMeasurement("gpu-01"), "gpu-02", awaitingMeasurement("gpu-02"),
+                "gpu-03", healthy("gpu-03"))).status()).isEqualTo("Progressing");
+        // a single node: no peer to measure against
+        assertThat(profileHealth(Map.of("gpu-01", noPeer("gpu-01"))))
+                .isEqualTo(new Health("Degraded", "1 of 1 nodes unknown: gpu-01 (NoPeer)"));
         // a node without a status yet counts as not probed
         assertThat(profileHealth(java.util.Collections.singletonMap("gpu-01", null)).status()).isEqualTo("Progressing");
         // a probe that timed out beside nodes still queued: trouble wins

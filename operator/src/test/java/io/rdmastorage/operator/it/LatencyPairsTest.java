@@ -12,6 +12,8 @@ import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.testing.NodeFault;
+import io.rdmastorage.testing.SimulatedCluster;
+import io.rdmastorage.testing.SimulatedNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -185,6 +187,31 @@ class LatencyPairsTest {
                 .filter(p -> "n-2".equals(p.getMetadata().getAnnotations().get(LatencyPods.CLIENT_NODE_ANNOTATION))
                         || "n-2".equals(p.getSpec().getNodeName()))
                 .allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+    }
+
+    @Test
+    void referenceNodesServeSeveralClientsAtOnceOnTheirOwnPorts() throws IOException {
+        List.of("g-1", "g-2", "g-3").forEach(this::addNode);
+        FixtureHost storage = FixtureHost.at(Files.createTempDirectory("rso-storage-"));
+        env.cluster.addNode(SimulatedNode.named("storage-1").withLabel("rdmastorage.test/role", "storage")
+                .withHostRoot(storage.root()));
+        fabric.install(storage, env.cluster.hostIp("storage-1"));
+        env.startOperator();
+        env.applyProfile(profile, SETTINGS, CHECKS.replace("  transportComparison: true", """
+                  transportComparison: true
+                  referenceNodeSelector:
+                    matchLabels:
+                      rdmastorage.test/role: storage
+                      %s: "%s"
+                """.formatted(SimulatedCluster.CLUSTER_LABEL, env.cluster.id())));
+
+        for (String node : List.of("g-1", "g-2", "g-3")) {
+            assertThat(awaitLatency(node, "WithinThreshold").getStatus()).isEqualTo("True");
+            LatencyResult r = env.verdict(profile, node).getStatus().getLatency();
+            assertThat(r.getPeer()).isEqualTo("storage-1");
+            assertThat(r.getTcpTypicalMicros()).as("TCP comparison on its own port pair").isPositive();
+        }
+        assertThat(env.verdict(profile, "storage-1")).as("a reference node outside the profile gets no verdict").isNull();
     }
 
     private void addNode(String name) {
