@@ -63,7 +63,7 @@ public final class LatencyVerdicts {
                             "latency-client pod " + pod.name() + " reported no VerbsLatency entry: the probe image may "
                                     + "be older than the operator. See " + pod.logsCommand())));
         }
-        return new LatencyAttempt.ClientFailed(peer, failure(pod, outcome, probeTimeout));
+        return new LatencyAttempt.ClientFailed(peer, ProbeFailure.of(pod, outcome, probeTimeout));
     }
 
     /** The server pod ended (or never started) before its client was started. */
@@ -71,7 +71,7 @@ public final class LatencyVerdicts {
         ProbePod pod = probePod(server);
         String what = outcome instanceof ProbeOutcome.Finished f
                 ? "ended (exit code " + f.exitCode() + ") before its client could be started"
-                : failure(pod, outcome, probeTimeout).message();
+                : ProbeFailure.of(pod, outcome, probeTimeout).message();
         return new LatencyAttempt.PeerFailed(server.peer(), "the latency-server pod " + pod.name() + " on "
                 + server.peer().node() + " " + what);
     }
@@ -183,16 +183,4 @@ public final class LatencyVerdicts {
         return new ProbePod(p.pod().getMetadata().getNamespace(), p.pod().getMetadata().getName(), p.runsOn());
     }
 
-    private static ProbeFailure failure(ProbePod pod, ProbeOutcome outcome, Duration probeTimeout) {
-        if (outcome instanceof ProbeOutcome.FailedToStart f) {
-            return ProbeFailure.failedToStart(pod, f.reason(), f.message());
-        }
-        if (outcome instanceof ProbeOutcome.TimedOut) {
-            return ProbeFailure.timedOut(pod, probeTimeout);
-        }
-        if (outcome instanceof ProbeOutcome.Lost lost) {
-            return new ProbeFailure(lost.reason(), lost.message());
-        }
-        throw new IllegalStateException("not a failure: " + outcome);
-    }
 }

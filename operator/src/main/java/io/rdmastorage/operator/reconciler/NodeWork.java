@@ -112,16 +112,7 @@ final class NodeWork {
             return NodeVerdicts.fromTermination(profile.getSpec(), harvest.generation(), probePod, finished.exitCode(),
                     null, finished.terminationMessage(), finished.finishedAt());
         }
-        ProbeFailure failure;
-        if (outcome instanceof ProbeOutcome.FailedToStart f) {
-            failure = ProbeFailure.failedToStart(probePod, f.reason(), f.message());
-        } else if (outcome instanceof ProbeOutcome.TimedOut) {
-            failure = ProbeFailure.timedOut(probePod, settings.probeTimeout());
-        } else if (outcome instanceof ProbeOutcome.Lost lost) {
-            failure = new ProbeFailure(lost.reason(), lost.message());
-        } else {
-            throw new IllegalStateException("not a final outcome: " + outcome);
-        }
+        ProbeFailure failure = ProbeFailure.of(probePod, outcome, settings.probeTimeout());
         metrics.recordProbeFailure(profileName, failure.reason());
         return NodeVerdicts.fromFailure(profile.getSpec(), harvest.generation(), probePod, failure, now);
     }

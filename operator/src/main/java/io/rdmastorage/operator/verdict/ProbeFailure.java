@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.verdict;
 
+import io.rdmastorage.operator.probe.ProbeOutcome;
 import java.time.Duration;
 
 /**
@@ -10,6 +11,20 @@ public record ProbeFailure(String reason, String message) {
 
     /** How much of a crashed probe's stderr (its termination message under FallbackToLogsOnError) is quoted. */
     public static final int STDERR_EXCERPT = 600;
+
+    /** A probe pod's final outcome other than Finished, as its failure. */
+    public static ProbeFailure of(ProbePod pod, ProbeOutcome outcome, Duration probeTimeout) {
+        if (outcome instanceof ProbeOutcome.FailedToStart f) {
+            return failedToStart(pod, f.reason(), f.message());
+        }
+        if (outcome instanceof ProbeOutcome.TimedOut) {
+            return timedOut(pod, probeTimeout);
+        }
+        if (outcome instanceof ProbeOutcome.Lost lost) {
+            return new ProbeFailure(lost.reason(), lost.message());
+        }
+        throw new IllegalStateException("not a failure: " + outcome);
+    }
 
     /** The pod did not finish within the profile's probeTimeout. */
     public static ProbeFailure timedOut(ProbePod pod, Duration timeout) {
