@@ -42,11 +42,17 @@ final class OperatorProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log)
-            throws IOException {
+    /** @param jfr where to write a flight recording of the whole run (profiling), or null for none */
+    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log,
+                                 Path jfr) throws IOException {
         int port = freePort();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap, "-jar", jar.toAbsolutePath().toString())
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap));
+        if (jfr != null) {
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr);
+        }
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
         Map<String, String> env = builder.environment();
@@ -170,7 +176,7 @@ final class OperatorProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         poller.shutdownNow();
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             process.waitFor();
         }

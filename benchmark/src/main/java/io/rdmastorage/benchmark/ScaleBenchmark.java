@@ -48,7 +48,14 @@ import java.util.stream.IntStream;
  * ConfigMaps), one at a time as the reconciler writes.</li>
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
- * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]}.
+ * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
+ * [--real-probes] [--final-status-only] [--jfr FILE.jfr]}.
+ *
+ * <p>By default the simulated kubelets answer from a recorded report
+ * ({@link SimulatedCluster.Builder#recordedProbes}): node-probe runs once on the shared fixture host,
+ * every other probe pod gets that report with its own node name and time, so the probes' CPU does
+ * not crowd the operator off the machine. {@code --real-probes} runs node-probe for every pod;
+ * {@code --final-status-only} has the kubelets write only a probe pod's terminal status.
  */
 public final class ScaleBenchmark {
 
@@ -63,7 +70,11 @@ public final class ScaleBenchmark {
     private final Options options;
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
-                   boolean nodeLabels, Duration timeout, Path out) {
+                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr) {
+        static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
+                + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
+                + " [--final-status-only] [--jfr FILE.jfr]";
+
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
             Path jar = root.resolve("operator/target/operator.jar");
@@ -73,6 +84,9 @@ public final class ScaleBenchmark {
             boolean labels = false;
             Duration timeout = Duration.ofMinutes(15);
             Path out = null;
+            boolean realProbes = false;
+            boolean finalStatusOnly = false;
+            Path jfr = null;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -83,12 +97,13 @@ public final class ScaleBenchmark {
                     case "--node-labels" -> labels = true;
                     case "--timeout-minutes" -> timeout = Duration.ofMinutes(Long.parseLong(args[++i]));
                     case "--out" -> out = Path.of(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                            + "; usage: --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
-                            + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]");
+                    case "--real-probes" -> realProbes = true;
+                    case "--final-status-only" -> finalStatusOnly = true;
+                    case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
-            return new Options(nodes, jar, heap, workers, second, labels, timeout, out);
+            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr);
         }
     }
 
@@ -130,6 +145,9 @@ public final class ScaleBenchmark {
         }
         System.out.printf("machine: %d CPUs, load average %s; operator jar %s, -Xmx%s%n",
                 Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(), options.heap());
+        System.out.printf("kubelets: %s, %s%n", options.realProbes() ? "node-probe run for every pod"
+                : "node-probe run once, its report replayed per node",
+                options.finalStatusOnly() ? "one status write per probe pod (terminal)" : "three status writes per probe pod");
         List<Result> results = new ArrayList<>();
         for (int n : options.nodes()) {
             Result result = run(n);
@@ -168,7 +186,8 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
-            try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers()).start()) {
+            try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
+                    .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
                 step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
                         .withLabel(NODE_LABEL, "true").withHostRoot(host.root())).toList();
@@ -179,8 +198,10 @@ public final class ScaleBenchmark {
 
                 step("starting the operator: java -Xmx" + options.heap() + " -jar " + options.operatorJar()
                         + " (as its service account)");
+                Path jfr = options.jfr() == null ? null : options.nodes().size() == 1 ? options.jfr()
+                        : options.jfr().resolveSibling(n + "-" + options.jfr().getFileName());
                 try (OperatorProcess operator = OperatorProcess.start(options.operatorJar(), options.heap(), kubeconfig,
-                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"))) {
+                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"), jfr)) {
                     operator.awaitReady(Duration.ofMinutes(3));
                     operator.startPolling();
                     Thread.sleep(SETTLE.toMillis());   // informers listed the nodes; start-up requests end here

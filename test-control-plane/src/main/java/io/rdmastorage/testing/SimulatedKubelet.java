@@ -46,12 +46,23 @@ final class SimulatedKubelet {
     private final ProbeLauncher launcher;
     private final PodFileResolver resolver;
     private final Predicate<Container> isProbe;
+    /** Benchmark shortcuts, off by default: see {@link SimulatedCluster.Builder#recordedProbes}. */
+    private final RecordedProbes recordings;
+    /** See {@link SimulatedCluster.Builder#finalStatusOnly}. */
+    private final boolean finalStatusOnly;
 
     SimulatedKubelet(KubernetesClient client, ProbeLauncher launcher, PodFileResolver resolver, Predicate<Container> isProbe) {
+        this(client, launcher, resolver, isProbe, false, false);
+    }
+
+    SimulatedKubelet(KubernetesClient client, ProbeLauncher launcher, PodFileResolver resolver, Predicate<Container> isProbe,
+                     boolean recordedProbes, boolean finalStatusOnly) {
         this.client = client;
         this.launcher = launcher;
         this.resolver = resolver;
         this.isProbe = isProbe;
+        this.recordings = recordedProbes ? new RecordedProbes() : null;
+        this.finalStatusOnly = finalStatusOnly;
     }
 
     boolean isProbePod(Pod pod) {
@@ -79,9 +90,13 @@ final class SimulatedKubelet {
             default -> {
             }
         }
-        write(pod, node, PodStatuses.containerCreating(pod, ip, started));
-        write(pod, node, PodStatuses.running(pod, ip, started));
-        if (!isProbePod(pod)) {
+        boolean probePod = isProbePod(pod);
+        // a probe pod on a healthy node may go from created to its end in one status write (opt-in)
+        if (!(finalStatusOnly && probePod && node.node().fault() == NodeFault.NONE)) {
+            write(pod, node, PodStatuses.containerCreating(pod, ip, started));
+            write(pod, node, PodStatuses.running(pod, ip, started));
+        }
+        if (!probePod) {
             return false;
         }
         switch (node.node().fault()) {
@@ -128,6 +143,49 @@ final class SimulatedKubelet {
         }
         List<String> args = ProbeArguments.translate(ContainerEnv.expand(container.getArgs(), env), hostRoot,
                 terminationPath, terminationFile, dir.resolve("output"), path -> resolver.resolve(context, path));
+        if (recordings != null) {
+            String nodeName = context.node().name();
+            RecordedProbes.Recorded recorded;
+            try {
+                recorded = recordings.answer(recordingKey(hostRoot, args, context.scratchDir(), nodeName),
+                        () -> launchAndRead(context, args, env, terminationFile));
+            } catch (InterruptedException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return new PodStatuses.Exit(recorded.exitCode(), RecordedProbes.forNode(recorded.message(), nodeName, Instant.now()));
+        }
+        RecordedProbes.Recorded result = launchAndRead(context, args, env, terminationFile);
+        return new PodStatuses.Exit(result.exitCode(), result.message());
+    }
+
+    /**
+     * What makes two probe runs give the same report: the host root, the arguments (with the node's
+     * name and the pod's own scratch directory left out) and the content of the spec file.
+     */
+    private static String recordingKey(Path hostRoot, List<String> args, Path scratchDir, String nodeName) {
+        StringBuilder key = new StringBuilder(hostRoot.toString());
+        String scratch = scratchDir.toString();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            key.append('\n').append(arg.equals(nodeName) ? "<node>" : arg.replace(scratch, "<scratch>"));
+            if (arg.equals("--spec") && i + 1 < args.size()) {
+                Path spec = Path.of(args.get(i + 1));
+                try {
+                    key.append("\n<spec>").append(Files.isRegularFile(spec) ? Files.readString(spec) : "");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        return key.toString();
+    }
+
+    /** Runs node-probe and reads what its kubelet would report: exit code and termination message. */
+    private RecordedProbes.Recorded launchAndRead(ContainerContext context, List<String> args, Map<String, String> env,
+                                                  Path terminationFile) throws InterruptedException {
+        Container container = context.container();
         CommandResult result = launcher.launch(args, env);
         byte[] file;
         try {
@@ -138,7 +196,7 @@ final class SimulatedKubelet {
         byte[] log = (result.stdout() + result.stderr()).getBytes(StandardCharsets.UTF_8);
         String message = TerminationMessage.of(file, container.getTerminationMessagePolicy(), result.exitCode(), log);
         LOG.debug("probe {} on {} exited {}", context.pod().getMetadata().getName(), context.node().name(), result.exitCode());
-        return new PodStatuses.Exit(result.exitCode(), message);
+        return new RecordedProbes.Recorded(result.exitCode(), message);
     }
 
     /** A strategic-merge patch of the status subresource, guarded by the pod's UID like the kubelet's. */
