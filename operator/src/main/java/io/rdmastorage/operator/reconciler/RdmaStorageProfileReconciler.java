@@ -157,8 +157,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         concerned.addAll(matching);
         Set<String> matchingSet = Set.copyOf(matching);
 
-        NodeWork work = new NodeWork(profile, settings, writes, new NodeMarkings(context.getClient()),
-                new VerdictEvents(context.getClient()), metrics, now);
+        VerdictEvents events = new VerdictEvents(context.getClient());
+        NodeWork work = new NodeWork(profile, settings, writes, new NodeMarkings(context.getClient()), events, metrics, now);
         Instant wakeAt = now.plus(MAX_WAIT);
         int alive = 0;
         List<Candidate> candidates = new ArrayList<>();
@@ -207,6 +207,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 verdictsOfMatching, profile.getStatus(), now);
         metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(current.values().stream()
                 .filter(Objects::nonNull).map(RdmaStorageNodeStatus::getConditions).toList()));
+        events.recordProfileChange(profile, profile.getStatus(), status);
         return statusUpdate(profile, status, wakeAt, now);
     }
 
