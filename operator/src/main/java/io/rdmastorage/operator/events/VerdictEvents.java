@@ -108,7 +108,8 @@ public final class VerdictEvents {
     public boolean record(HasMetadata object, VerdictChange change) {
         try {
             Event event = eventFor(object, change, clock.instant(), uniqueStamp(), instance);
-            client.v1().events().inNamespace(NAMESPACE).resource(event).create();
+            // raw: the API server's answer (the event) is not needed, so it is not deserialized
+            client.raw("/api/v1/namespaces/" + NAMESPACE + "/events", "POST", event);
             return true;
         } catch (RuntimeException e) {
             LOG.warn("could not record event {} on {} {}: {}", change.reason(), object.getKind(),

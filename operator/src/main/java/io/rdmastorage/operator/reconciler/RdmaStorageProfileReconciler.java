@@ -96,16 +96,19 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .withName(NODES)
                 .withSecondaryToPrimaryMapper(allProfiles)
                 .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after))
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR + "," + Labels.COMPONENT + "=" + Labels.COMPONENT_NODE_PROBE)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var verdicts = new InformerEventSource<>(InformerEventSourceConfiguration.from(RdmaStorageNode.class,
                         RdmaStorageProfile.class)
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var specs = new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
