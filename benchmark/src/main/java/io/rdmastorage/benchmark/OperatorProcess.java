@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OperatorProcess implements AutoCloseable {
 
-    private static final Duration POLL = Duration.ofMillis(250);
+    /** Often enough for the heap's peak under -Xmx256m; each scrape costs the operator CPU, as Prometheus's would. */
+    private static final Duration POLL = Duration.ofSeconds(1);
 
     private final Process process;
     private final int port;
@@ -34,6 +35,7 @@ final class OperatorProcess implements AutoCloseable {
         return t;
     });
     private final AtomicLong peakHeap = new AtomicLong();
+    private final AtomicLong peakLive = new AtomicLong();
     private volatile String lastScrape = "";
 
     private OperatorProcess(Process process, int port, Path log) {
@@ -96,6 +98,7 @@ final class OperatorProcess implements AutoCloseable {
     /** Resets the peak heap (e.g. between rounds) to the heap in use now. */
     void resetPeakHeap() {
         peakHeap.set(0);
+        peakLive.set(0);
         scrape();
     }
 
@@ -105,6 +108,8 @@ final class OperatorProcess implements AutoCloseable {
             lastScrape = body;
             long heap = (long) Prometheus.sum(body, "jvm_memory_used_bytes", "area=\"heap\"");
             peakHeap.accumulateAndGet(heap, Math::max);
+            // what a collection left of the old generation: the live set, not what G1 lets pile up
+            peakLive.accumulateAndGet((long) Prometheus.sum(body, "jvm_gc_live_data_size_bytes", ""), Math::max);
         } catch (IOException | RuntimeException e) {
             // a scrape during a full GC can time out; the next one counts
         } catch (InterruptedException e) {
@@ -112,8 +117,25 @@ final class OperatorProcess implements AutoCloseable {
         }
     }
 
+    /** The sum of one metric's samples in a scrape taken now; NaN when /metrics does not answer. */
+    double metricNow(String name) {
+        try {
+            return Prometheus.sum(get("/metrics").body(), name, "");
+        } catch (IOException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+    }
+
     long peakHeapBytes() {
         return peakHeap.get();
+    }
+
+    /** The largest live heap after a collection seen so far (Micrometer's jvm.gc.live.data.size). */
+    long peakLiveBytes() {
+        return peakLive.get();
     }
 
     String lastScrape() {

@@ -65,6 +65,8 @@ public final class ScaleBenchmark {
     static final String NODE_LABEL = "rdmastorage.io/benchmark";
     static final String PROBE_IMAGE = "registry.example/node-probe:benchmark";
     private static final Duration SETTLE = Duration.ofSeconds(3);
+    /** JOSDK's count of reconciles started (its Micrometer metrics, on the operator's /metrics). */
+    private static final String RECONCILES = "operator_sdk_reconciliations_started_total";
 
     private final Path root;
     private final Options options;
@@ -109,7 +111,8 @@ public final class ScaleBenchmark {
 
     /** One round's figures. */
     record Round(String name, Duration wall, List<AuditLog.Request> requests, long peakHeap, Duration operatorCpu,
-                 Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter) {
+                 Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter,
+                 double reconciles, long peakLive) {
         long writes() {
             return requests.stream().filter(AuditLog.Request::write).count();
         }
@@ -251,6 +254,7 @@ public final class ScaleBenchmark {
         Duration operatorCpu0 = operator.cpuTime();
         Map<String, Duration> cpu0 = childCpu();
         Duration harness0 = harnessCpu();
+        double reconciles0 = operator.metricNow(RECONCILES);
         Instant start = Instant.now();
         long started = System.nanoTime();
         action.run();
@@ -273,6 +277,7 @@ public final class ScaleBenchmark {
         // writes that trail the verdicts (e.g. follow-up reconciles) belong to the round too
         Thread.sleep(SETTLE.toMillis());
         Map<String, Duration> cpu1 = childCpu();
+        double reconciles = operator.metricNow(RECONCILES) - reconciles0;
         List<AuditLog.Request> requests = audit.requests(start, end.plus(SETTLE));
         Instant firstPod = null;
         Instant lastPod = null;
@@ -288,7 +293,8 @@ public final class ScaleBenchmark {
                 cpu1.getOrDefault("kube-apiserver", Duration.ZERO).minus(cpu0.getOrDefault("kube-apiserver", Duration.ZERO)),
                 cpu1.getOrDefault("etcd", Duration.ZERO).minus(cpu0.getOrDefault("etcd", Duration.ZERO)),
                 harnessCpu().minus(harness0),
-                firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod));
+                firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod),
+                reconciles, operator.peakLiveBytes());
     }
 
     /**
@@ -378,7 +384,10 @@ public final class ScaleBenchmark {
                             cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");
             row(out, results, label + ": operator CPU per node", r -> pick.apply(r) == null ? "—"
                     : "%.2f ms".formatted(pick.apply(r).operatorCpu().toNanos() / 1e6 / r.nodes()), "—");
+            row(out, results, label + ": reconciles", r -> pick.apply(r) == null || Double.isNaN(pick.apply(r).reconciles()) ? "—"
+                    : "%,.0f".formatted(pick.apply(r).reconciles()), "—");
             row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
+            row(out, results, label + ": peak live heap after GC", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakLive()), "—");
         }
         row(out, results, "peak operator RSS (VmHWM)", r -> mib(r.peakRss()), "—");
         row(out, results, "API server floor: same number of plain writes, one at a time", r -> "%s for %,d".formatted(seconds(r.floor()),
