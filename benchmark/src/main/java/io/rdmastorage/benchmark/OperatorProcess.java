@@ -138,6 +138,21 @@ final class OperatorProcess implements AutoCloseable {
         return peakLive.get();
     }
 
+    /**
+     * The live set: the heap in use right after a full collection ({@code jcmd <pid> GC.run}),
+     * which unlike the used heap does not depend on how much garbage {@code -Xmx} lets G1 keep.
+     */
+    long liveHeapAfterFullGc() throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid()), "GC.run").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+            jcmd.destroyForcibly();
+            return -1;
+        }
+        return (long) Prometheus.sum(get("/metrics").body(), "jvm_memory_used_bytes", "area=\"heap\"");
+    }
+
     String lastScrape() {
         return lastScrape;
     }

@@ -5,8 +5,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,21 +201,34 @@ final class SimulatedKubelet {
         return new RecordedProbes.Recorded(result.exitCode(), message);
     }
 
-    /** A strategic-merge patch of the status subresource, guarded by the pod's UID like the kubelet's. */
-    private void write(Pod pod, NodeAccess node, PodStatus status) {
+    /**
+     * A strategic-merge patch of the status subresource, guarded by the pod's UID like the kubelet's.
+     * Sent through the client's own HTTP client (same request, same credentials) because the answer,
+     * the whole pod, is not needed: deserializing it cost the harness more than the write itself.
+     */
+    private void write(Pod pod, NodeAccess node, PodStatus status) throws InterruptedException {
         if (!node.stillRunning()) {
             return;
         }
         Map<String, Object> patch = Map.of("metadata", Map.of("uid", pod.getMetadata().getUid()), "status", status);
+        HttpClient http = client.getHttpClient();
+        HttpRequest request = http.newHttpRequestBuilder()
+                .uri(client.getMasterUrl().toString().replaceFirst("/$", "") + "/api/v1/namespaces/"
+                        + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName() + "/status")
+                .method("PATCH", "application/strategic-merge-patch+json", client.getKubernetesSerialization().asJson(patch))
+                .build();
+        HttpResponse<byte[]> response;
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status")
-                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), client.getKubernetesSerialization().asJson(patch));
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 409) {
-                return; // the pod is gone or was replaced; nothing left to report
-            }
-            throw e;
+            response = http.sendAsync(request, byte[].class).get();
+        } catch (ExecutionException e) {
+            throw KubernetesClientException.launderThrowable(e.getCause());
+        }
+        if (response.code() == 404 || response.code() == 409) {
+            return; // the pod is gone or was replaced; nothing left to report
+        }
+        if (!response.isSuccessful()) {
+            throw new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
+                    + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
         }
     }
 }
