@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The operator at scale (docs/benchmarks.md, "Operator at scale"): a real kube-apiserver + etcd with
-# the operator's requests audited, N simulated nodes whose kubelets run the real node-probe at once,
-# the operator jar as a process of its own under the chart's RBAC, one profile matching every node.
+# the operator's requests audited, N simulated nodes whose kubelets answer probe pods at once (a
+# node-probe report recorded once and replayed per node, one status write per pod; --real-probes
+# and --all-pod-statuses for the full kubelet), the operator jar as a process of its own under the
+# chart's RBAC, one profile matching every node.
 # Prints the figures as a table. Not part of the tests (timings on a shared machine are not asserts).
 #   ./scripts/benchmark-scale.sh                      # 1,000 nodes
 #   ./scripts/benchmark-scale.sh --nodes 1000,5000    # more: see ScaleBenchmark for every option

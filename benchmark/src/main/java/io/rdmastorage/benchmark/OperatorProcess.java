@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OperatorProcess implements AutoCloseable {
 
-    private static final Duration POLL = Duration.ofMillis(250);
+    /** Often enough for the heap's peak under -Xmx256m; each scrape costs the operator CPU, as Prometheus's would. */
+    private static final Duration POLL = Duration.ofSeconds(1);
 
     private final Process process;
     private final int port;
@@ -34,6 +35,7 @@ final class OperatorProcess implements AutoCloseable {
         return t;
     });
     private final AtomicLong peakHeap = new AtomicLong();
+    private final AtomicLong peakLive = new AtomicLong();
     private volatile String lastScrape = "";
 
     private OperatorProcess(Process process, int port, Path log) {
@@ -42,11 +44,17 @@ final class OperatorProcess implements AutoCloseable {
         this.log = log;
     }
 
-    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log)
-            throws IOException {
+    /** @param jfr where to write a flight recording of the whole run (profiling), or null for none */
+    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log,
+                                 Path jfr) throws IOException {
         int port = freePort();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap, "-jar", jar.toAbsolutePath().toString())
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap));
+        if (jfr != null) {
+            command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr);
+        }
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
         Map<String, String> env = builder.environment();
@@ -90,6 +98,7 @@ final class OperatorProcess implements AutoCloseable {
     /** Resets the peak heap (e.g. between rounds) to the heap in use now. */
     void resetPeakHeap() {
         peakHeap.set(0);
+        peakLive.set(0);
         scrape();
     }
 
@@ -99,6 +108,8 @@ final class OperatorProcess implements AutoCloseable {
             lastScrape = body;
             long heap = (long) Prometheus.sum(body, "jvm_memory_used_bytes", "area=\"heap\"");
             peakHeap.accumulateAndGet(heap, Math::max);
+            // what a collection left of the old generation: the live set, not what G1 lets pile up
+            peakLive.accumulateAndGet((long) Prometheus.sum(body, "jvm_gc_live_data_size_bytes", ""), Math::max);
         } catch (IOException | RuntimeException e) {
             // a scrape during a full GC can time out; the next one counts
         } catch (InterruptedException e) {
@@ -106,8 +117,40 @@ final class OperatorProcess implements AutoCloseable {
         }
     }
 
+    /** The sum of one metric's samples in a scrape taken now; NaN when /metrics does not answer. */
+    double metricNow(String name) {
+        try {
+            return Prometheus.sum(get("/metrics").body(), name, "");
+        } catch (IOException e) {
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
+        }
+    }
+
     long peakHeapBytes() {
         return peakHeap.get();
+    }
+
+    /** The largest live heap after a collection seen so far (Micrometer's jvm.gc.live.data.size). */
+    long peakLiveBytes() {
+        return peakLive.get();
+    }
+
+    /**
+     * The live set: the heap in use right after a full collection ({@code jcmd <pid> GC.run}),
+     * which unlike the used heap does not depend on how much garbage {@code -Xmx} lets G1 keep.
+     */
+    long liveHeapAfterFullGc() throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid()), "GC.run").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+            jcmd.destroyForcibly();
+            return -1;
+        }
+        return (long) Prometheus.sum(get("/metrics").body(), "jvm_memory_used_bytes", "area=\"heap\"");
     }
 
     String lastScrape() {
@@ -170,7 +213,7 @@ final class OperatorProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         poller.shutdownNow();
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             process.waitFor();
         }

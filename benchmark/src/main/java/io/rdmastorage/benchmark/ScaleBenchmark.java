@@ -48,7 +48,16 @@ import java.util.stream.IntStream;
  * ConfigMaps), one at a time as the reconciler writes.</li>
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
- * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]}.
+ * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr]}.
+ *
+ * <p>By default the simulated kubelets answer at once and cheaply, so that the machine's CPU goes
+ * to the operator and the API server rather than to the harness: a probe report recorded once on
+ * the shared fixture host is replayed per node with its name and time
+ * ({@link SimulatedCluster.Builder#recordedProbes}), and a probe pod gets one status write, its
+ * terminal one ({@link SimulatedCluster.Builder#finalStatusOnly}). {@code --real-probes} runs
+ * node-probe for every pod; {@code --all-pod-statuses} writes Pending, Running and the end, as
+ * the tests' kubelets do.
  */
 public final class ScaleBenchmark {
 
@@ -58,12 +67,18 @@ public final class ScaleBenchmark {
     static final String NODE_LABEL = "rdmastorage.io/benchmark";
     static final String PROBE_IMAGE = "registry.example/node-probe:benchmark";
     private static final Duration SETTLE = Duration.ofSeconds(3);
+    /** JOSDK's count of reconciles started (its Micrometer metrics, on the operator's /metrics). */
+    private static final String RECONCILES = "operator_sdk_reconciliations_started_total";
 
     private final Path root;
     private final Options options;
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
-                   boolean nodeLabels, Duration timeout, Path out) {
+                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr) {
+        static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
+                + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
+                + " [--all-pod-statuses] [--jfr FILE.jfr]";
+
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
             Path jar = root.resolve("operator/target/operator.jar");
@@ -73,6 +88,9 @@ public final class ScaleBenchmark {
             boolean labels = false;
             Duration timeout = Duration.ofMinutes(15);
             Path out = null;
+            boolean realProbes = false;
+            boolean finalStatusOnly = true;
+            Path jfr = null;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -83,18 +101,20 @@ public final class ScaleBenchmark {
                     case "--node-labels" -> labels = true;
                     case "--timeout-minutes" -> timeout = Duration.ofMinutes(Long.parseLong(args[++i]));
                     case "--out" -> out = Path.of(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                            + "; usage: --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
-                            + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]");
+                    case "--real-probes" -> realProbes = true;
+                    case "--all-pod-statuses" -> finalStatusOnly = false;
+                    case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
-            return new Options(nodes, jar, heap, workers, second, labels, timeout, out);
+            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr);
         }
     }
 
     /** One round's figures. */
     record Round(String name, Duration wall, List<AuditLog.Request> requests, long peakHeap, Duration operatorCpu,
-                 Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter) {
+                 Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter,
+                 double reconciles, long peakLive, long liveAfterFullGc) {
         long writes() {
             return requests.stream().filter(AuditLog.Request::write).count();
         }
@@ -130,6 +150,9 @@ public final class ScaleBenchmark {
         }
         System.out.printf("machine: %d CPUs, load average %s; operator jar %s, -Xmx%s%n",
                 Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(), options.heap());
+        System.out.printf("kubelets: %s, %s%n", options.realProbes() ? "node-probe run for every pod"
+                : "node-probe run once, its report replayed per node",
+                options.finalStatusOnly() ? "one status write per probe pod (terminal)" : "three status writes per probe pod");
         List<Result> results = new ArrayList<>();
         for (int n : options.nodes()) {
             Result result = run(n);
@@ -168,7 +191,8 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
-            try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers()).start()) {
+            try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
+                    .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
                 step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
                         .withLabel(NODE_LABEL, "true").withHostRoot(host.root())).toList();
@@ -179,8 +203,10 @@ public final class ScaleBenchmark {
 
                 step("starting the operator: java -Xmx" + options.heap() + " -jar " + options.operatorJar()
                         + " (as its service account)");
+                Path jfr = options.jfr() == null ? null : options.nodes().size() == 1 ? options.jfr()
+                        : options.jfr().resolveSibling(n + "-" + options.jfr().getFileName());
                 try (OperatorProcess operator = OperatorProcess.start(options.operatorJar(), options.heap(), kubeconfig,
-                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"))) {
+                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"), jfr)) {
                     operator.awaitReady(Duration.ofMinutes(3));
                     operator.startPolling();
                     Thread.sleep(SETTLE.toMillis());   // informers listed the nodes; start-up requests end here
@@ -230,6 +256,7 @@ public final class ScaleBenchmark {
         Duration operatorCpu0 = operator.cpuTime();
         Map<String, Duration> cpu0 = childCpu();
         Duration harness0 = harnessCpu();
+        double reconciles0 = operator.metricNow(RECONCILES);
         Instant start = Instant.now();
         long started = System.nanoTime();
         action.run();
@@ -252,6 +279,9 @@ public final class ScaleBenchmark {
         // writes that trail the verdicts (e.g. follow-up reconciles) belong to the round too
         Thread.sleep(SETTLE.toMillis());
         Map<String, Duration> cpu1 = childCpu();
+        Duration operatorCpu = operator.cpuTime().minus(operatorCpu0);
+        Duration harnessCpu = harnessCpu().minus(harness0);   // before reading the audit log, which is the benchmark's work
+        double reconciles = operator.metricNow(RECONCILES) - reconciles0;
         List<AuditLog.Request> requests = audit.requests(start, end.plus(SETTLE));
         Instant firstPod = null;
         Instant lastPod = null;
@@ -261,13 +291,15 @@ public final class ScaleBenchmark {
                 lastPod = lastPod == null || r.received().isAfter(lastPod) ? r.received() : lastPod;
             }
         }
+        long live = operator.liveHeapAfterFullGc();   // after the CPU figures: a full GC is the benchmark's, not the round's
         System.out.printf("      all verdicts after %.1f s; %d operator requests (%d writes)%n", wall.toMillis() / 1000.0,
                 requests.size(), requests.stream().filter(AuditLog.Request::write).count());
-        return new Round(name, wall, requests, operator.peakHeapBytes(), operator.cpuTime().minus(operatorCpu0),
+        return new Round(name, wall, requests, operator.peakHeapBytes(), operatorCpu,
                 cpu1.getOrDefault("kube-apiserver", Duration.ZERO).minus(cpu0.getOrDefault("kube-apiserver", Duration.ZERO)),
                 cpu1.getOrDefault("etcd", Duration.ZERO).minus(cpu0.getOrDefault("etcd", Duration.ZERO)),
-                harnessCpu().minus(harness0),
-                firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod));
+                harnessCpu,
+                firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod),
+                reconciles, operator.peakLiveBytes(), live);
     }
 
     /**
@@ -357,7 +389,12 @@ public final class ScaleBenchmark {
                             cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");
             row(out, results, label + ": operator CPU per node", r -> pick.apply(r) == null ? "—"
                     : "%.2f ms".formatted(pick.apply(r).operatorCpu().toNanos() / 1e6 / r.nodes()), "—");
+            row(out, results, label + ": reconciles", r -> pick.apply(r) == null || Double.isNaN(pick.apply(r).reconciles()) ? "—"
+                    : "%,.0f".formatted(pick.apply(r).reconciles()), "—");
             row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
+            row(out, results, label + ": peak old generation after a GC", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakLive()), "—");
+            row(out, results, label + ": live heap at the end (after a full GC)", r -> pick.apply(r) == null
+                    || pick.apply(r).liveAfterFullGc() < 0 ? "—" : mib(pick.apply(r).liveAfterFullGc()), "—");
         }
         row(out, results, "peak operator RSS (VmHWM)", r -> mib(r.peakRss()), "—");
         row(out, results, "API server floor: same number of plain writes, one at a time", r -> "%s for %,d".formatted(seconds(r.floor()),

@@ -79,7 +79,8 @@ public final class SimulatedCluster implements AutoCloseable {
     private SimulatedCluster(Builder builder) {
         this.client = builder.client;
         this.kubelet = new SimulatedKubelet(client, builder.launcher,
-                builder.resolver != null ? builder.resolver : new VolumeFileResolver(client), builder.isProbe);
+                builder.resolver != null ? builder.resolver : new VolumeFileResolver(client), builder.isProbe,
+                builder.recordedProbes, builder.finalStatusOnly);
         this.workers = new ThreadPoolExecutor(builder.workers, builder.workers, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), runnable -> {
                     Thread thread = new Thread(runnable, "simulated-kubelet-" + id);
@@ -119,12 +120,12 @@ public final class SimulatedCluster implements AutoCloseable {
         return new Builder(client);
     }
 
-    /** Registers a node (one API call: the Node object with its status) and starts acting as its kubelet. */
     /** This cluster's value of {@link #CLUSTER_LABEL} on every node it registers: selects exactly its nodes. */
     public String id() {
         return id;
     }
 
+    /** Registers a node (one API call: the Node object with its status) and starts acting as its kubelet. */
     public void addNode(SimulatedNode node) {
         addNodes(List.of(node));
     }
@@ -376,6 +377,8 @@ public final class SimulatedCluster implements AutoCloseable {
         private PodFileResolver resolver;
         private Predicate<Container> isProbe = c -> c.getImage() != null && c.getImage().contains("node-probe");
         private int workers = 16;
+        private boolean recordedProbes;
+        private boolean finalStatusOnly;
 
         private Builder(KubernetesClient client) {
             this.client = client;
@@ -402,6 +405,28 @@ public final class SimulatedCluster implements AutoCloseable {
         /** Worker threads shared by all kubelets (status writes and in-process probes); default 16. */
         public Builder workers(int value) {
             this.workers = value;
+            return this;
+        }
+
+        /**
+         * For benchmarks, off by default: node-probe runs once per host root and spec, and every
+         * later probe container with the same host root, spec and arguments gets that run's report
+         * with its own node name and start time ({@link RecordedProbes}). The kubelets then cost
+         * little besides their API requests, so a benchmark measures the operator, not the probes.
+         */
+        public Builder recordedProbes(boolean value) {
+            this.recordedProbes = value;
+            return this;
+        }
+
+        /**
+         * For benchmarks, off by default: a probe pod on a healthy node gets one status write, its
+         * terminal one, instead of Pending (ContainerCreating), Running and terminated — as a real
+         * kubelet may report a container that ends before its status is first synced. Off, a pod
+         * is Running while its probe runs, which tests of in-flight probes rely on.
+         */
+        public Builder finalStatusOnly(boolean value) {
+            this.finalStatusOnly = value;
             return this;
         }
 

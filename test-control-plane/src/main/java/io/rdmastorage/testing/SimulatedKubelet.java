@@ -5,8 +5,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,12 +48,23 @@ final class SimulatedKubelet {
     private final ProbeLauncher launcher;
     private final PodFileResolver resolver;
     private final Predicate<Container> isProbe;
+    /** Benchmark shortcuts, off by default: see {@link SimulatedCluster.Builder#recordedProbes}. */
+    private final RecordedProbes recordings;
+    /** See {@link SimulatedCluster.Builder#finalStatusOnly}. */
+    private final boolean finalStatusOnly;
 
     SimulatedKubelet(KubernetesClient client, ProbeLauncher launcher, PodFileResolver resolver, Predicate<Container> isProbe) {
+        this(client, launcher, resolver, isProbe, false, false);
+    }
+
+    SimulatedKubelet(KubernetesClient client, ProbeLauncher launcher, PodFileResolver resolver, Predicate<Container> isProbe,
+                     boolean recordedProbes, boolean finalStatusOnly) {
         this.client = client;
         this.launcher = launcher;
         this.resolver = resolver;
         this.isProbe = isProbe;
+        this.recordings = recordedProbes ? new RecordedProbes() : null;
+        this.finalStatusOnly = finalStatusOnly;
     }
 
     boolean isProbePod(Pod pod) {
@@ -79,9 +92,13 @@ final class SimulatedKubelet {
             default -> {
             }
         }
-        write(pod, node, PodStatuses.containerCreating(pod, ip, started));
-        write(pod, node, PodStatuses.running(pod, ip, started));
-        if (!isProbePod(pod)) {
+        boolean probePod = isProbePod(pod);
+        // a probe pod on a healthy node may go from created to its end in one status write (opt-in)
+        if (!(finalStatusOnly && probePod && node.node().fault() == NodeFault.NONE)) {
+            write(pod, node, PodStatuses.containerCreating(pod, ip, started));
+            write(pod, node, PodStatuses.running(pod, ip, started));
+        }
+        if (!probePod) {
             return false;
         }
         switch (node.node().fault()) {
@@ -128,6 +145,49 @@ final class SimulatedKubelet {
         }
         List<String> args = ProbeArguments.translate(ContainerEnv.expand(container.getArgs(), env), hostRoot,
                 terminationPath, terminationFile, dir.resolve("output"), path -> resolver.resolve(context, path));
+        if (recordings != null) {
+            String nodeName = context.node().name();
+            RecordedProbes.Recorded recorded;
+            try {
+                recorded = recordings.answer(recordingKey(hostRoot, args, context.scratchDir(), nodeName),
+                        () -> launchAndRead(context, args, env, terminationFile));
+            } catch (InterruptedException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return new PodStatuses.Exit(recorded.exitCode(), RecordedProbes.forNode(recorded.message(), nodeName, Instant.now()));
+        }
+        RecordedProbes.Recorded result = launchAndRead(context, args, env, terminationFile);
+        return new PodStatuses.Exit(result.exitCode(), result.message());
+    }
+
+    /**
+     * What makes two probe runs give the same report: the host root, the arguments (with the node's
+     * name and the pod's own scratch directory left out) and the content of the spec file.
+     */
+    private static String recordingKey(Path hostRoot, List<String> args, Path scratchDir, String nodeName) {
+        StringBuilder key = new StringBuilder(hostRoot.toString());
+        String scratch = scratchDir.toString();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            key.append('\n').append(arg.equals(nodeName) ? "<node>" : arg.replace(scratch, "<scratch>"));
+            if (arg.equals("--spec") && i + 1 < args.size()) {
+                Path spec = Path.of(args.get(i + 1));
+                try {
+                    key.append("\n<spec>").append(Files.isRegularFile(spec) ? Files.readString(spec) : "");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        return key.toString();
+    }
+
+    /** Runs node-probe and reads what its kubelet would report: exit code and termination message. */
+    private RecordedProbes.Recorded launchAndRead(ContainerContext context, List<String> args, Map<String, String> env,
+                                                  Path terminationFile) throws InterruptedException {
+        Container container = context.container();
         CommandResult result = launcher.launch(args, env);
         byte[] file;
         try {
@@ -138,24 +198,37 @@ final class SimulatedKubelet {
         byte[] log = (result.stdout() + result.stderr()).getBytes(StandardCharsets.UTF_8);
         String message = TerminationMessage.of(file, container.getTerminationMessagePolicy(), result.exitCode(), log);
         LOG.debug("probe {} on {} exited {}", context.pod().getMetadata().getName(), context.node().name(), result.exitCode());
-        return new PodStatuses.Exit(result.exitCode(), message);
+        return new RecordedProbes.Recorded(result.exitCode(), message);
     }
 
-    /** A strategic-merge patch of the status subresource, guarded by the pod's UID like the kubelet's. */
-    private void write(Pod pod, NodeAccess node, PodStatus status) {
+    /**
+     * A strategic-merge patch of the status subresource, guarded by the pod's UID like the kubelet's.
+     * Sent through the client's own HTTP client (same request, same credentials) because the answer,
+     * the whole pod, is not needed: deserializing it cost the harness more than the write itself.
+     */
+    private void write(Pod pod, NodeAccess node, PodStatus status) throws InterruptedException {
         if (!node.stillRunning()) {
             return;
         }
         Map<String, Object> patch = Map.of("metadata", Map.of("uid", pod.getMetadata().getUid()), "status", status);
+        HttpClient http = client.getHttpClient();
+        HttpRequest request = http.newHttpRequestBuilder()
+                .uri(client.getMasterUrl().toString().replaceFirst("/$", "") + "/api/v1/namespaces/"
+                        + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName() + "/status")
+                .method("PATCH", "application/strategic-merge-patch+json", client.getKubernetesSerialization().asJson(patch))
+                .build();
+        HttpResponse<byte[]> response;
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                    .subresource("status")
-                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), client.getKubernetesSerialization().asJson(patch));
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 409) {
-                return; // the pod is gone or was replaced; nothing left to report
-            }
-            throw e;
+            response = http.sendAsync(request, byte[].class).get();
+        } catch (ExecutionException e) {
+            throw KubernetesClientException.launderThrowable(e.getCause());
+        }
+        if (response.code() == 404 || response.code() == 409) {
+            return; // the pod is gone or was replaced; nothing left to report
+        }
+        if (!response.isSuccessful()) {
+            throw new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
+                    + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
         }
     }
 }

@@ -108,6 +108,49 @@ class SimulatedClusterTest {
     }
 
     @Test
+    void benchmarkModeRunsTheProbeOncePerHostRootAndWritesOnlyTheFinalStatus() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger launches = new java.util.concurrent.atomic.AtomicInteger();
+        ProbeLauncher inProcess = new InProcessProbeLauncher();
+        Path shared = ProbePods.cephRdmaHostRoot(hostRoots, "recorded-shared");
+        java.util.List<String> names = java.util.List.of("sim-rec-a", "sim-rec-b", "sim-rec-c");
+        try (SimulatedCluster recorded = SimulatedCluster.builder(client)
+                .probeLauncher((args, env) -> {
+                    launches.incrementAndGet();
+                    return inProcess.launch(args, env);
+                })
+                .recordedProbes(true).finalStatusOnly(true).start()) {
+            // a watch from the start sees every status the pods go through
+            java.util.List<String> phases = new java.util.concurrent.CopyOnWriteArrayList<>();
+            try (var watch = client.pods().inNamespace(NS).watch(new io.fabric8.kubernetes.client.Watcher<Pod>() {
+                @Override
+                public void eventReceived(Action action, Pod pod) {
+                    if (pod.getMetadata().getName().startsWith("probe-rec-") && pod.getStatus() != null) {
+                        phases.add(pod.getMetadata().getName() + " " + pod.getStatus().getPhase());
+                    }
+                }
+
+                @Override
+                public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+                }
+            })) {
+                for (String name : names) {
+                    recorded.addNode(SimulatedNode.named(name).withHostRoot(shared));
+                    create("probe-rec-" + name.substring("sim-rec-".length()), name);
+                }
+                for (String name : names) {
+                    Pod pod = awaitTerminal("probe-rec-" + name.substring("sim-rec-".length()));
+                    JsonNode report = JSON.readTree(state(pod).getTerminated().getMessage());
+                    assertThat(report.path("node").asText()).isEqualTo(name);
+                    assertThat(report.path("checks").isArray()).isTrue();
+                }
+                Thread.sleep(500);
+            }
+            assertThat(launches.get()).isEqualTo(1);
+            assertThat(phases).noneMatch(p -> p.endsWith(" Running"));
+        }
+    }
+
+    @Test
     void aProbeThatFailsWithoutReportLeavesItsLogAsMessage() {
         cluster.addNode(node("sim-badspec"));
         client.pods().inNamespace(NS).resource(ProbePods.probePod("probe-badspec", "sim-badspec", "probe-spec", "missing.json")).create();

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
@@ -19,8 +21,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Records a Kubernetes Event on an RdmaStorageNode each time one of its conditions changes
  * status, so {@code kubectl describe rdmastoragenode} and {@code kubectl get events} tell the
- * story of a node. One event per change, no aggregation, and best effort: a failed write is logged
- * and forgotten, never an error of the reconcile that caused it.
+ * story of a node; and one on the RdmaStorageProfile when its {@code Ready} changes status. One
+ * event per change, no aggregation, and best effort: a failed write is logged and forgotten,
+ * never an error of the reconcile that caused it.
+ *
+ * <p>A node's first verdict that is all True gets no event of its own: it is no change anyone
+ * needs to act on, and a new 1,000-node profile would otherwise write 1,000 events that say
+ * "passed" (one API write per node, a fifth of the first round's writes). The profile's event when
+ * its Ready turns True ("1000 of 1000 nodes ready") says it once; the node's conditions carry
+ * their transition times, and {@code rdmastorage_verdict_changes_total} still counts every change.
+ * A first verdict with anything False or Unknown keeps an event per condition.
  *
  * <p>core/v1 Events rather than events.k8s.io/v1: both are views of the same objects, but core/v1
  * is the one whose fields {@code kubectl describe} prints (reason, message, source) and whose
@@ -69,47 +79,59 @@ public final class VerdictEvents {
     }
 
     /**
-     * The changes that get an event: all of them, except that a node's first verdict that is all
-     * good news is one event, Ready's ("all checks passed"), not one per check — on a new
-     * 1,000-node profile that is 1,000 event writes instead of 6,000, for the same information.
+     * The changes of a node's verdict that get an event: all of them, except a first verdict that
+     * is all good news (a new node that passed every check), which gets none — see above.
+     * A first verdict that names no Ready (a check added to a node already judged) keeps its events.
      */
     static List<VerdictChange> eventsFor(List<VerdictChange> changes) {
         boolean allFirstAndTrue = !changes.isEmpty()
                 && changes.stream().allMatch(c -> c.isFirst() && c.toTrue());
-        if (!allFirstAndTrue) {
-            return changes;
-        }
-        List<VerdictChange> ready = changes.stream().filter(c -> CheckTypes.READY.equals(c.type())).toList();
-        return ready.isEmpty() ? changes : ready;
+        boolean judgesReady = changes.stream().anyMatch(c -> CheckTypes.READY.equals(c.type()));
+        return allFirstAndTrue && judgesReady ? List.of() : changes;
+    }
+
+    /**
+     * Records an event on the profile when its {@code Ready} condition changed status between two
+     * versions of its status (the stored one and the one about to be written).
+     *
+     * @return the change, if there was one
+     */
+    public List<VerdictChange> recordProfileChange(RdmaStorageProfile profile, RdmaStorageProfileStatus before,
+                                                   RdmaStorageProfileStatus after) {
+        List<VerdictChange> changes = VerdictChange.between(before, after).stream()
+                .filter(c -> CheckTypes.READY.equals(c.type())).toList();
+        changes.forEach(change -> record(profile, change));
+        return changes;
     }
 
     /** Records one change; false when the event could not be written (logged, never thrown). */
-    public boolean record(RdmaStorageNode node, VerdictChange change) {
+    public boolean record(HasMetadata object, VerdictChange change) {
         try {
-            Event event = eventFor(node, change, clock.instant(), uniqueStamp(), instance);
-            client.v1().events().inNamespace(NAMESPACE).resource(event).create();
+            Event event = eventFor(object, change, clock.instant(), uniqueStamp(), instance);
+            // raw: the API server's answer (the event) is not needed, so it is not deserialized
+            client.raw("/api/v1/namespaces/" + NAMESPACE + "/events", "POST", event);
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("could not record event {} on RdmaStorageNode {}: {}", change.reason(),
-                    node.getMetadata().getName(), e.getMessage());
+            LOG.warn("could not record event {} on {} {}: {}", change.reason(), object.getKind(),
+                    object.getMetadata().getName(), e.getMessage());
             return false;
         }
     }
 
-    /** The event for a change: pure, so its shape is tested without an API server. */
-    static Event eventFor(RdmaStorageNode node, VerdictChange change, Instant now, long stamp, String instance) {
+    /** The event for a change of a (cluster-scoped) object: pure, so its shape is tested without an API server. */
+    static Event eventFor(HasMetadata object, VerdictChange change, Instant now, long stamp, String instance) {
         String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
         return new EventBuilder()
                 .withNewMetadata()
-                    .withName(eventName(node.getMetadata().getName(), stamp))
+                    .withName(eventName(object.getMetadata().getName(), stamp))
                     .withNamespace(NAMESPACE)
                 .endMetadata()
                 .withNewInvolvedObject()
-                    .withApiVersion(HasMetadata.getApiVersion(RdmaStorageNode.class))
-                    .withKind(HasMetadata.getKind(RdmaStorageNode.class))
-                    .withName(node.getMetadata().getName())
-                    .withUid(node.getMetadata().getUid())
-                    .withResourceVersion(node.getMetadata().getResourceVersion())
+                    .withApiVersion(HasMetadata.getApiVersion(object.getClass()))
+                    .withKind(HasMetadata.getKind(object.getClass()))
+                    .withName(object.getMetadata().getName())
+                    .withUid(object.getMetadata().getUid())
+                    .withResourceVersion(object.getMetadata().getResourceVersion())
                 .endInvolvedObject()
                 .withType(change.toTrue() ? "Normal" : "Warning")
                 .withReason(truncate(change.reason() == null || change.reason().isEmpty()

@@ -44,10 +44,14 @@ final class ClusterWrites {
                 .fieldManager(OperatorConfig.FIELD_MANAGER).forceConflicts().serverSideApply();
     }
 
-    /** Creates a probe pod; a pod of that name already there is the same round (an earlier attempt). */
+    /**
+     * Creates a probe pod; a pod of that name already there is the same round (an earlier attempt).
+     * The API server answers with the whole pod, which nothing here reads: a raw request keeps the
+     * client from deserializing it (the informer delivers the pod anyway).
+     */
     void createPod(Pod pod) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+            client.raw(podsPath(pod.getMetadata().getNamespace()), "POST", pod);
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                 throw e;
@@ -56,8 +60,14 @@ final class ClusterWrites {
         }
     }
 
+    /** Deletes a probe pod (a pod gone already is fine); like {@link #createPod}, the answer is not read. */
     void deletePod(Pod pod) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+        // with a body (empty DeleteOptions): a raw request without one would go out as a GET
+        client.raw(podsPath(pod.getMetadata().getNamespace()) + "/" + pod.getMetadata().getName(), "DELETE", "{}");
+    }
+
+    private static String podsPath(String namespace) {
+        return "/api/v1/namespaces/" + namespace + "/pods";
     }
 
     /**

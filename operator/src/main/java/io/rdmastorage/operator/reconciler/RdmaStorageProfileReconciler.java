@@ -100,16 +100,19 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .withName(NODES)
                 .withSecondaryToPrimaryMapper(allProfiles)
                 .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after))
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR + "," + Labels.COMPONENT + "=" + Labels.COMPONENT_NODE_PROBE)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var verdicts = new InformerEventSource<>(InformerEventSourceConfiguration.from(RdmaStorageNode.class,
                         RdmaStorageProfile.class)
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
+                .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var specs = new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
@@ -170,8 +173,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         concerned.addAll(matching);
         Set<String> matchingSet = Set.copyOf(matching);
 
-        NodeWork work = new NodeWork(profile, settings, writes, new NodeMarkings(context.getClient()),
-                new VerdictEvents(context.getClient()), metrics, now);
+        VerdictEvents events = new VerdictEvents(context.getClient());
+        NodeWork work = new NodeWork(profile, settings, writes, new NodeMarkings(context.getClient()), events, metrics, now);
         Instant wakeAt = now.plus(MAX_WAIT);
         int alive = 0;
         List<Candidate> candidates = new ArrayList<>();
@@ -238,6 +241,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(current.values().stream()
                 .map(RdmaStorageNode::getStatus).filter(Objects::nonNull).map(RdmaStorageNodeStatus::getConditions)
                 .toList()));
+        events.recordProfileChange(profile, profile.getStatus(), status);
         return statusUpdate(profile, status, wakeAt, now);
     }
 

@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.reconciler;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
@@ -21,8 +20,8 @@ final class StatusComparison {
             return a == b;
         }
         try {
-            return JSON.readTree(JSON.writeValueAsString(a)).equals(JSON.readTree(JSON.writeValueAsString(b)));
-        } catch (JsonProcessingException e) {
+            return JSON.valueToTree(a).equals(JSON.valueToTree(b));
+        } catch (IllegalArgumentException e) {
             return false;
         }
     }

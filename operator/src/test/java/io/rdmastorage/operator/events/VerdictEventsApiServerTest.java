@@ -11,6 +11,9 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,7 +35,8 @@ class VerdictEventsApiServerTest {
         admin = plane.adminClient();
         plane.kubectl().apply(Path.of("../crds")).orThrow("apply CRDs");
         plane.kubectl().run("wait", "--for=condition=Established", "--timeout=30s",
-                "crd/rdmastoragenodes.rdmastorage.io").orThrow("wait for the RdmaStorageNode CRD");
+                "crd/rdmastoragenodes.rdmastorage.io", "crd/rdmastorageprofiles.rdmastorage.io")
+                .orThrow("wait for the CRDs");
     }
 
     private static Condition c(String type, String status, String reason, String message) {
@@ -51,9 +55,9 @@ class VerdictEventsApiServerTest {
         return admin.resources(RdmaStorageNode.class).resource(rsn).create();
     }
 
-    private static List<Event> eventsOf(RdmaStorageNode rsn) {
+    private static List<Event> eventsOf(io.fabric8.kubernetes.api.model.HasMetadata object) {
         return admin.v1().events().inNamespace("default")
-                .withField("involvedObject.name", rsn.getMetadata().getName())
+                .withField("involvedObject.name", object.getMetadata().getName())
                 .list().getItems().stream()
                 .sorted(Comparator.comparing(e -> e.getMetadata().getName()))
                 .toList();
@@ -79,8 +83,8 @@ class VerdictEventsApiServerTest {
         assertThat(second).hasSize(2);
         assertThat(none).isEmpty();
         List<Event> recorded = eventsOf(rsn);
-        // the first verdict, all True, is one event (Ready's); the change to False is one per condition
-        assertThat(recorded).hasSize(3);
+        // the first verdict, all True, is no event; the change to False is one per condition
+        assertThat(recorded).hasSize(2);
         assertThat(recorded).allSatisfy(e -> {
             assertThat(e.getInvolvedObject().getKind()).isEqualTo("RdmaStorageNode");
             assertThat(e.getInvolvedObject().getUid()).isEqualTo(rsn.getMetadata().getUid());
@@ -90,8 +94,7 @@ class VerdictEventsApiServerTest {
         });
         assertThat(recorded).filteredOn(e -> "Warning".equals(e.getType()))
                 .extracting(Event::getReason).containsExactlyInAnyOrder("ChecksFailed", "TcpFallback");
-        assertThat(recorded).filteredOn(e -> "Normal".equals(e.getType()))
-                .extracting(Event::getReason).containsExactlyInAnyOrder("AllChecksPassed");
+        assertThat(recorded).filteredOn(e -> "Normal".equals(e.getType())).isEmpty();
         assertThat(recorded).filteredOn(e -> "TcpFallback".equals(e.getReason())).singleElement()
                 .satisfies(e -> assertThat(e.getMessage())
                         .isEqualTo("GpfsVerbs True -> False: nsd01 over TCP; run mmfsadm test verbs conn"));
@@ -99,6 +102,38 @@ class VerdictEventsApiServerTest {
         // kubectl describe finds them.
         String described = plane.kubectl().run("describe", "rdmastoragenode", rsn.getMetadata().getName()).orThrow("describe");
         assertThat(described).contains("TcpFallback").contains("rdma-storage-operator");
+    }
+
+    @Test
+    void aProfileWhoseReadyChangesGetsOneEvent() {
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("events-" + UUID.randomUUID().toString().substring(0, 8)).build());
+        profile.setSpec(new RdmaStorageProfileSpec());
+        RdmaStorageProfile created = admin.resources(RdmaStorageProfile.class).resource(profile).create();
+        VerdictEvents events = new VerdictEvents(admin, Clock.systemUTC(), "test-instance");
+
+        List<VerdictChange> ready = events.recordProfileChange(created,
+                status(c("Ready", "Unknown", "NodesUnknown", "1000 of 1000 nodes unknown"), c("RdmaDevices", "Unknown", "x", "y")),
+                status(c("Ready", "True", "AllNodesReady", "1000 of 1000 nodes ready"), c("RdmaDevices", "True", "x", "y")));
+        List<VerdictChange> none = events.recordProfileChange(created,
+                status(c("Ready", "True", "AllNodesReady", "999 of 999 nodes ready")),
+                status(c("Ready", "True", "AllNodesReady", "1000 of 1000 nodes ready")));
+
+        assertThat(ready).extracting(VerdictChange::type).containsExactly("Ready");
+        assertThat(none).isEmpty();
+        assertThat(eventsOf(created)).singleElement().satisfies(e -> {
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("RdmaStorageProfile");
+            assertThat(e.getInvolvedObject().getUid()).isEqualTo(created.getMetadata().getUid());
+            assertThat(e.getType()).isEqualTo("Normal");
+            assertThat(e.getReason()).isEqualTo("AllNodesReady");
+            assertThat(e.getMessage()).isEqualTo("Ready Unknown -> True: 1000 of 1000 nodes ready");
+        });
+    }
+
+    private static RdmaStorageProfileStatus status(Condition... conditions) {
+        RdmaStorageProfileStatus status = new RdmaStorageProfileStatus();
+        status.setConditions(List.of(conditions));
+        return status;
     }
 
     @Test

@@ -48,4 +48,28 @@ class ClusterWritesApiServerTest {
         admin.resources(RdmaStorageProfile.class).withName("writes").delete();
         admin.resources(RdmaStorageNode.class).withName(again.getMetadata().getName()).delete();
     }
+
+    @Test
+    void probePodCreatedOnceAndDeleted() {
+        KubernetesClient admin = LocalControlPlane.shared().adminClient();
+        String ns = "cluster-writes-test";
+        admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns)
+                .endMetadata().build()).serverSideApply();
+        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("probe-w-1").withNamespace(ns).endMetadata()
+                .withNewSpec().withNodeName("w-1").addNewContainer().withName("node-probe").withImage("node-probe:test")
+                .endContainer().endSpec().build();
+        ClusterWrites writes = new ClusterWrites(admin);
+
+        writes.createPod(pod);
+        writes.createPod(pod);   // the same round again (a retried reconcile): AlreadyExists is fine
+        assertThat(admin.pods().inNamespace(ns).withName("probe-w-1").get()).isNotNull();
+
+        writes.deletePod(pod);
+        writes.deletePod(pod);   // gone already: fine
+        io.fabric8.kubernetes.api.model.Pod left = admin.pods().inNamespace(ns).withName("probe-w-1").get();
+        // bound to a node, so the API server waits for its kubelet (none here) unless it was never started
+        assertThat(left == null || left.getMetadata().getDeletionTimestamp() != null).isTrue();
+        admin.pods().inNamespace(ns).withName("probe-w-1").withGracePeriod(0).delete();
+    }
 }
