@@ -115,7 +115,7 @@ public final class ScaleBenchmark {
     /** One round's figures. */
     record Round(String name, Duration wall, List<AuditLog.Request> requests, long peakHeap, Duration operatorCpu,
                  Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter,
-                 double reconciles, long peakLive, long liveAfterFullGc) {
+                 double reconciles, long liveAfterFullGc) {
         long writes() {
             return requests.stream().filter(AuditLog.Request::write).count();
         }
@@ -302,7 +302,7 @@ public final class ScaleBenchmark {
                 cpu1.getOrDefault("etcd", Duration.ZERO).minus(cpu0.getOrDefault("etcd", Duration.ZERO)),
                 harnessCpu,
                 firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod),
-                reconciles, operator.peakLiveBytes(), live);
+                reconciles, live);
     }
 
     /**
@@ -397,7 +397,6 @@ public final class ScaleBenchmark {
             row(out, results, label + ": reconciles", r -> pick.apply(r) == null || Double.isNaN(pick.apply(r).reconciles()) ? "—"
                     : "%,.0f".formatted(pick.apply(r).reconciles()), "—");
             row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
-            row(out, results, label + ": peak old generation after a GC", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakLive()), "—");
             row(out, results, label + ": live heap at the end (after a full GC)", r -> pick.apply(r) == null
                     || pick.apply(r).liveAfterFullGc() < 0 ? "—" : mib(pick.apply(r).liveAfterFullGc()), "—");
         }
