@@ -35,7 +35,6 @@ final class OperatorProcess implements AutoCloseable {
         return t;
     });
     private final AtomicLong peakHeap = new AtomicLong();
-    private final AtomicLong peakLive = new AtomicLong();
     private volatile String lastScrape = "";
 
     private OperatorProcess(Process process, int port, Path log) {
@@ -98,7 +97,6 @@ final class OperatorProcess implements AutoCloseable {
     /** Resets the peak heap (e.g. between rounds) to the heap in use now. */
     void resetPeakHeap() {
         peakHeap.set(0);
-        peakLive.set(0);
         scrape();
     }
 
@@ -108,8 +106,6 @@ final class OperatorProcess implements AutoCloseable {
             lastScrape = body;
             long heap = (long) Prometheus.sum(body, "jvm_memory_used_bytes", "area=\"heap\"");
             peakHeap.accumulateAndGet(heap, Math::max);
-            // what a collection left of the old generation: the live set, not what G1 lets pile up
-            peakLive.accumulateAndGet((long) Prometheus.sum(body, "jvm_gc_live_data_size_bytes", ""), Math::max);
         } catch (IOException | RuntimeException e) {
             // a scrape during a full GC can time out; the next one counts
         } catch (InterruptedException e) {
@@ -131,11 +127,6 @@ final class OperatorProcess implements AutoCloseable {
 
     long peakHeapBytes() {
         return peakHeap.get();
-    }
-
-    /** The largest live heap after a collection seen so far (Micrometer's jvm.gc.live.data.size). */
-    long peakLiveBytes() {
-        return peakLive.get();
     }
 
     /**
