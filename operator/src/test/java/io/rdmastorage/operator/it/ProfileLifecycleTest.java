@@ -65,7 +65,8 @@ class ProfileLifecycleTest {
         env.cluster.setReady("n-3", false);
         await("n-3 not probed while NotReady", WAIT, () -> "NodeNotReady".equals(readyReason("n-3")));
         assertThat(readyStatus("n-3")).isEqualTo("Unknown");
-        assertThat(env.nodeLabels("n-3")).containsEntry("rdmastorage.io/lifecycle", "unknown");
+        // the label follows the verdict's write in the same reconcile: it may land a moment later
+        await("n-3 labelled unknown", WAIT, () -> "unknown".equals(env.nodeLabels("n-3").get("rdmastorage.io/lifecycle")));
         await("profile counts", WAIT, () -> {
             var nodes = env.profile("lifecycle").getStatus().getNodes();
             return nodes.getMatched() == 2 && nodes.getNotReady() == 1 && nodes.getUnknown() == 1;
@@ -91,7 +92,8 @@ class ProfileLifecycleTest {
         for (String node : List.of("hangs", "no-image", "garbage")) {
             RdmaStorageNode v = env.verdict("lifecycle", node);
             assertThat(v.getStatus().getConditions()).extracting(Condition::getStatus).containsOnly("Unknown");
-            assertThat(env.nodeLabels(node)).containsEntry("rdmastorage.io/lifecycle", "unknown");
+            await(node + " labelled unknown", WAIT,
+                    () -> "unknown".equals(env.nodeLabels(node).get("rdmastorage.io/lifecycle")));
         }
         assertThat(env.verdict("lifecycle", "no-image").getStatus().getConditions().get(0).getMessage())
                 .contains("ErrImagePull");
