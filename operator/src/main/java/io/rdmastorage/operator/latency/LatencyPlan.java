@@ -9,8 +9,8 @@ import java.util.Optional;
  * What one reconcile does for one node's latency measurement, decided by {@link LatencyPlanner}
  * from the cached state alone; the reconciler carries it out.
  *
- * @param verdict     a finished round's VerbsLatency (or NoPeer) to write
- * @param expire      the stored VerbsLatency is older than 3 × interval and must turn Unknown
+ * @param verdict     the VerbsLatency to write: a finished round's, NoPeer, or the stored one turned
+ *                    Unknown ResultExpired when it is older than 3 × interval
  * @param startServer a server side to create (the first peer of a new round, or the second peer)
  * @param startClient the running server side whose client to create now
  * @param deletes     pods of finished or stale rounds
@@ -18,7 +18,7 @@ import java.util.Optional;
  *                    counting a client not yet created
  * @param wakeAt      when to look again without an event, if ever
  */
-public record LatencyPlan(String node, Optional<LatencyVerdicts.Verdict> verdict, boolean expire,
+public record LatencyPlan(String node, Optional<LatencyVerdicts.Verdict> verdict,
                           Optional<ServerStart> startServer, Optional<LatencyPod> startClient, List<Pod> deletes,
                           int inFlight, Optional<Instant> wakeAt) {
 

@@ -64,18 +64,19 @@ public final class LatencyPlanner {
         Optional<Condition> stored = status == null ? Optional.empty()
                 : Conditions.find(status.getConditions(), CheckTypes.VERBS_LATENCY);
         Optional<Instant> measuredAt = last == null ? Optional.empty() : Timestamps.parse(last.getMeasuredAt());
-        boolean expire = false;
+        Optional<LatencyVerdicts.Verdict> expired = Optional.empty();
         Instant wakeAt = null;
         if (measuredAt.isPresent() && stored.isPresent()) {
             Instant expiresAt = measuredAt.get().plus(settings.expiry());
-            if (!now.isBefore(expiresAt)) {
-                expire = !Reasons.RESULT_EXPIRED.equals(stored.get().getReason());
-            } else {
+            if (now.isBefore(expiresAt)) {
                 wakeAt = expiresAt;
+            } else if (!Reasons.RESULT_EXPIRED.equals(stored.get().getReason())) {
+                expired = Optional.of(new LatencyVerdicts.Verdict(
+                        LatencyVerdicts.expired(stored.get(), last, settings.expiry(), now), last));
             }
         }
         if (!measurable) {
-            return new LatencyPlan(node, Optional.empty(), expire, Optional.empty(), Optional.empty(), deletes, 0,
+            return new LatencyPlan(node, expired, Optional.empty(), Optional.empty(), deletes, 0,
                     Optional.ofNullable(wakeAt));
         }
         boolean saysNoPeer = stored.map(c -> Reasons.NO_PEER.equals(c.getReason())).orElse(false);
@@ -83,16 +84,16 @@ public final class LatencyPlanner {
         boolean isDue = last == null || !Objects.equals(last.getObservedGeneration(), generation) || !due.isAfter(now)
                 || saysNoPeer && !peers.isEmpty();
         if (!isDue) {
-            return new LatencyPlan(node, Optional.empty(), expire, Optional.empty(), Optional.empty(), deletes, 0,
+            return new LatencyPlan(node, expired, Optional.empty(), Optional.empty(), deletes, 0,
                     Optional.of(earliest(wakeAt, due)));
         }
         if (peers.isEmpty()) {
             // written once per generation; a node joining reconciles the profile and finds a peer
             Optional<LatencyVerdicts.Verdict> verdict = saysNoPeer && Objects.equals(last.getObservedGeneration(), generation)
                     ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, harvested + 1, generation, now));
-            return new LatencyPlan(node, verdict, false, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
+            return new LatencyPlan(node, verdict, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
         }
-        return new LatencyPlan(node, Optional.empty(), expire,
+        return new LatencyPlan(node, expired,
                 Optional.of(new LatencyPlan.ServerStart(node, peers.get(0), harvested + 1, 1)), Optional.empty(),
                 deletes, 0, Optional.ofNullable(wakeAt));
     }
@@ -116,7 +117,7 @@ public final class LatencyPlanner {
             Step step = step(server, client, liveNodes, settings, now);
             if (step.result() == null) {
                 // only the last attempt can still be under way
-                return new LatencyPlan(node, Optional.empty(), false, Optional.empty(), step.startClient(), deletes,
+                return new LatencyPlan(node, Optional.empty(), Optional.empty(), step.startClient(), deletes,
                         PODS_PER_ROUND, Optional.ofNullable(step.wakeAt()));
             }
             results.add(step.result());
@@ -126,13 +127,13 @@ public final class LatencyPlanner {
             List<String> tried = results.stream().map(r -> r.peer().node()).toList();
             Optional<Peer> next = peers.stream().filter(p -> !tried.contains(p.node())).findFirst();
             if (next.isPresent()) {
-                return new LatencyPlan(node, Optional.empty(), false,
+                return new LatencyPlan(node, Optional.empty(),
                         Optional.of(new LatencyPlan.ServerStart(node, next.get(), round, attempts + 1)), Optional.empty(),
                         deletes, PODS_PER_ROUND, Optional.empty());
             }
         }
         roundPods.forEach(p -> deletes.add(p.pod()));
-        return new LatencyPlan(node, Optional.of(LatencyVerdicts.decide(results, round, generation, now)), false,
+        return new LatencyPlan(node, Optional.of(LatencyVerdicts.decide(results, round, generation, now)),
                 Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
     }
 

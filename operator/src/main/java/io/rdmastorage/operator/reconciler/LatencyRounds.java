@@ -14,12 +14,8 @@ import io.rdmastorage.operator.latency.LatencyPod;
 import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.latency.Peer;
-import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.NodeVerdicts;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,7 +62,7 @@ final class LatencyRounds {
      * @param freeSlots  probe slots (maxConcurrentProbes) the node's own probes left
      * @return when to look again without an event, if ever
      */
-    Optional<Instant> run(Map<String, Node> nodes, Collection<String> matching, Set<String> measurable,
+    Optional<Instant> run(Map<String, Node> nodes, Set<String> matching, Set<String> measurable,
                           List<LatencyPod> pods, Map<String, RdmaStorageNode> stored, int freeSlots) {
         LatencyCheckSpec spec = profile.getSpec().getLatency();
         if (spec == null) {
@@ -77,16 +73,15 @@ final class LatencyRounds {
         LatencyPairing pairing = pairing(spec, nodes, measurable);
         Map<String, List<LatencyPod>> byClient = new HashMap<>();
         List<Pod> orphans = new ArrayList<>();
-        Set<String> matchingSet = new HashSet<>(matching);
         for (LatencyPod p : pods) {
-            if (matchingSet.contains(p.clientNode())) {
+            if (matching.contains(p.clientNode())) {
                 byClient.computeIfAbsent(p.clientNode(), n -> new ArrayList<>()).add(p);
             } else {
                 orphans.add(p.pod()); // its node left the profile: its measurement is moot
             }
         }
         long generation = profile.getMetadata().getGeneration();
-        List<LatencyPlan> plans = new ArrayList<>(matchingSet.size());
+        List<LatencyPlan> plans = new ArrayList<>(matching.size());
         for (String node : matching) {
             plans.add(LatencyPlanner.plan(node, measurable.contains(node),
                     stored.get(node) == null ? null : stored.get(node).getStatus(),
@@ -109,21 +104,11 @@ final class LatencyRounds {
     private RdmaStorageNode carryOut(LatencyPlan plan, Node node, RdmaStorageNode stored) {
         plan.deletes().forEach(this::delete);
         plan.startClient().ifPresent(server -> writes.createPod(LatencyPods.client(profile, server, config)));
-        RdmaStorageNode result = stored;
-        if (plan.verdict().isPresent()) {
-            LatencyVerdicts.Verdict v = plan.verdict().get();
-            result = work.recordLatency(plan.node(), node, result, v.condition(), v.result());
+        if (plan.verdict().isEmpty()) {
+            return stored;
         }
-        if (plan.expire() && result != null && result.getStatus() != null) {
-            var status = result.getStatus();
-            var condition = Conditions.find(status.getConditions(), CheckTypes.VERBS_LATENCY);
-            if (condition.isPresent() && status.getLatency() != null) {
-                result = work.recordLatency(plan.node(), node, result,
-                        LatencyVerdicts.expired(condition.get(), status.getLatency(), settings.expiry(), now),
-                        status.getLatency());
-            }
-        }
-        return result;
+        LatencyVerdicts.Verdict v = plan.verdict().get();
+        return work.recordLatency(plan.node(), node, stored, v.condition(), v.result());
     }
 
     /**

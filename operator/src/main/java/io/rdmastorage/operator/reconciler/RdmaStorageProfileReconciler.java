@@ -225,7 +225,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         // latency pairs share the probe slots, after the nodes' own probes
         int latencySlots = slots - Math.min(slots, candidates.size()) + latencyHeld;
         Optional<Instant> latencyWake = new LatencyRounds(profile, settings, config, writes, work, now)
-                .run(nodes, matching, measurable, latencyPods, current, latencySlots);
+                .run(nodes, matchingSet, measurable, latencyPods, current, latencySlots);
         if (latencyWake.isPresent() && latencyWake.get().isBefore(wakeAt)) {
             wakeAt = latencyWake.get();
         }

@@ -282,7 +282,7 @@ public final class NodeVerdicts {
                 + pod.logsCommand() + " and check the image (RSO_PROBE_IMAGE)", generation, at);
     }
 
-    static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {
+    private static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));

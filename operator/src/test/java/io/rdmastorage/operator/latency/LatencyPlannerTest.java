@@ -212,13 +212,15 @@ class LatencyPlannerTest {
     @Test
     void aMeasurementOlderThanTheExpiryIsExpiredOnceAndANodeThatCannotBeProbedStartsNothing() {
         Instant old = NOW.minus(SETTINGS.expiry()).minusSeconds(1);
-        LatencyPlan p = LatencyPlanner.plan("gpu-a", false, measuredAt(old, GEN, "WithinThreshold"), List.of(), List.of(B),
-                LIVE, GEN, SETTINGS, NOW);
-        assertThat(p.expire()).isTrue();
+        RdmaStorageNodeStatus stale = measuredAt(old, GEN, "WithinThreshold");
+        LatencyPlan p = LatencyPlanner.plan("gpu-a", false, stale, List.of(), List.of(B), LIVE, GEN, SETTINGS, NOW);
+        assertThat(p.verdict().orElseThrow().condition().getReason()).isEqualTo("ResultExpired");
+        assertThat(p.verdict().get().condition().getStatus()).isEqualTo("Unknown");
+        assertThat(p.verdict().get().result()).as("the numbers stay, dated by measuredAt").isSameAs(stale.getLatency());
         assertThat(p.startServer()).isEmpty();
 
         assertThat(LatencyPlanner.plan("gpu-a", false, measuredAt(old, GEN, "ResultExpired"), List.of(), List.of(B), LIVE,
-                GEN, SETTINGS, NOW).expire()).isFalse();
+                GEN, SETTINGS, NOW).verdict()).isEmpty();
     }
 
     @Test
