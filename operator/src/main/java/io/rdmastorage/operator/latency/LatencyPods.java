@@ -7,6 +7,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.probe.cli.CliArguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,8 +38,8 @@ public final class LatencyPods {
     public static final String PEER_ADDRESS_ANNOTATION = "rdmastorage.io/latency-peer-address";
     public static final String TCP_PORT_ANNOTATION = "rdmastorage.io/latency-tcp-port";
 
-    /** perftest's default out-of-band port. */
-    public static final int BASE_TCP_PORT = 18515;
+    /** perftest's default out-of-band port, as node-probe defaults to it. */
+    public static final int BASE_TCP_PORT = CliArguments.DEFAULT_TCP_PORT;
     /** Pairs one node serves at once; a further client waits for a free pair of ports. */
     public static final int MAX_SERVED_AT_ONCE = 8;
 
