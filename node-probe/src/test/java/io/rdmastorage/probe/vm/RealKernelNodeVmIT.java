@@ -1,0 +1,228 @@
+package io.rdmastorage.probe.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.probe.testing.ProbeRun;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/**
+ * node-probe on a real Linux kernel's RDMA stack: a VM (see {@link VmNode}) with two soft-RoCE
+ * devices (rxe0 on veth0, rxe1 on veth1) and an nvmet target exporting a null_blk namespace on an
+ * rdma and a tcp port. node-probe runs as its pod does: in the probe image's root file system with
+ * the VM's root at {@code /host}, {@code --exec-mode chroot}. One boot for the class; every test
+ * starts from {@code scenario.sh reset} (both ports ACTIVE, nothing connected).
+ */
+class RealKernelNodeVmIT {
+
+    static final String NQN = "nqn.2014-08.org.example:vm-target";
+    static final String TARGET_SPEC = "{\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420}]}}";
+    static final String RDMA_SPEC = "{\"rdma\":{\"devices\":[\"rxe0/1\",\"rxe1/1\"],\"userspaceVerbs\":true}}";
+    /** Under TCG a soft-RoCE round trip takes tens to hundreds of µs: the threshold only has to pass. */
+    static final String LATENCY_SERVER_SPEC = "{\"latency\":{\"device\":\"rxe0\",\"port\":1,\"iterations\":200,\"maxTypicalMicros\":100000}}";
+    static final String LATENCY_CLIENT_SPEC = "{\"latency\":{\"device\":\"rxe1\",\"port\":1,\"iterations\":200,\"maxTypicalMicros\":100000}}";
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(120);
+
+    static VmNode vm;
+
+    @BeforeAll
+    static void boot() throws Exception {
+        Path module = Path.of(System.getProperty("user.dir"));
+        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
+        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
+        Path target = jar.toAbsolutePath().getParent();
+        Path share = target.resolve("vm-share");
+        VmNode.deleteTree(share);
+        Files.createDirectories(share);
+        Files.copy(jar, share.resolve("node-probe.jar"), StandardCopyOption.REPLACE_EXISTING);
+        for (String file : List.of("vm-node/scenario.sh", "node-probe/Dockerfile", "node-probe/image-cds.sh",
+                "scripts/dockerfile-array.sh")) {
+            Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        }
+        long start = System.nanoTime();
+        vm = VmNode.boot(repository, share, target.resolve("vm-node"));
+        System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
+        vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
+        System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
+    }
+
+    @AfterAll
+    static void shutdown() throws Exception {
+        if (vm != null) {
+            vm.close();
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        scenario("reset").requireSuccess("scenario.sh reset");
+    }
+
+    static VmNode.Result scenario(String... args) {
+        return vm.run("bash /mnt/share/scenario.sh " + String.join(" ", args), Duration.ofSeconds(60));
+    }
+
+    static VmNode.Result sh(String script) {
+        return vm.run("set -e\n" + script, Duration.ofSeconds(60)).requireSuccess(script);
+    }
+
+    /** node-probe in the pod's view of the node, with the spec and any extra scenario.sh probe options. */
+    static ProbeRun probe(String spec, String... options) {
+        List<String> command = new ArrayList<>(List.of("bash", "/mnt/share/scenario.sh", "probe",
+                Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8))));
+        command.addAll(List.of(options));
+        VmNode.Result result = vm.run(String.join(" ", command), PROBE_TIMEOUT);
+        return new ProbeRun(result.exitCode(), result.stdout(), result.stderr());
+    }
+
+    static void assertCheck(ProbeRun run, String type, String status, String reason) {
+        JsonNode check = run.check(type);
+        assertThat(check.path("status").asText() + " " + check.path("reason").asText())
+                .as("%s in %s\nstderr: %s", type, run.stdout(), run.stderr())
+                .isEqualTo(status + " " + reason);
+    }
+
+    @Test
+    void healthyRxePortsOpenAndRegisterMemoryThroughRealLibibverbs() {
+        ProbeRun run = probe(RDMA_SPEC);
+
+        assertCheck(run, "RdmaDevices", "True", "PortsActive");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.check("RdmaDevices").path("message").asText())
+                .startsWith("rxe0/1, rxe1/1 ACTIVE with the link up")
+                .contains("libibverbs opened rxe0, rxe1 and registered 1Mi on each");
+    }
+
+    @Test
+    void targetConnectedOverRdmaAndLive() {
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+
+        ProbeRun run = probe(TARGET_SPEC);
+
+        assertCheck(run, "NvmeofRdma", "True", "ConnectedOverRdma");
+        assertThat(run.check("NvmeofRdma").path("message").asText()).contains(NQN + " at 192.0.2.1:4420 via nvme");
+    }
+
+    @Test
+    void targetConnectedOnlyOverTcpIsTheSilentFallback() {
+        scenario("connect", "tcp").requireSuccess("nvme connect -t tcp");
+
+        ProbeRun run = probe(TARGET_SPEC);
+
+        assertCheck(run, "NvmeofRdma", "False", "TransportTcp");
+        assertThat(run.check("NvmeofRdma").path("message").asText()).contains("no live rdma path");
+    }
+
+    @Test
+    void rdmaAndTcpPathsBothLiveStillFail() {
+        // the kernel makes them two paths of one subsystem: multipath sends part of the I/O over tcp
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+        scenario("connect", "tcp").requireSuccess("nvme connect -t tcp");
+
+        ProbeRun run = probe(TARGET_SPEC);
+
+        assertCheck(run, "NvmeofRdma", "False", "TransportTcp");
+        assertThat(run.check("NvmeofRdma").path("message").asText()).contains("beside the live rdma path");
+    }
+
+    @Test
+    void netdevDownUnderRxeIsPortDown() {
+        sh("ip link set veth0 down");
+
+        ProbeRun run = probe(RDMA_SPEC);
+
+        assertCheck(run, "RdmaDevices", "False", "PortDown");
+        assertThat(run.check("RdmaDevices").path("message").asText()).startsWith("rxe0/1 is DOWN");
+    }
+
+    @Test
+    void removedRxeDeviceIsDeviceMissing() {
+        sh("rdma link delete rxe0");
+
+        ProbeRun run = probe(RDMA_SPEC);
+
+        assertCheck(run, "RdmaDevices", "False", "DeviceMissing");
+        assertThat(run.check("RdmaDevices").path("message").asText()).contains("has no rxe0 (found rxe1)");
+    }
+
+    @Test
+    void smallMemlockLimitWithoutIpcLockIsMemlockTooLow() {
+        ProbeRun run = probe(RDMA_SPEC, "--memlock", "64");
+
+        assertCheck(run, "RdmaDevices", "False", "MemlockTooLow");
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.check("RdmaDevices").path("details").path("memlock").asText()).isEqualTo("64Ki");
+    }
+
+    @Test
+    void targetPortRemovedWhileConnectedLeavesTheControllerNotLive() {
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+        // the target drops its rdma port's export: the host's controller loses its queues and reconnects
+        String state = sh("rm /sys/kernel/config/nvmet/ports/1/subsystems/" + NQN + "\n"
+                + "for i in $(seq 100); do s=$(cat /sys/class/nvme/nvme*/state); [ \"$s\" != live ] && break; sleep 0.2; done\n"
+                + "cat /sys/class/nvme/nvme*/state").stdout().strip();
+        assertThat(state).isIn("connecting", "resetting");
+
+        ProbeRun run = probe(TARGET_SPEC);
+
+        assertCheck(run, "NvmeofRdma", "False", "ControllerNotLive");
+        assertThat(run.check("NvmeofRdma").path("message").asText()).contains("may still be reconnecting");
+    }
+
+    @Test
+    void verbsLatencyBetweenTwoRxeDevicesFromRealPerftest() {
+        String serverSpec = Base64.getEncoder().encodeToString(LATENCY_SERVER_SPEC.getBytes(StandardCharsets.UTF_8));
+        sh("setsid bash /mnt/share/scenario.sh probe " + serverSpec + " --host-network -- latency-server --tcp-port 18515"
+                + " --bind 192.0.2.1 --tool-timeout 100s > /tmp/latency-server.json 2>/tmp/latency-server.err < /dev/null &");
+
+        ProbeRun client = probe(LATENCY_CLIENT_SPEC, "--host-network", "--", "latency-client", "--peer", "192.0.2.1",
+                "--tcp-port", "18515", "--connect-timeout", "60s", "--tool-timeout", "100s");
+
+        assertCheck(client, "VerbsLatency", "True", "WithinThreshold");
+        assertThat(client.check("VerbsLatency").path("message").asText()).contains(" µs (2-byte messages, 200 iterations, rxe1 port 1");
+        JsonNode details = client.check("VerbsLatency").path("details");
+        double typical = details.path("tTypicalMicros").asDouble();
+        assertThat(typical).isGreaterThan(0.5).isLessThan(100000);
+        assertThat(details.path("p99Micros").asDouble()).isGreaterThanOrEqualTo(typical);
+        String server = sh("for i in $(seq 100); do [ -s /tmp/latency-server.json ] && break; sleep 0.2; done; cat /tmp/latency-server.json")
+                .stdout();
+        assertCheck(new ProbeRun(0, server, ""), "VerbsLatency", "True", "WithinThreshold");
+    }
+
+    @Test
+    void latencyClientWithoutServerIsPeerUnreachable() {
+        ProbeRun client = probe(LATENCY_CLIENT_SPEC, "--host-network", "--", "latency-client", "--peer", "192.0.2.1",
+                "--tcp-port", "18515", "--connect-timeout", "3s");
+
+        assertCheck(client, "VerbsLatency", "False", "PeerUnreachable");
+    }
+
+    @Test
+    void withoutTheHostsSysNvmeofIsUnknown() {
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+
+        ProbeRun run = probe(TARGET_SPEC, "--no-host-sys");
+
+        assertCheck(run, "NvmeofRdma", "Unknown", "SysfsUnavailable");
+    }
+
+    @Test
+    @Disabled("issue 13: RdmaDevices says False NoRdmaDevices when /host/sys is not mounted; it must be Unknown")
+    void withoutTheHostsSysRdmaDevicesIsUnknown() {
+        ProbeRun run = probe(RDMA_SPEC, "--no-host-sys");
+
+        assertThat(run.check("RdmaDevices").path("status").asText()).isEqualTo("Unknown");
+    }
+}

@@ -1,0 +1,267 @@
+package io.rdmastorage.probe.vm;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * A Linux VM with a real RDMA stack (soft-RoCE, nvmet) for the tests: the kernel and initramfs
+ * {@code vm-node/build.sh} caches, booted under qemu TCG with no network device, a serial console
+ * written to {@code console.log}, and a virtio-serial port on which the guest's {@code vm-agent}
+ * runs one bash script per request (see {@code vm-node/guest/vm-agent}). A folder is shared
+ * read-only into the guest at {@code /mnt/share} (9p): node-probe's jar and {@code vm-node/scenario.sh}.
+ *
+ * <p>Bounded: every command has a timeout in the guest and a slightly longer one here, boot has
+ * one, and {@link #close()} (or a JVM shutdown hook) kills qemu, so nothing outlives the tests.
+ */
+public final class VmNode implements AutoCloseable {
+
+    /** What the guest printed for one script. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        public Result requireSuccess(String what) {
+            if (exitCode != 0) {
+                throw new IllegalStateException(what + " failed in the VM (exit " + exitCode + "):\n" + stdout + stderr);
+            }
+            return this;
+        }
+    }
+
+    private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+    /** Added to a command's own timeout for the answer to come back over the channel. */
+    private static final Duration CHANNEL_SLACK = Duration.ofSeconds(20);
+
+    private final Process qemu;
+    private final Path workDir;
+    private final SocketChannel channel;
+    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+    private final AtomicLong ids = new AtomicLong();
+    private final Thread shutdownHook;
+    private final String kernelVersion;
+
+    private VmNode(Process qemu, Path workDir, SocketChannel channel, String kernelVersion) {
+        this.qemu = qemu;
+        this.workDir = workDir;
+        this.channel = channel;
+        this.kernelVersion = kernelVersion;
+        this.shutdownHook = new Thread(qemu::destroyForcibly, "vm-node-kill");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        Thread reader = new Thread(this::readAnswers, "vm-node-channel");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Builds the VM node if its cache is absent (progress on stderr), boots it with {@code share}
+     * shared into the guest, and waits until the guest answers on the command channel.
+     */
+    public static VmNode boot(Path repository, Path share, Path workDir) throws IOException, InterruptedException {
+        Path image = build(repository);
+        String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
+        Files.createDirectories(workDir);
+        Path socket = workDir.resolve("agent.sock");
+        Files.deleteIfExists(socket);
+        List<String> command = List.of("qemu-system-x86_64",
+                "-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "3G",
+                "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
+                "-nic", "none",   // nothing leaves the VM: its only links are the veth pairs the tests create inside
+                "-serial", "file:" + workDir.resolve("console.log"),
+                "-kernel", image.resolve("vmlinuz").toString(),
+                "-initrd", image.resolve("initramfs.cpio").toString(),
+                "-append", "console=ttyS0 panic=-1 loglevel=4",
+                "-device", "virtio-serial-pci",
+                "-chardev", "socket,id=agent,path=" + socket + ",server=on,wait=off",
+                "-device", "virtserialport,chardev=agent,name=vm-agent",
+                "-virtfs", "local,path=" + share + ",mount_tag=share,security_model=none,readonly=on");
+        Process qemu = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(workDir.resolve("qemu.log").toFile()).start();
+        long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+        SocketChannel channel = null;
+        try {
+            while (channel == null) {
+                if (!qemu.isAlive()) {
+                    throw new IllegalStateException("qemu exited with " + qemu.exitValue() + ": " + log(workDir));
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("qemu's command channel did not open in " + BOOT_TIMEOUT + log(workDir));
+                }
+                if (Files.exists(socket)) {
+                    SocketChannel attempt = SocketChannel.open(StandardProtocolFamily.UNIX);
+                    try {
+                        attempt.connect(UnixDomainSocketAddress.of(socket));
+                        channel = attempt;
+                    } catch (IOException notYet) {
+                        attempt.close();
+                    }
+                }
+                if (channel == null) {
+                    Thread.sleep(200);
+                }
+            }
+            VmNode node = new VmNode(qemu, workDir, channel, kernelVersion);
+            node.awaitAgent(deadline);
+            return node;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            qemu.destroyForcibly();
+            if (channel != null) {
+                channel.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Runs vm-node/build.sh (a no-op when cached) and returns the cache folder it printed last. */
+    private static Path build(Path repository) throws IOException, InterruptedException {
+        Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(build.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        if (!build.waitFor(15, TimeUnit.MINUTES) || build.exitValue() != 0 || lines.isEmpty()) {
+            build.destroyForcibly();
+            throw new IllegalStateException("vm-node/build.sh failed (see its output above)");
+        }
+        return Path.of(lines.get(lines.size() - 1));
+    }
+
+    /** The agent restarts until the host side is connected: ping until it answers. */
+    private void awaitAgent(long deadline) throws InterruptedException {
+        while (true) {
+            try {
+                if (run("echo ready", Duration.ofSeconds(5), Duration.ofSeconds(3)).stdout().strip().equals("ready")) {
+                    return;
+                }
+            } catch (IllegalStateException noAnswerYet) {
+                if (System.nanoTime() > deadline || !qemu.isAlive()) {
+                    throw new IllegalStateException("the VM's agent did not answer in " + BOOT_TIMEOUT + log(workDir));
+                }
+            }
+        }
+    }
+
+    public String kernelVersion() {
+        return kernelVersion;
+    }
+
+    /** Runs a bash script in the guest, killed there after {@code timeout}. */
+    public Result run(String script, Duration timeout) {
+        return run(script, timeout, timeout.plus(CHANNEL_SLACK));
+    }
+
+    private Result run(String script, Duration timeout, Duration wait) {
+        String id = "r" + ids.incrementAndGet();
+        String request = id + " " + Math.max(1, timeout.toSeconds()) + " "
+                + Base64.getEncoder().encodeToString(script.getBytes(StandardCharsets.UTF_8)) + "\n";
+        try {
+            synchronized (channel) {
+                ByteBuffer bytes = ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII));
+                while (bytes.hasRemaining()) {
+                    channel.write(bytes);
+                }
+            }
+            long until = System.nanoTime() + wait.toNanos();
+            while (true) {
+                long left = until - System.nanoTime();
+                String answer = left > 0 ? answers.poll(left, TimeUnit.NANOSECONDS) : null;
+                if (answer == null) {
+                    throw new IllegalStateException("no answer from the VM in " + wait + " to: " + script);
+                }
+                String[] fields = answer.split(" ", -1);
+                if (fields.length == 4 && fields[0].equals(id)) {
+                    return new Result(Integer.parseInt(fields[1]), decode(fields[2]), decode(fields[3]));
+                }
+                // an answer to an earlier request that timed out here: dropped
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("the VM's command channel failed" + log(workDir), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static String decode(String base64) {
+        return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+    }
+
+    private void readAnswers() {
+        try (BufferedReader in = new BufferedReader(Channels.newReader(channel, StandardCharsets.US_ASCII))) {
+            for (String line; (line = in.readLine()) != null; ) {
+                answers.add(line);
+            }
+        } catch (IOException closed) {
+            // the VM is gone; run() times out or has already been told
+        }
+    }
+
+    /** The serial console so far: what the kernel and init printed. */
+    public String console() {
+        try {
+            return Files.readString(workDir.resolve("console.log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static String log(Path workDir) {
+        try {
+            return "; console:\n" + Files.readString(workDir.resolve("console.log")) + "\nqemu:\n"
+                    + Files.readString(workDir.resolve("qemu.log"));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Kills the VM (it holds nothing that needs a clean shutdown: its root is in RAM). */
+    @Override
+    public void close() throws IOException {
+        try {
+            channel.close();
+        } finally {
+            qemu.destroyForcibly();
+            try {
+                qemu.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
+        }
+    }
+
+    /** Deletes a folder tree (the share and work folders of a test class). */
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

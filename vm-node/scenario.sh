@@ -1,0 +1,139 @@
+#!/bin/bash
+# Runs in the VM node (shared in at /mnt/share, so editing it rebuilds nothing): sets up and
+# changes the node's real RDMA state for the tests, and runs node-probe as its pod would.
+#   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive
+#   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected
+#   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
+#   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network] [-- ARGS...]
+#                                          node-probe in the probe image's rootfs, host root at /host
+# Addresses are TEST-NET-1 (192.0.2.0/24) on veth0/veth1, which exist only inside the VM.
+set -euo pipefail
+NQN=nqn.2014-08.org.example:vm-target
+ADDR0=192.0.2.1
+ADDR1=192.0.2.2
+NVMET=/sys/kernel/config/nvmet
+POD=/var/lib/probe-pod/rootfs
+SHARE=/mnt/share   # node-probe.jar, this script, node-probe's Dockerfile and image-cds.sh, dockerfile-array.sh
+
+# the image's last build steps on the jar just built: where the Dockerfile copies it, and the
+# class-data-sharing archive its ENTRYPOINT uses (image-cds.sh, as the image build runs it)
+image() {
+  mountpoint -q "$POD/opt/node-probe/node-probe.jar" \
+    || mount --bind "$SHARE/node-probe.jar" "$POD/opt/node-probe/node-probe.jar"
+  rm -f "$POD/opt/node-probe/node-probe.jsa"
+  cp "$SHARE/image-cds.sh" "$POD/tmp/image-cds.sh"
+  unshare --mount --propagation private sh -ec 'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$POD"
+  rm -f "$POD/tmp/image-cds.sh"
+}
+
+port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem
+  local dir=$NVMET/ports/$1
+  mkdir -p "$dir"
+  if [ ! -e "$dir/subsystems/$NQN" ]; then
+    echo "$2" > "$dir/addr_trtype"
+    echo ipv4 > "$dir/addr_adrfam"
+    echo "$ADDR0" > "$dir/addr_traddr"
+    echo 4420 > "$dir/addr_trsvcid"
+    ln -s "$NVMET/subsystems/$NQN" "$dir/subsystems/$NQN"
+  fi
+}
+
+# Makes traffic between 192.0.2.2 and 192.0.2.1 cross the veth pair although both are local
+# addresses: rxe0 and rxe1 then talk RoCE over a "wire" as two nodes' ports do (without this the
+# kernel routes it through lo and rxe1 cannot reach rxe0). soft-RoCE of this kernel works in the
+# initial network namespace only, so two namespaces are not an option. Idempotent.
+wire() {
+  ip rule show pref 100 | grep -q . || ip rule add pref 100 from "$ADDR1" to "$ADDR0" iif lo lookup 100
+  ip rule show pref 101 | grep -q . || ip rule add pref 101 from "$ADDR0" to "$ADDR1" iif lo lookup 101
+  ip route replace "$ADDR0" dev veth1 src "$ADDR1" table 100
+  ip route replace "$ADDR1" dev veth0 src "$ADDR0" table 101
+  ip rule show pref 1000 | grep -q . || ip rule add pref 1000 lookup local
+  ! ip rule show pref 0 | grep -q local || ip rule del pref 0 lookup local
+  for i in all veth0 veth1; do
+    sysctl -qw "net.ipv4.conf.$i.accept_local=1" "net.ipv4.conf.$i.rp_filter=0"
+  done
+  # static neighbours: ARP between two local addresses is not answered
+  ip neigh replace "$ADDR1" lladdr "$(cat /sys/class/net/veth1/address)" dev veth0 nud permanent
+  ip neigh replace "$ADDR0" lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
+}
+
+reset() {
+  pkill -f 'node-probe.jar latency' 2>/dev/null || true
+  nvme disconnect-all >/dev/null 2>&1 || true
+  ip link show veth0 >/dev/null 2>&1 || ip link add veth0 type veth peer name veth1
+  ip addr replace "$ADDR0/24" dev veth0
+  ip addr replace "$ADDR1/24" dev veth1
+  ip link set veth0 up
+  ip link set veth1 up
+  wire
+  rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev veth0
+  rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev veth1
+  local sub=$NVMET/subsystems/$NQN
+  if [ ! -d "$sub" ]; then
+    mkdir "$sub"
+    echo 1 > "$sub/attr_allow_any_host"
+    mkdir "$sub/namespaces/1"
+    echo -n /dev/nullb0 > "$sub/namespaces/1/device_path"
+    echo 1 > "$sub/namespaces/1/enable"
+  fi
+  port 1 rdma
+  port 2 tcp
+  # the ports report ACTIVE a moment after the netdev is up
+  for _ in $(seq 50); do
+    [ "$(cat /sys/class/infiniband/rxe0/ports/1/state)" = "4: ACTIVE" ] \
+      && [ "$(cat /sys/class/infiniband/rxe1/ports/1/state)" = "4: ACTIVE" ] && return 0
+    sleep 0.1
+  done
+  echo "rxe ports not ACTIVE" >&2
+  return 1
+}
+
+connect() {
+  nvme connect -t "$1" -a "$ADDR0" -s 4420 -n "$NQN" >&2
+}
+
+probe() {
+  local spec=$1; shift
+  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --no-host-sys) no_host_sys=1 ;;
+      --memlock) memlock=$2; shift ;;
+      --host-network) netns=() ;;
+      --) shift; break ;;
+    esac
+    shift
+  done
+  mapfile -t entrypoint <<< "$(sh "$SHARE/dockerfile-array.sh" ENTRYPOINT "$SHARE/Dockerfile")"
+  local specfile
+  specfile=$(mktemp)
+  echo "$spec" | base64 -d > "$specfile"
+  # a mount namespace per run, as a container has: the host root read-only at /host, the pod's
+  # own /proc, /sys, the host's /dev (privileged), an in-memory /tmp holding the spec (the
+  # operator's ConfigMap file); a network namespace of its own unless --host-network
+  local rc=0
+  "${netns[@]}" unshare --mount --propagation private bash -euc '
+    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4; shift 4
+    mount --rbind / "$pod/host"
+    mount -o remount,bind,ro "$pod/host"
+    [ -z "$no_host_sys" ] || umount -l "$pod/host/sys"
+    mount -t proc proc "$pod/proc"
+    mount -t sysfs sysfs "$pod/sys"
+    mount --rbind /dev "$pod/dev"
+    mount -t tmpfs tmpfs "$pod/tmp"
+    cp "$specfile" "$pod/tmp/spec.json"
+    if [ -n "$memlock" ]; then
+      # a pod without CAP_IPC_LOCK under a small RLIMIT_MEMLOCK: a privileged one has the
+      # capability, and the kernel lets it pin memory past the limit
+      ulimit -l "$memlock"
+      exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock chroot "$pod" "$@"
+    fi
+    exec chroot "$pod" "$@"
+  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "${entrypoint[@]}" "$@" --host-root /host --exec-mode chroot \
+      --node vm-node --spec /tmp/spec.json || rc=$?
+  rm -f "$specfile"
+  return $rc
+}
+
+cmd=$1; shift
+"$cmd" "$@"
