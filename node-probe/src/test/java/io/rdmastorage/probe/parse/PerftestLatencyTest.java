@@ -76,6 +76,15 @@ class PerftestLatencyTest {
     }
 
     @Test
+    void infStatisticsOfAFailedCpuFrequencySampleAreNoMeasurement() {
+        // recorded on the VM node: the RDMA writes completed, but perftest could not time them
+        Result r = PerftestLatency.parse(Samples.body(
+                "perftest/ib_write_lat_client_rxe1-over-veth_inf_cpu-mhz-sample-failed_vm-6.1.txt"));
+
+        assertThat(r).isInstanceOf(Unrecognised.class);
+    }
+
+    @Test
     void bandwidthBannerWithoutTableHasNoTable() {
         Result r = PerftestLatency.parse(Samples.body("perftest/ib_write_bw_server_roce_banner_issue262_fragment.txt"));
 
