@@ -14,6 +14,8 @@ import io.rdmastorage.probe.spec.InvalidSpecException;
 import io.rdmastorage.probe.spec.ProbeSpec;
 import io.rdmastorage.probe.spec.Rules;
 import io.rdmastorage.probe.spec.SpecReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -36,7 +38,11 @@ public final class NodeProbe {
     }
 
     public static void main(String[] args) {
-        System.exit(run(List.of(args), System.in, System.out, System.err));
+        // UTF-8 whatever the locale: the probe image has none, and Java 17's System.out would turn
+        // the report's "µs" into "?" (seen when the image's rootfs ran on a real node, vm-node/)
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        System.exit(run(List.of(args), System.in, out, err));
     }
 
     /** Runs node-probe with the given arguments; returns its exit code (see {@link ExitCode}). */
