@@ -18,6 +18,13 @@ ensure_prerequisites() {
   command -v mvn >/dev/null || missing+=(maven)
   # the real libibverbs, so the jnr-ffi binding is exercised (no RDMA devices needed)
   ldconfig -p 2>/dev/null | grep -q 'libibverbs\.so\.1 ' || missing+=(libibverbs1 ibverbs-providers)
+  # the VM tier (vm-node/, the *VmIT tests): qemu under TCG, and what vm-node/build.sh builds with
+  if [ "${RSO_SKIP_VM:-}" != 1 ]; then
+    command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+    command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
+    command -v cpio >/dev/null || missing+=(cpio)
+    PATH="$PATH:/usr/sbin:/sbin" command -v depmod >/dev/null || missing+=(kmod)
+  fi
   if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
   fi

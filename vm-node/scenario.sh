@@ -26,16 +26,17 @@ image() {
   rm -f "$POD/tmp/image-cds.sh"
 }
 
-port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem
+port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem, (re-)enabled
   local dir=$NVMET/ports/$1
   mkdir -p "$dir"
-  if [ ! -e "$dir/subsystems/$NQN" ]; then
-    echo "$2" > "$dir/addr_trtype"
-    echo ipv4 > "$dir/addr_adrfam"
-    echo "$ADDR0" > "$dir/addr_traddr"
-    echo 4420 > "$dir/addr_trsvcid"
-    ln -s "$NVMET/subsystems/$NQN" "$dir/subsystems/$NQN"
-  fi
+  # unlinking disables the port (and drops its controllers); relinking listens anew, which an rdma
+  # port needs after its rxe device was removed and added again
+  rm -f "$dir/subsystems/$NQN"
+  echo "$2" > "$dir/addr_trtype"
+  echo ipv4 > "$dir/addr_adrfam"
+  echo "$ADDR0" > "$dir/addr_traddr"
+  echo 4420 > "$dir/addr_trsvcid"
+  ln -s "$NVMET/subsystems/$NQN" "$dir/subsystems/$NQN"
 }
 
 # Makes traffic between 192.0.2.2 and 192.0.2.1 cross the veth pair although both are local

@@ -183,22 +183,47 @@ class RealKernelNodeVmIT {
 
     @Test
     void verbsLatencyBetweenTwoRxeDevicesFromRealPerftest() {
-        String serverSpec = Base64.getEncoder().encodeToString(LATENCY_SERVER_SPEC.getBytes(StandardCharsets.UTF_8));
-        sh("setsid bash /mnt/share/scenario.sh probe " + serverSpec + " --host-network -- latency-server --tcp-port 18515"
-                + " --bind 192.0.2.1 --tool-timeout 100s > /tmp/latency-server.json 2>/tmp/latency-server.err < /dev/null &");
-
-        ProbeRun client = probe(LATENCY_CLIENT_SPEC, "--host-network", "--", "latency-client", "--peer", "192.0.2.1",
-                "--tcp-port", "18515", "--connect-timeout", "60s", "--tool-timeout", "100s");
-
+        // perftest times with the CPU's cycle counter; when its frequency sample is too noisy (a
+        // loaded TCG host: "Correlation coefficient r^2 < 0.9") it prints inf for every statistic,
+        // which must be Unknown OutputUnparseable. A measurement is tried up to three times.
+        ProbeRun client = null;
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            ProbeRun[] pair = latencyPair();
+            client = pair[0];
+            JsonNode check = client.check("VerbsLatency");
+            if (check.path("status").asText().equals("Unknown")) {
+                assertCheck(client, "VerbsLatency", "Unknown", "OutputUnparseable");
+                System.err.println("vm-node: perftest could not time attempt " + attempt + ": " + check.path("message").asText());
+                continue;
+            }
+            // each side times itself: the server's sample can be the noisy one
+            JsonNode server = pair[1].check("VerbsLatency");
+            assertThat(server.path("status").asText() + " " + server.path("reason").asText())
+                    .as(pair[1].stdout()).isIn("True WithinThreshold", "Unknown OutputUnparseable");
+            break;
+        }
         assertCheck(client, "VerbsLatency", "True", "WithinThreshold");
-        assertThat(client.check("VerbsLatency").path("message").asText()).contains(" µs (2-byte messages, 200 iterations, rxe1 port 1");
+        assertThat(client.check("VerbsLatency").path("message").asText())
+                .contains(" µs (2-byte messages, 200 iterations, rxe1 port 1");
         JsonNode details = client.check("VerbsLatency").path("details");
         double typical = details.path("tTypicalMicros").asDouble();
         assertThat(typical).isGreaterThan(0.5).isLessThan(100000);
         assertThat(details.path("p99Micros").asDouble()).isGreaterThanOrEqualTo(typical);
-        String server = sh("for i in $(seq 100); do [ -s /tmp/latency-server.json ] && break; sleep 0.2; done; cat /tmp/latency-server.json")
-                .stdout();
-        assertCheck(new ProbeRun(0, server, ""), "VerbsLatency", "True", "WithinThreshold");
+        // RoCE really crossed the veth pair (the routes of scenario.sh wire), not the loopback
+        assertThat(details.path("linkType").asText()).isEqualTo("Ethernet");
+    }
+
+    /** latency-server on rxe0 (192.0.2.1), then latency-client on rxe1 against it: {client, server}. */
+    private static ProbeRun[] latencyPair() {
+        String serverSpec = Base64.getEncoder().encodeToString(LATENCY_SERVER_SPEC.getBytes(StandardCharsets.UTF_8));
+        sh("rm -f /tmp/latency-server.json; setsid bash /mnt/share/scenario.sh probe " + serverSpec
+                + " --host-network -- latency-server --tcp-port 18515 --bind 192.0.2.1 --tool-timeout 100s"
+                + " > /tmp/latency-server.json 2>/tmp/latency-server.err < /dev/null &");
+        ProbeRun client = probe(LATENCY_CLIENT_SPEC, "--host-network", "--", "latency-client", "--peer", "192.0.2.1",
+                "--tcp-port", "18515", "--connect-timeout", "60s", "--tool-timeout", "100s");
+        String server = sh("for i in $(seq 150); do [ -s /tmp/latency-server.json ] && break; sleep 0.2; done;"
+                + " cat /tmp/latency-server.json").stdout();
+        return new ProbeRun[] {client, new ProbeRun(0, server, "")};
     }
 
     @Test
