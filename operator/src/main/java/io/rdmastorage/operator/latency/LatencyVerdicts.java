@@ -3,14 +3,13 @@ package io.rdmastorage.operator.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
-import io.rdmastorage.operator.verdict.ProbeReports;
+import io.rdmastorage.operator.verdict.ReportTrust;
 import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.operator.verdict.SafeText;
 import io.rdmastorage.operator.verdict.Timestamps;
@@ -45,19 +44,11 @@ public final class LatencyVerdicts {
         ProbePod pod = probePod(client);
         Peer peer = client.peer();
         if (outcome instanceof ProbeOutcome.Finished finished) {
-            if (finished.exitCode() != 0 && finished.exitCode() != 1) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.exited(pod, finished.exitCode(), null,
-                        finished.terminationMessage()));
+            ReportTrust trust = ReportTrust.of(pod, finished.exitCode(), null, finished.terminationMessage());
+            if (trust instanceof ReportTrust.Untrusted untrusted) {
+                return new LatencyAttempt.ClientFailed(peer, untrusted.failure());
             }
-            ProbeReports.Result parsed = ProbeReports.parse(finished.terminationMessage());
-            if (parsed instanceof ProbeReports.Unparseable unparseable) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.unusableReport(pod, unparseable));
-            }
-            var report = ((ProbeReports.Parsed) parsed).report();
-            if (!client.clientNode().equals(report.node())) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.nodeMismatch(pod, report.node()));
-            }
-            return report.check(CheckTypes.VERBS_LATENCY)
+            return ((ReportTrust.Trusted) trust).report().check(CheckTypes.VERBS_LATENCY)
                     .<LatencyAttempt>map(check -> new LatencyAttempt.Reported(peer, check))
                     .orElseGet(() -> new LatencyAttempt.ClientFailed(peer, new ProbeFailure(Reasons.NOT_REPORTED,
                             "latency-client pod " + pod.name() + " reported no VerbsLatency entry: the probe image may "
@@ -132,16 +123,10 @@ public final class LatencyVerdicts {
      * than {@code expiry}. The numbers stay in {@code status.latency}, dated by {@code measuredAt}.
      */
     public static Condition expired(Condition stored, LatencyResult measured, Duration expiry, Instant now) {
-        boolean moves = !Conditions.UNKNOWN.equals(stored.getStatus()) || stored.getLastTransitionTime() == null;
-        return new ConditionBuilder(stored)
-                .withStatus(Conditions.UNKNOWN)
-                .withReason(Reasons.RESULT_EXPIRED)
-                .withMessage("the last verbs latency measurement is from " + SafeText.escape(measured.getMeasuredAt())
-                        + ", older than " + Timestamps.human(expiry) + " (3 × spec.interval), so it no longer counts. "
-                        + "Check the operator's logs and its latency pods (`kubectl get pods -A -l "
-                        + LatencyPods.ROLE + "`)")
-                .withLastTransitionTime(moves ? Timestamps.format(now) : stored.getLastTransitionTime())
-                .build();
+        return Conditions.expired(stored, "the last verbs latency measurement is from "
+                + SafeText.escape(measured.getMeasuredAt()) + ", older than " + Timestamps.human(expiry)
+                + " (3 × spec.interval), so it no longer counts. Check the operator's logs and its latency pods "
+                + "(`kubectl get pods -A -l " + LatencyPods.ROLE + "`)", now);
     }
 
     private static String describe(List<LatencyAttempt> attempts) {

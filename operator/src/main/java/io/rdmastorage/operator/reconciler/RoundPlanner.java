@@ -6,9 +6,11 @@ import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomes;
 import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.verdict.MeasurementKind;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
 import io.rdmastorage.operator.verdict.Reasons;
@@ -36,59 +38,64 @@ final class RoundPlanner {
      */
     static NodePlan plan(String nodeName, Node node, boolean matches, RdmaStorageNode verdict, List<Pod> pods,
                          long generation, ProfileSettings settings, Instant now) {
+        return plan(nodeName, node, matches, node == null ? Optional.empty() : NodeSelection.whyNotProbeable(node),
+                verdict, pods, generation, settings, now);
+    }
+
+    /** @param notProbeable why the node cannot be probed now ({@link NodeSelection#whyNotProbeable}) */
+    static NodePlan plan(String nodeName, Node node, boolean matches, Optional<NotProbed> notProbeable,
+                         RdmaStorageNode verdict, List<Pod> pods, long generation, ProfileSettings settings,
+                         Instant now) {
         if (node == null || !matches) {
             return new NodePlan(nodeName, List.of(), List.copyOf(pods), Optional.empty(), false, Optional.empty(),
                     true, Optional.empty());
         }
         RdmaStorageNodeStatus status = verdict == null ? null : verdict.getStatus();
-        long harvestedRound = status == null || status.getProbeRound() == null ? 0 : status.getProbeRound();
-        long highestRound = harvestedRound;
-        List<NodePlan.Harvest> harvests = new ArrayList<>();
-        List<Pod> stale = new ArrayList<>();
-        Instant wakeAt = null;
-        boolean inFlight = false;
+        Lifecycle.Last last = last(status, generation, settings);
         List<Pod> byRound = new ArrayList<>(pods);
         byRound.sort(Comparator.comparingLong(RoundPlanner::round));
-        for (Pod pod : byRound) {
-            long round = round(pod);
-            highestRound = Math.max(highestRound, round);
-            if (round <= harvestedRound) {
-                stale.add(pod);
-                continue;
-            }
+        Lifecycle.Rounds<Pod> rounds = Lifecycle.rounds(byRound, RoundPlanner::round, last.round());
+        List<NodePlan.Harvest> harvests = new ArrayList<>();
+        Instant wakeAt = null;
+        boolean inFlight = false;
+        for (Pod pod : rounds.current()) {
             ProbeOutcome outcome = ProbeOutcomes.of(pod, now, settings.probeTimeout());
             if (outcome instanceof ProbeOutcome.InProgress inProgress) {
                 inFlight = true;
-                wakeAt = earliest(wakeAt, inProgress.timesOutAt());
+                wakeAt = Lifecycle.earliest(wakeAt, inProgress.timesOutAt());
             } else {
-                harvests.add(new NodePlan.Harvest(pod, round, podGeneration(pod, generation), outcome));
+                harvests.add(new NodePlan.Harvest(pod, round(pod), podGeneration(pod, generation), outcome));
             }
         }
 
-        Optional<NotProbed> notProbed = NodeSelection.whyNotProbeable(node);
-        Optional<NotProbed> markNotProbed = notProbed.filter(why -> harvests.isEmpty() && !alreadySays(status, why.reason(), generation));
+        Optional<NotProbed> markNotProbed = notProbeable.filter(why -> harvests.isEmpty()
+                && !alreadySays(status, why.reason(), generation));
 
         boolean expire = false;
         Optional<NodePlan.ProbeStart> probe = Optional.empty();
-        if (notProbed.isEmpty() && harvests.isEmpty() && !inFlight) {
-            Optional<Instant> lastProbe = lastProbe(status);
-            boolean specChanged = status == null || status.getObservedGeneration() == null
-                    || status.getObservedGeneration() != generation;
-            Instant due = lastProbe.map(t -> t.plus(settings.interval())).orElse(now);
-            if (specChanged || !due.isAfter(now)) {
-                probe = Optional.of(new NodePlan.ProbeStart(highestRound + 1, lastProbe.orElse(null)));
+        if (notProbeable.isEmpty() && harvests.isEmpty() && !inFlight) {
+            if (Lifecycle.isDue(last, settings.interval(), now)) {
+                probe = Optional.of(new NodePlan.ProbeStart(rounds.highest() + 1, last.measuredAt().orElse(null)));
             } else {
-                wakeAt = earliest(wakeAt, due);
+                wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, settings.interval(), now));
             }
-            boolean expired = status != null && NodeVerdicts.isExpired(status, now, settings.expiry());
-            expire = expired && !alreadySays(status, Reasons.RESULT_EXPIRED, generation);
-            // an expiry already passed (and written) is nothing to wake for: a past wakeAt would
-            // have the reconciler poll every second while the node waits for a probe slot
-            if (!expired && status != null) {
-                wakeAt = earliest(wakeAt, NodeVerdicts.expiresAt(status, settings.expiry()).orElse(null));
-            }
+            expire = Lifecycle.toExpire(last, now);
+            wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
         }
-        return new NodePlan(nodeName, harvests, stale, markNotProbed, expire, probe, false, Optional.ofNullable(wakeAt));
+        return new NodePlan(nodeName, harvests, rounds.leftovers(), markNotProbed, expire, probe, false,
+                Optional.ofNullable(wakeAt));
+    }
+
+    /** The node probe's last harvested result, as the lifecycle reads it. */
+    static Lifecycle.Last last(RdmaStorageNodeStatus status, long generation, ProfileSettings settings) {
+        if (status == null) {
+            return Lifecycle.Last.NONE;
+        }
+        return new Lifecycle.Last(status.getProbeRound() == null ? 0 : status.getProbeRound(),
+                status.getLastProbeTime() == null ? Optional.empty() : Timestamps.parse(status.getLastProbeTime()),
+                NodeVerdicts.expiresAt(status, settings.expiry()),
+                status.getObservedGeneration() != null && status.getObservedGeneration() == generation,
+                saysExpired(status, generation));
     }
 
     /** The probe round of a pod, from its label; a pod without one sorts first and counts as harvested. */
@@ -111,9 +118,11 @@ final class RoundPlanner {
         }
     }
 
-    private static Optional<Instant> lastProbe(RdmaStorageNodeStatus status) {
-        return status == null || status.getLastProbeTime() == null ? Optional.empty()
-                : Timestamps.parse(status.getLastProbeTime());
+    /** Whether the node probe's own conditions say ResultExpired already (another kind's expiry is its own). */
+    private static boolean saysExpired(RdmaStorageNodeStatus status, long generation) {
+        return alreadySays(status, Reasons.RESULT_EXPIRED, generation) && status.getConditions().stream()
+                .anyMatch(c -> Reasons.RESULT_EXPIRED.equals(c.getReason())
+                        && MeasurementKind.NODE_PROBE.types().contains(c.getType()));
     }
 
     /**
@@ -126,12 +135,5 @@ final class RoundPlanner {
             return false;
         }
         return status.getConditions().stream().anyMatch(c -> reason.equals(c.getReason()));
-    }
-
-    private static Instant earliest(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isBefore(b) ? a : b;
     }
 }

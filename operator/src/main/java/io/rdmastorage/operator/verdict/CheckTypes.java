@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The condition types of DESIGN.md ("Checks"), and which of them a profile asks for: one per
  * check section of its spec, always in the same order, so statuses list them the same way on
- * every node and every write (no diff noise for GitOps tools).
+ * every node and every write (no diff noise for GitOps tools). Which kind of measurement writes
+ * each type is {@link MeasurementKind}'s.
  */
 public final class CheckTypes {
 
@@ -22,14 +23,6 @@ public final class CheckTypes {
     /** Every check type, in status order. */
     public static final List<String> ALL = List.of(RDMA_DEVICES, GPFS_VERBS, NVMEOF_RDMA, GDS_READY, VERBS_LATENCY,
             CEPH_MESSENGER);
-
-    /**
-     * The one check type the node's own probe pod does not measure: VerbsLatency needs a pair of
-     * pods on two nodes (see the operator's latency package). Statuses built from a node's probe
-     * pod carry it as {@link Reasons#AWAITING_MEASUREMENT}, and {@link NodeVerdicts#merge} keeps
-     * what the last latency measurement said instead.
-     */
-    public static final String PAIRWISE = VERBS_LATENCY;
 
     private CheckTypes() {
     }
