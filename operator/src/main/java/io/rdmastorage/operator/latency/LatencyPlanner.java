@@ -7,7 +7,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
-import io.rdmastorage.operator.probe.ProbeOutcomes;
+import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.Reasons;
@@ -58,8 +58,8 @@ public final class LatencyPlanner {
         if (!rounds.current().isEmpty()) {
             return inFlight(node, rounds.current(), peers, liveNodes, generation, settings, now, deletes);
         }
-        Optional<LatencyVerdicts.Verdict> expired = Lifecycle.toExpire(last, now)
-                ? Optional.of(new LatencyVerdicts.Verdict(LatencyVerdicts.expired(stored.orElseThrow(), measured,
+        Optional<LatencyVerdicts.Part> expired = Lifecycle.toExpire(last, now)
+                ? Optional.of(new LatencyVerdicts.Part(LatencyVerdicts.expired(stored.orElseThrow(), measured,
                         settings.expiry(), now), measured))
                 : Optional.empty();
         Instant wakeAt = Lifecycle.expiryToWakeFor(last, now).orElse(null);
@@ -74,7 +74,7 @@ public final class LatencyPlanner {
         }
         if (peers.isEmpty()) {
             // written once per generation; a node joining reconciles the profile and finds a peer
-            Optional<LatencyVerdicts.Verdict> verdict = saysNoPeer && last.sameGeneration()
+            Optional<LatencyVerdicts.Part> verdict = saysNoPeer && last.sameGeneration()
                     ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, last.round() + 1, generation, now));
             return new LatencyPlan(node, verdict, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
         }
@@ -145,7 +145,7 @@ public final class LatencyPlanner {
     private static Step step(Optional<LatencyPod> server, Optional<LatencyPod> client, Set<String> liveNodes,
                              ProfileSettings settings, Instant now) {
         if (client.isPresent()) {
-            ProbeOutcome outcome = ProbeOutcomes.of(client.get().pod(), now, settings.probeTimeout());
+            ProbeOutcome outcome = ProbeOutcomeReader.of(client.get().pod(), now, settings.probeTimeout());
             if (outcome instanceof ProbeOutcome.InProgress inProgress) {
                 return new Step(null, Optional.empty(), inProgress.timesOutAt());
             }
@@ -156,7 +156,7 @@ public final class LatencyPlanner {
         if (!liveNodes.contains(s.runsOn())) {
             return new Step(LatencyVerdicts.serverNodeGone(s), Optional.empty(), null);
         }
-        ProbeOutcome outcome = ProbeOutcomes.of(s.pod(), now, settings.probeTimeout());
+        ProbeOutcome outcome = ProbeOutcomeReader.of(s.pod(), now, settings.probeTimeout());
         if (outcome instanceof ProbeOutcome.InProgress inProgress) {
             return new Step(null, LatencyPods.serving(s.pod()) ? Optional.of(s) : Optional.empty(),
                     inProgress.timesOutAt());

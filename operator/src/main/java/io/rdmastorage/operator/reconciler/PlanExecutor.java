@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * Carries out a {@link ProfilePlan}: nodes are independent, so their changes run a few at a time
- * ({@link ConcurrentWrites}), each node's in order; then the plan's pod deletes, then its pod
+ * ({@link WritePool}), each node's in order; then the plan's pod deletes, then its pod
  * creates. Every verdict write is followed by its Events and metrics. Returns what it wrote, and
  * calls nothing back: the reconciler aggregates from the answer.
  */
@@ -41,9 +41,9 @@ final class PlanExecutor {
 
     /** @return every node's RdmaStorageNode as stored afterwards (forgotten nodes and nodes without one left out) */
     Map<String, RdmaStorageNode> carryOut(ProfilePlan plan) {
-        List<RdmaStorageNode> after = ConcurrentWrites.map(plan.nodes(), this::carryOut);
-        ConcurrentWrites.map(plan.deletes(), this::delete);
-        ConcurrentWrites.map(plan.creates(), pod -> {
+        List<RdmaStorageNode> after = WritePool.map(plan.nodes(), this::carryOut);
+        WritePool.map(plan.deletes(), this::delete);
+        WritePool.map(plan.creates(), pod -> {
             writes.createPod(pod);
             return pod;
         });

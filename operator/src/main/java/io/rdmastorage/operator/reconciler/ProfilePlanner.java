@@ -19,7 +19,7 @@ import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
-import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
@@ -38,7 +38,7 @@ import java.util.Set;
 
 /**
  * One plan for the whole profile from one {@link ProfileSnapshot} and the clock: each node's
- * probe ({@link RoundPlanner}) and latency measurement ({@link LatencyPlanner}) decided, their
+ * probe ({@link NodeProbePlanner}) and latency measurement ({@link LatencyPlanner}) decided, their
  * verdicts merged in memory into the writes that store them, and the measurements that are due
  * started within one {@link ProbeSlots} budget — the nodes' own probes first (the longest-waiting
  * first), then new latency rounds. Pure: no API calls, so "these objects and this clock give these
@@ -90,15 +90,15 @@ final class ProfilePlanner {
 
     // ---------------------------------------------------------------- the nodes' own probes
 
-    private record ProbeCandidate(String node, NodePlan.ProbeStart start) {
+    private record ProbeCandidate(String node, NodeProbePlan.ProbeStart start) {
     }
 
     private List<ProbeCandidate> planNodeProbes() {
         List<ProbeCandidate> candidates = new ArrayList<>();
         for (String node : snapshot.concerned()) {
             List<Pod> pods = snapshot.probePods().getOrDefault(node, List.of());
-            RdmaStorageNode stored = snapshot.verdicts().get(node);
-            NodePlan plan = RoundPlanner.plan(node, snapshot.nodes().get(node), snapshot.matching().contains(node),
+            RdmaStorageNode stored = snapshot.storageNodes().get(node);
+            NodeProbePlan plan = NodeProbePlanner.plan(node, snapshot.nodes().get(node), snapshot.matching().contains(node),
                     snapshot.whyNotProbeable(node), stored, pods, generation, settings, now);
             NodeDraft draft = new NodeDraft(node, stored);
             drafts.put(node, draft);
@@ -108,7 +108,7 @@ final class ProfilePlanner {
                 continue;
             }
             slots.hold(pods.size() - plan.harvests().size() - plan.stalePods().size());
-            for (NodePlan.Harvest harvest : plan.harvests()) {
+            for (NodeProbePlan.Harvest harvest : plan.harvests()) {
                 RdmaStorageNodeStatus next = harvested(draft, harvest);
                 next.setProbeRound(harvest.round());
                 draft.write(next, List.of(harvest.pod()));
@@ -124,7 +124,7 @@ final class ProfilePlanner {
         return candidates;
     }
 
-    private RdmaStorageNodeStatus harvested(NodeDraft draft, NodePlan.Harvest harvest) {
+    private RdmaStorageNodeStatus harvested(NodeDraft draft, NodeProbePlan.Harvest harvest) {
         Pod pod = harvest.pod();
         ProbePod probePod = new ProbePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), draft.node);
         if (harvest.outcome() instanceof ProbeOutcome.Finished finished) {
@@ -142,7 +142,7 @@ final class ProfilePlanner {
                 Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(ProbeCandidate::node));
         for (ProbeCandidate c : candidates) {
             if (slots.take(1)) {
-                creates.add(ProbePods.build(profile, c.node(), c.start().round(), config));
+                creates.add(ProbePodFactory.build(profile, c.node(), c.start().round(), config));
             } else {
                 waiting++;
             }
@@ -177,7 +177,7 @@ final class ProfilePlanner {
             slots.hold(plan.inFlight());
             plan.startClient().ifPresent(server -> creates.add(LatencyPods.client(profile, server, config)));
             if (plan.verdict().isPresent()) {
-                LatencyVerdicts.Verdict v = plan.verdict().get();
+                LatencyVerdicts.Part v = plan.verdict().get();
                 draft.write(NodeVerdicts.withLatency(profile.getSpec(), draft.status, v.condition(), v.result(),
                         generation, now), plan.deletes());
             } else {

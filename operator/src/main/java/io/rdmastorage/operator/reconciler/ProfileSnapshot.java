@@ -24,16 +24,16 @@ import java.util.TreeSet;
  *
  * @param matching     the nodes the profile's selector selects, by name
  * @param notProbeable why a node cannot be probed now (NotReady, cordoned); absent = it can
- * @param verdicts     the profile's RdmaStorageNodes by node
+ * @param storageNodes the profile's RdmaStorageNodes (each holding one node's verdict) by node
  * @param probePods    the node probes' pods by the node they run on
  * @param latencyPods  the latency pairs' pods
  * @param strays       latency pods whose marks do not read back: never harvested, only deleted
  */
 record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map<String, Node> nodes,
-                       Set<String> matching, Map<String, NotProbed> notProbeable, Map<String, RdmaStorageNode> verdicts,
+                       Set<String> matching, Map<String, NotProbed> notProbeable, Map<String, RdmaStorageNode> storageNodes,
                        Map<String, List<Pod>> probePods, List<LatencyPod> latencyPods, List<Pod> strays) {
 
-    static ProfileSnapshot of(RdmaStorageProfile profile, Collection<Node> nodes, Collection<RdmaStorageNode> verdicts,
+    static ProfileSnapshot of(RdmaStorageProfile profile, Collection<Node> nodes, Collection<RdmaStorageNode> storageNodes,
                               Collection<Pod> pods) {
         Map<String, Node> byName = new HashMap<>();
         Set<String> matching = new TreeSet<>();
@@ -46,10 +46,10 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
             }
             NodeSelection.whyNotProbeable(node).ifPresent(why -> notProbeable.put(name, why));
         }
-        Map<String, RdmaStorageNode> verdictsByNode = new HashMap<>();
-        for (RdmaStorageNode v : verdicts) {
+        Map<String, RdmaStorageNode> byNode = new HashMap<>();
+        for (RdmaStorageNode v : storageNodes) {
             if (v.getSpec() != null && v.getSpec().getNodeName() != null) {
-                verdictsByNode.putIfAbsent(v.getSpec().getNodeName(), v);
+                byNode.putIfAbsent(v.getSpec().getNodeName(), v);
             }
         }
         Map<String, List<Pod>> probePods = new HashMap<>();
@@ -66,7 +66,7 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
             }
         }
         return new ProfileSnapshot(profile, ProfileSettings.of(profile.getSpec()), byName, matching, notProbeable,
-                verdictsByNode, probePods, latencyPods, strays);
+                byNode, probePods, latencyPods, strays);
     }
 
     long generation() {
@@ -75,7 +75,7 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
 
     /** Every node the profile has to do with: selected now, or holding a verdict or pods of it. */
     Set<String> concerned() {
-        Set<String> concerned = new TreeSet<>(verdicts.keySet());
+        Set<String> concerned = new TreeSet<>(storageNodes.keySet());
         concerned.addAll(probePods.keySet());
         concerned.addAll(matching);
         return concerned;

@@ -151,10 +151,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     private RdmaStorageProfileStatus aggregate(ProfileSnapshot snapshot, Map<String, RdmaStorageNode> stored,
                                                Instant now) {
         RdmaStorageProfile profile = snapshot.profile();
-        List<ProfileAggregation.NodeVerdict> verdicts = new ArrayList<>(snapshot.matching().size());
+        List<ProfileAggregation.Member> verdicts = new ArrayList<>(snapshot.matching().size());
         for (String node : snapshot.matching()) {
             RdmaStorageNode verdict = stored.get(node);
-            verdicts.add(new ProfileAggregation.NodeVerdict(node, verdict == null ? null : verdict.getStatus()));
+            verdicts.add(new ProfileAggregation.Member(node, verdict == null ? null : verdict.getStatus()));
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
                 verdicts, profile.getStatus(), now);

@@ -3,7 +3,7 @@ package io.rdmastorage.operator.verdict;
 /**
  * Whether the report a finished probe container left can be trusted — one rule for every probe
  * pod, the node's own and either side of a latency pair: only node-probe's exit code 0 or 1 comes
- * with a report, the termination message must parse ({@link ProbeReports#parse}), and the report
+ * with a report, the termination message must parse ({@link ReportParser#parse}), and the report
  * must be for the node the pod ran on. Anything else is the {@link ProbeFailure} that says why.
  */
 public sealed interface ReportTrust {
@@ -22,11 +22,11 @@ public sealed interface ReportTrust {
         if (exitCode != 0 && exitCode != 1) {
             return new Untrusted(ProbeFailure.exited(pod, exitCode, terminatedReason, terminationMessage));
         }
-        ProbeReports.Result result = ProbeReports.parse(terminationMessage);
-        if (result instanceof ProbeReports.Unparseable unparseable) {
+        ReportParser.Result result = ReportParser.parse(terminationMessage);
+        if (result instanceof ReportParser.Unparseable unparseable) {
             return new Untrusted(ProbeFailure.unusableReport(pod, unparseable));
         }
-        return of(pod, exitCode, ((ProbeReports.Parsed) result).report());
+        return of(pod, exitCode, ((ReportParser.Parsed) result).report());
     }
 
     /** A report already parsed: trusted only with exit code 0 or 1 and for the pod's own node. */

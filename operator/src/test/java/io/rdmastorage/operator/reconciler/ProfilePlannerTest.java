@@ -18,7 +18,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.latency.LatencyPods;
-import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbePod;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The middle tier: a whole profile's plan from objects built in memory and a fixed clock — "given
  * these nodes, verdicts and pods at this instant, these writes" — without an API server. The rules
- * of one node's probe and one node's latency round have their own tests ({@link RoundPlannerTest},
+ * of one node's probe and one node's latency round have their own tests ({@link NodeProbePlannerTest},
  * {@code LatencyPlannerTest}); these are about what a reconcile does with all of them together.
  */
 class ProfilePlannerTest {
@@ -269,19 +269,19 @@ class ProfilePlannerTest {
     }
 
     static Pod running(RdmaStorageProfile profile, String node, long round, Instant created) {
-        Pod pod = stored(ProbePods.build(profile, node, round, CONFIG), created);
+        Pod pod = stored(ProbePodFactory.build(profile, node, round, CONFIG), created);
         return new PodBuilder(pod).withStatus(PodStatuses.running(pod, "10.0.0.9", created.plusSeconds(1))).build();
     }
 
     static Pod finished(RdmaStorageProfile profile, String node, long round, String report) {
-        return terminated(stored(ProbePods.build(profile, node, round, CONFIG), NOW.minusSeconds(20)), report);
+        return terminated(stored(ProbePodFactory.build(profile, node, round, CONFIG), NOW.minusSeconds(20)), report);
     }
 
     static Pod latencyServer(RdmaStorageProfile profile, String client, String peer, int exitCode) {
         Pod pod = stored(LatencyPods.server(profile, client, new io.rdmastorage.operator.latency.Peer(peer,
                 "10.0.0." + peer.substring(peer.length() - 1)), 1, 1, 18515, CONFIG), NOW.minusSeconds(20));
         return new PodBuilder(pod).withStatus(PodStatuses.terminated(pod, "10.0.0.9", NOW.minusSeconds(19),
-                NOW.minusSeconds(5), Map.of(ProbePods.CONTAINER, new PodStatuses.Exit(exitCode, "")))).build();
+                NOW.minusSeconds(5), Map.of(ProbePodFactory.CONTAINER, new PodStatuses.Exit(exitCode, "")))).build();
     }
 
     static Pod finishedLatencyClient(RdmaStorageProfile profile, Pod server, String report) {
@@ -292,7 +292,7 @@ class ProfilePlannerTest {
 
     static Pod terminated(Pod pod, String report) {
         return new PodBuilder(pod).withStatus(PodStatuses.terminated(pod, "10.0.0.9", NOW.minusSeconds(12),
-                NOW.minusSeconds(10), Map.of(ProbePods.CONTAINER, new PodStatuses.Exit(0, report)))).build();
+                NOW.minusSeconds(10), Map.of(ProbePodFactory.CONTAINER, new PodStatuses.Exit(0, report)))).build();
     }
 
     /** node-probe's own report of a node whose RDMA ports are fine. */

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * ({@link Reasons#REPORT_MISSING}, {@link Reasons#REPORT_OVERSIZED}, {@link Reasons#REPORT_UNPARSEABLE})
  * and a message that quotes the start of what arrived, escaped. Never throws.
  */
-public final class ProbeReports {
+public final class ReportParser {
 
     /** Kubernetes keeps at most this many bytes of a termination message (the last ones of the file). */
     public static final int MAX_BYTES = 4096;
@@ -37,7 +37,7 @@ public final class ProbeReports {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private ProbeReports() {
+    private ReportParser() {
     }
 
     /** What {@link #parse} made of a termination message. */

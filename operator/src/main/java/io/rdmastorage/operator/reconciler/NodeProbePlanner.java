@@ -8,8 +8,8 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
-import io.rdmastorage.operator.probe.ProbeOutcomes;
-import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.probe.ProbeOutcomeReader;
+import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.MeasurementKind;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
@@ -23,11 +23,11 @@ import java.util.Optional;
 
 /**
  * Decides, from cached state only, what a reconcile does for one node of a profile (see
- * {@link NodePlan}). Pure: no API calls, no clock of its own, so every rule here is unit-tested.
+ * {@link NodeProbePlan}). Pure: no API calls, no clock of its own, so every rule here is unit-tested.
  */
-final class RoundPlanner {
+final class NodeProbePlanner {
 
-    private RoundPlanner() {
+    private NodeProbePlanner() {
     }
 
     /**
@@ -36,35 +36,35 @@ final class RoundPlanner {
      * @param verdict  its RdmaStorageNode for this profile, if any
      * @param pods     this profile's probe pods on this node
      */
-    static NodePlan plan(String nodeName, Node node, boolean matches, RdmaStorageNode verdict, List<Pod> pods,
+    static NodeProbePlan plan(String nodeName, Node node, boolean matches, RdmaStorageNode verdict, List<Pod> pods,
                          long generation, ProfileSettings settings, Instant now) {
         return plan(nodeName, node, matches, node == null ? Optional.empty() : NodeSelection.whyNotProbeable(node),
                 verdict, pods, generation, settings, now);
     }
 
     /** @param notProbeable why the node cannot be probed now ({@link NodeSelection#whyNotProbeable}) */
-    static NodePlan plan(String nodeName, Node node, boolean matches, Optional<NotProbed> notProbeable,
+    static NodeProbePlan plan(String nodeName, Node node, boolean matches, Optional<NotProbed> notProbeable,
                          RdmaStorageNode verdict, List<Pod> pods, long generation, ProfileSettings settings,
                          Instant now) {
         if (node == null || !matches) {
-            return new NodePlan(nodeName, List.of(), List.copyOf(pods), Optional.empty(), false, Optional.empty(),
+            return new NodeProbePlan(nodeName, List.of(), List.copyOf(pods), Optional.empty(), false, Optional.empty(),
                     true, Optional.empty());
         }
         RdmaStorageNodeStatus status = verdict == null ? null : verdict.getStatus();
         Lifecycle.Last last = last(status, generation, settings);
         List<Pod> byRound = new ArrayList<>(pods);
-        byRound.sort(Comparator.comparingLong(RoundPlanner::round));
-        Lifecycle.Rounds<Pod> rounds = Lifecycle.rounds(byRound, RoundPlanner::round, last.round());
-        List<NodePlan.Harvest> harvests = new ArrayList<>();
+        byRound.sort(Comparator.comparingLong(NodeProbePlanner::round));
+        Lifecycle.Rounds<Pod> rounds = Lifecycle.rounds(byRound, NodeProbePlanner::round, last.round());
+        List<NodeProbePlan.Harvest> harvests = new ArrayList<>();
         Instant wakeAt = null;
         boolean inFlight = false;
         for (Pod pod : rounds.current()) {
-            ProbeOutcome outcome = ProbeOutcomes.of(pod, now, settings.probeTimeout());
+            ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, settings.probeTimeout());
             if (outcome instanceof ProbeOutcome.InProgress inProgress) {
                 inFlight = true;
                 wakeAt = Lifecycle.earliest(wakeAt, inProgress.timesOutAt());
             } else {
-                harvests.add(new NodePlan.Harvest(pod, round(pod), podGeneration(pod, generation), outcome));
+                harvests.add(new NodeProbePlan.Harvest(pod, round(pod), podGeneration(pod, generation), outcome));
             }
         }
 
@@ -72,17 +72,17 @@ final class RoundPlanner {
                 && !alreadySays(status, why.reason(), generation));
 
         boolean expire = false;
-        Optional<NodePlan.ProbeStart> probe = Optional.empty();
+        Optional<NodeProbePlan.ProbeStart> probe = Optional.empty();
         if (notProbeable.isEmpty() && harvests.isEmpty() && !inFlight) {
             if (Lifecycle.isDue(last, settings.interval(), now)) {
-                probe = Optional.of(new NodePlan.ProbeStart(rounds.highest() + 1, last.measuredAt().orElse(null)));
+                probe = Optional.of(new NodeProbePlan.ProbeStart(rounds.highest() + 1, last.measuredAt().orElse(null)));
             } else {
                 wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, settings.interval(), now));
             }
             expire = Lifecycle.toExpire(last, now);
             wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
         }
-        return new NodePlan(nodeName, harvests, rounds.leftovers(), markNotProbed, expire, probe, false,
+        return new NodeProbePlan(nodeName, harvests, rounds.leftovers(), markNotProbed, expire, probe, false,
                 Optional.ofNullable(wakeAt));
     }
 
@@ -110,7 +110,7 @@ final class RoundPlanner {
 
     private static long podGeneration(Pod pod, long fallback) {
         String value = pod.getMetadata().getAnnotations() == null ? null
-                : pod.getMetadata().getAnnotations().get(ProbePods.PROFILE_GENERATION_ANNOTATION);
+                : pod.getMetadata().getAnnotations().get(ProbePodFactory.PROFILE_GENERATION_ANNOTATION);
         try {
             return value == null ? fallback : Long.parseLong(value);
         } catch (NumberFormatException e) {
