@@ -131,17 +131,21 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         ensureSpecConfigMap(profile, document, context, writes);
 
+        // observe
         ProfileSnapshot snapshot = ProfileSnapshot.of(profile, nodeCache(context).toList(),
                 context.getSecondaryResources(RdmaStorageNode.class), context.getSecondaryResources(Pod.class));
+        // plan
         ProfilePlan plan = ProfilePlanner.plan(snapshot, config, now);
         if (plan.waiting() > 0) {
             LOG.debug("profile {}: {} measurements wait for a probe slot or a free port (maxConcurrentProbes {})",
                     profile.getMetadata().getName(), plan.waiting(), snapshot.settings().maxConcurrentProbes());
         }
+        // write
         VerdictEvents events = new VerdictEvents(context.getClient());
         Map<String, RdmaStorageNode> stored = new PlanExecutor(profile, snapshot.settings(), writes,
                 new NodeMarkings(context.getClient()), events, metrics).carryOut(plan);
 
+        // aggregate
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, now);
         events.recordProfileChange(profile, profile.getStatus(), status);
         return statusUpdate(profile, status, plan.wakeAt(), now);

@@ -279,13 +279,9 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));
-        c.setLastProbeTime(s.getLastProbeTime());
-        c.setProbePod(s.getProbePod());
-        c.setProbeRound(s.getProbeRound());
-        c.setProbeDurationMillis(s.getProbeDurationMillis());
-        c.setProbeVersion(s.getProbeVersion());
-        c.setDetails(s.getDetails() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(s.getDetails()));
-        c.setLatency(s.getLatency());
+        for (MeasurementKind kind : MeasurementKind.values()) {
+            kind.copyFacts(s, c);
+        }
         return c;
     }
 }
