@@ -10,9 +10,9 @@ import java.util.Set;
  * @param name     the condition's {@code reason}
  * @param statuses the statuses it is given with (ToolNotFound is False when the section requires the tool, else Unknown)
  * @param meaning  one line: what it means and where to look
- * @param writer   node-probe in its report, or the operator when it decides the condition itself
+ * @param writers  node-probe in its report, and/or the operator when it decides the condition itself
  */
-public record Reason(String name, Set<Status> statuses, String meaning, Writer writer) {
+public record Reason(String name, Set<Status> statuses, String meaning, Set<Writer> writers) {
 
     /** Who puts the reason into a condition. */
     public enum Writer {
@@ -24,31 +24,36 @@ public record Reason(String name, Set<Status> statuses, String meaning, Writer w
 
     public Reason {
         statuses = Set.copyOf(statuses);
-        if (statuses.isEmpty()) {
-            throw new IllegalArgumentException(name + ": a reason comes with at least one status");
+        writers = Set.copyOf(writers);
+        if (statuses.isEmpty() || writers.isEmpty()) {
+            throw new IllegalArgumentException(name + ": a reason comes with at least one status and one writer");
         }
     }
 
     public static Reason probe(String name, Status status, String meaning) {
-        return new Reason(name, EnumSet.of(status), meaning, Writer.PROBE);
+        return new Reason(name, EnumSet.of(status), meaning, EnumSet.of(Writer.PROBE));
     }
 
     public static Reason probe(String name, Status status, Status orStatus, String meaning) {
-        return new Reason(name, EnumSet.of(status, orStatus), meaning, Writer.PROBE);
+        return new Reason(name, EnumSet.of(status, orStatus), meaning, EnumSet.of(Writer.PROBE));
     }
 
     public static Reason operator(String name, Status status, String meaning) {
-        return new Reason(name, EnumSet.of(status), meaning, Writer.OPERATOR);
+        return new Reason(name, EnumSet.of(status), meaning, EnumSet.of(Writer.OPERATOR));
     }
 
     public static Reason operator(String name, Status status, Status orStatus, String meaning) {
-        return new Reason(name, EnumSet.of(status, orStatus), meaning, Writer.OPERATOR);
+        return new Reason(name, EnumSet.of(status, orStatus), meaning, EnumSet.of(Writer.OPERATOR));
     }
 
-    /** The same reason, also written by the operator with these statuses (PeerUnreachable after two peers). */
+    /** The same reason, also written by the operator, with these statuses too (PeerUnreachable after two peers). */
     public Reason alsoByOperator(Status... more) {
         Set<Status> all = EnumSet.copyOf(statuses);
         all.addAll(Set.of(more));
-        return new Reason(name, all, meaning, writer);
+        return new Reason(name, all, meaning, EnumSet.of(Writer.PROBE, Writer.OPERATOR));
+    }
+
+    public boolean writtenBy(Writer writer) {
+        return writers.contains(writer);
     }
 }

@@ -14,9 +14,6 @@ import io.rdmastorage.operator.verdict.SafeText;
  */
 public sealed interface LatencyAttempt {
 
-    /** node-probe's reason for a tool that did not finish in time (the peer may hang). */
-    String TOOL_TIMED_OUT = "ToolTimedOut";
-
     Peer peer();
 
     /** Whether the failure may as well be the peer's: try another before blaming this node. */
@@ -31,7 +28,7 @@ public sealed interface LatencyAttempt {
         @Override
         public boolean peerSideInDoubt() {
             return Reasons.PEER_UNREACHABLE.equals(check.reason())
-                    || Conditions.UNKNOWN.equals(check.status()) && TOOL_TIMED_OUT.equals(check.reason());
+                    || Conditions.UNKNOWN.equals(check.status()) && io.rdmastorage.contract.Reasons.TOOL_TIMED_OUT.equals(check.reason());
         }
 
         @Override
