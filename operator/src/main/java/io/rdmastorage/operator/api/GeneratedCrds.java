@@ -39,8 +39,9 @@ public final class GeneratedCrds {
             List.of(RdmaStorageProfile.class, RdmaStorageNode.class);
 
     static final String HEADER = """
-            # Generated from the Java model in operator/src/main/java/io/rdmastorage/operator/api/ by
-            # fabric8's crd-generator; do not edit. Refresh crds/ with: mvn -pl operator process-classes -Dcrds.update
+            # Generated from the Java model in operator/src/main/java/io/rdmastorage/operator/api/ and the check
+            # descriptors in probe-contract/ by fabric8's crd-generator; do not edit.
+            # Refresh crds/ with: mvn -pl operator -am process-classes -Dcrds.update
             """;
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.latency;
 
+import static io.rdmastorage.contract.Reasons.TOOL_TIMED_OUT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProbeFailure;
@@ -28,7 +30,7 @@ public sealed interface LatencyAttempt {
         @Override
         public boolean peerSideInDoubt() {
             return Reasons.PEER_UNREACHABLE.equals(check.reason())
-                    || Conditions.UNKNOWN.equals(check.status()) && io.rdmastorage.contract.Reasons.TOOL_TIMED_OUT.equals(check.reason());
+                    || Conditions.UNKNOWN.equals(check.status()) && TOOL_TIMED_OUT.equals(check.reason());
         }
 
         @Override
