@@ -2,6 +2,7 @@ package io.rdmastorage.operator.latency;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
@@ -50,7 +51,7 @@ public final class LatencyPlanner {
                                    Instant now) {
         LatencyResult measured = status == null ? null : status.getLatency();
         Optional<Condition> stored = status == null ? Optional.empty()
-                : Conditions.find(status.getConditions(), CheckTypes.VERBS_LATENCY);
+                : Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType());
         Lifecycle.Last last = last(measured, stored, generation, settings);
         Lifecycle.Rounds<LatencyPod> rounds = Lifecycle.rounds(pods, LatencyPod::round, last.round());
         // a harvested round's leftovers (a restart between write and delete)

@@ -3,6 +3,7 @@ package io.rdmastorage.operator.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.verdict.CheckTypes;
@@ -48,7 +49,7 @@ public final class LatencyVerdicts {
             if (trust instanceof ReportTrust.Untrusted untrusted) {
                 return new LatencyAttempt.ClientFailed(peer, untrusted.failure());
             }
-            return ((ReportTrust.Trusted) trust).report().check(CheckTypes.VERBS_LATENCY)
+            return ((ReportTrust.Trusted) trust).report().check(CheckType.VERBS_LATENCY.conditionType())
                     .<LatencyAttempt>map(check -> new LatencyAttempt.Reported(peer, check))
                     .orElseGet(() -> new LatencyAttempt.ClientFailed(peer, new ProbeFailure(Reasons.NOT_REPORTED,
                             "latency-client pod " + pod.name() + " reported no VerbsLatency entry: the probe image may "
@@ -161,7 +162,7 @@ public final class LatencyVerdicts {
     }
 
     private static Condition condition(String status, String reason, String message, long generation, Instant now) {
-        return Conditions.of(CheckTypes.VERBS_LATENCY, status, reason, message, generation, now);
+        return Conditions.of(CheckType.VERBS_LATENCY.conditionType(), status, reason, message, generation, now);
     }
 
     private static ProbePod probePod(LatencyPod p) {

@@ -1,13 +1,16 @@
 package io.rdmastorage.operator.verdict;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Measurement;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * Who measures a condition type of a node's verdict. Each check type belongs to exactly one kind,
+ * Who measures a condition type of a node's verdict: the contract's {@link Measurement} of each
+ * check, with what the operator does for that kind. Each check type belongs to exactly one kind,
  * and each kind writes only its own part of the verdict (its conditions and the facts behind them),
  * so merging a status never asks which check a condition is: a kind's part is kept as stored while
  * another kind writes.
@@ -18,9 +21,8 @@ import java.util.List;
  */
 public enum MeasurementKind {
 
-    NODE_PROBE(List.of(CheckTypes.RDMA_DEVICES, CheckTypes.GPFS_VERBS, CheckTypes.NVMEOF_RDMA, CheckTypes.GDS_READY,
-            CheckTypes.CEPH_MESSENGER), Reasons.AWAITING_PROBE, "not probed yet: the node's probe pod has not reported"),
-    PAIR_PROBE(List.of(CheckTypes.VERBS_LATENCY), Reasons.AWAITING_MEASUREMENT,
+    NODE_PROBE(Measurement.NODE_PROBE, Reasons.AWAITING_PROBE, "not probed yet: the node's probe pod has not reported"),
+    PAIR_PROBE(Measurement.PAIR_PROBE, Reasons.AWAITING_MEASUREMENT,
             "waiting for the first verbs latency measurement against a peer node (a latency-server pod on the peer, "
                     + "then a latency-client pod here)");
 
@@ -28,8 +30,8 @@ public enum MeasurementKind {
     private final String placeholderReason;
     private final String placeholderMessage;
 
-    MeasurementKind(List<String> types, String placeholderReason, String placeholderMessage) {
-        this.types = types;
+    MeasurementKind(Measurement measurement, String placeholderReason, String placeholderMessage) {
+        this.types = CheckType.measuredBy(measurement).stream().map(CheckType::conditionType).toList();
         this.placeholderReason = placeholderReason;
         this.placeholderMessage = placeholderMessage;
     }

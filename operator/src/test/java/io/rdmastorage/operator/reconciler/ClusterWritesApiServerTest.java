@@ -72,4 +72,28 @@ class ClusterWritesApiServerTest {
         assertThat(left == null || left.getMetadata().getDeletionTimestamp() != null).isTrue();
         admin.pods().inNamespace(ns).withName("probe-w-1").withGracePeriod(0).delete();
     }
+
+    @Test
+    void aPodThatHasEndedIsGoneAtOnceWithoutWaitingForItsKubelet() {
+        KubernetesClient admin = LocalControlPlane.shared().adminClient();
+        String ns = "cluster-writes-ended";
+        admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns)
+                .endMetadata().build()).serverSideApply();
+        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("probe-w-2").withNamespace(ns).endMetadata()
+                .withNewSpec().withNodeName("w-2").withRestartPolicy("Never").addNewContainer().withName("node-probe")
+                .withImage("node-probe:test").endContainer().endSpec().build();
+        ClusterWrites writes = new ClusterWrites(admin);
+        writes.createPod(pod);
+        io.fabric8.kubernetes.api.model.Pod ended = new io.fabric8.kubernetes.api.model.PodBuilder(
+                admin.pods().inNamespace(ns).withName("probe-w-2").get())
+                .withNewStatus().withPhase("Succeeded").endStatus().build();
+        ended = admin.pods().inNamespace(ns).resource(ended).updateStatus();
+        assertThat(ClusterWrites.ended(ended)).isTrue();
+
+        writes.deletePod(ended);
+
+        // bound to a node with no kubelet here: only a grace period of 0 removes it at once
+        assertThat(admin.pods().inNamespace(ns).withName("probe-w-2").get()).isNull();
+    }
 }
