@@ -194,6 +194,38 @@ class ProfilePlannerTest {
     }
 
     @Test
+    void aLatencyRoundThatEndsGivesItsTwoSlotsToTheProbesDueInTheSameReconcile() {
+        RdmaStorageProfile profile = profile(2, true);
+        Instant probedAt = NOW.minus(Duration.ofMinutes(20));   // both nodes due again
+        List<RdmaStorageNode> stored = List.of(
+                verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, probedAt)),
+                verdict(profile, "gpu-02", probed(profile, "gpu-02", 1, probedAt)));
+        Pod server = latencyServer(profile, "gpu-01", "gpu-02", 0);
+        Pod client = finishedLatencyClient(profile, server, latencyReport("gpu-01"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), stored, List.of(server, client));
+
+        assertThat(change(plan, "gpu-01").writes()).singleElement()
+                .satisfies(w -> assertThat(w.thenDelete()).containsExactlyInAnyOrder(server, client));
+        assertThat(plan.creates()).extracting(ProfilePlannerTest::role).containsExactly("probe", "probe");
+    }
+
+    @Test
+    void aNodeThatLeftHasTheMarkingsOfThisProfileRemoved() {
+        RdmaStorageProfile profile = profile(5, false);
+        Node left = new NodeBuilder(node("gpu-01")).editMetadata().withLabels(Map.of("rdmastorage.io/training", "true"))
+                .endMetadata().build();
+
+        RdmaStorageNode stored = verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, NOW.minusSeconds(60)));
+
+        ProfilePlan.NodeChange change = change(plan(profile, List.of(left), List.of(stored), List.of()), "gpu-01");
+
+        assertThat(change.forget()).isTrue();
+        assertThat(change.marking().remove()).isTrue();
+        assertThat(change.marking().node()).isSameAs(left);
+    }
+
+    @Test
     void latencyPodsOfARemovedSectionAndStrayPodsAreDeleted() {
         RdmaStorageProfile profile = profile(5, true);
         Pod server = latencyServer(profile, "gpu-01", "gpu-02", 0);
