@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What one reconcile does for one node's latency measurement, decided by {@link LatencyPlanner}
- * from the cached state alone; the reconciler carries it out.
+ * from the cached state alone; the profile's plan (the reconciler package) turns it into writes.
  *
  * @param verdict     the VerbsLatency to write: a finished round's, NoPeer, or the stored one turned
  *                    Unknown ResultExpired when it is older than 3 × interval

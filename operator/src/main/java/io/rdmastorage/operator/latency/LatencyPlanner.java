@@ -26,8 +26,8 @@ import java.util.Set;
  * {@link LatencyPlan}). A round runs: server side on the first peer → (once it runs) client side
  * here → the client's report; when that says the peer could not be reached (or the server never
  * served), a second attempt against the next peer; then the verdict ({@link LatencyVerdicts}) and
- * the round's pods are deleted. A node is due for a round as its own probe is: at once for a new
- * node or spec, then every interval. Pure, so every rule is unit-tested.
+ * the round's pods are deleted. Due, leftovers and expiry follow {@link Lifecycle}, as for the node's
+ * own probe: at once for a new node or spec, then every interval. Pure, so every rule is unit-tested.
  */
 public final class LatencyPlanner {
 

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * What one reconcile does for one node of a profile, decided by {@link NodeProbePlanner} from the
- * cached state alone; the reconciler carries it out.
+ * cached state alone; {@link ProfilePlanner} turns it into writes.
  *
  * @param harvests   finished (or failed, or timed-out) probe pods whose result becomes the node's verdict
  * @param stalePods  pods whose round was already harvested (an operator restart between the status

@@ -22,8 +22,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides, from cached state only, what a reconcile does for one node of a profile (see
- * {@link NodeProbePlan}). Pure: no API calls, no clock of its own, so every rule here is unit-tested.
+ * Decides, from cached state only, what a reconcile does with one node's own probe (see
+ * {@link NodeProbePlan}), by the rules of {@link Lifecycle} every kind of measurement shares.
+ * Pure: no API calls, no clock of its own, so every rule here is unit-tested.
  */
 final class NodeProbePlanner {
 

@@ -96,7 +96,7 @@ class OperatorStatusHealthTest {
         return new ProbeReport.Check("VerbsLatency", status, reason, message, details);
     }
 
-    /** {@code probed} with a latency round's verdict, as the operator stores it (NodeWork.recordLatency). */
+    /** {@code probed} with a latency round's verdict, as the operator stores it (ProfilePlanner: withLatency, then merge). */
     private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Part verdict) {
         return NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
                 GENERATION, NOW), NOW);
