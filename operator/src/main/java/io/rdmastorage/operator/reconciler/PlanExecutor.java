@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Carries out a {@link ProfilePlan}: nodes are independent, so their changes run a few at a time
- * ({@link WritePool}), each node's in order; then the plan's pod deletes, then its pod
- * creates. Every verdict write is followed by its Events and metrics. Returns what it wrote, and
+ * Carries out a {@link ProfilePlan}: nodes are independent, so the changes of those that have any
+ * run a few at a time ({@link WritePool}), each node's in order; then the plan's pod deletes, then
+ * its pod creates. Every verdict write is followed by its Events and metrics. Returns what it wrote, and
  * calls nothing back: the reconciler aggregates from the answer.
  */
 final class PlanExecutor {
@@ -41,18 +41,24 @@ final class PlanExecutor {
 
     /** @return every node's RdmaStorageNode as stored afterwards (forgotten nodes and nodes without one left out) */
     Map<String, RdmaStorageNode> carryOut(ProfilePlan plan) {
-        List<RdmaStorageNode> after = WritePool.map(plan.nodes(), this::carryOut);
+        Map<String, RdmaStorageNode> stored = new HashMap<>();
+        for (ProfilePlan.NodeChange change : plan.nodes()) {
+            if (change.isEmpty() && change.stored() != null) {
+                stored.put(change.node(), change.stored());
+            }
+        }
+        List<ProfilePlan.NodeChange> busy = plan.nodes().stream().filter(c -> !c.isEmpty()).toList();
+        List<RdmaStorageNode> after = WritePool.map(busy, this::carryOut);
+        for (int i = 0; i < busy.size(); i++) {
+            if (after.get(i) != null) {
+                stored.put(busy.get(i).node(), after.get(i));
+            }
+        }
         WritePool.map(plan.deletes(), this::delete);
         WritePool.map(plan.creates(), pod -> {
             writes.createPod(pod);
             return pod;
         });
-        Map<String, RdmaStorageNode> stored = new HashMap<>();
-        for (int i = 0; i < after.size(); i++) {
-            if (after.get(i) != null) {
-                stored.put(plan.nodes().get(i).node(), after.get(i));
-            }
-        }
         return stored;
     }
 

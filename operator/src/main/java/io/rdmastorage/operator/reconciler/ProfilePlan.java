@@ -35,6 +35,11 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
      */
     record NodeChange(String node, RdmaStorageNode stored, List<Pod> deletes, List<VerdictWrite> writes,
                       List<String> probeFailures, boolean forget, Marking marking) {
+
+        /** Nothing to write or record: the node stays as stored. */
+        boolean isEmpty() {
+            return deletes.isEmpty() && writes.isEmpty() && probeFailures.isEmpty() && !forget && marking == null;
+        }
     }
 
     /**
