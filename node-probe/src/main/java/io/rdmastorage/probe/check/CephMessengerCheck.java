@@ -1,5 +1,9 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.CephMessenger.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.parse.CephConf;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +34,7 @@ public final class CephMessengerCheck implements Check {
         Optional<String> text = context.host().read(CONF);
         if (text.isEmpty()) {
             return CheckResult.builder(type())
-                    .verdict(Status.UNKNOWN, "ConfigUnreadable", CONF + " exists but cannot be read; check the probe's host mount")
+                    .verdict(Status.UNKNOWN, CONFIG_UNREADABLE, CONF + " exists but cannot be read; check the probe's host mount")
                     .build();
         }
         List<CephConf.Setting> messengers = CephConf.parse(text.get()).find("ms_type", "ms_cluster_type", "ms_public_type");
@@ -40,13 +44,13 @@ public final class CephMessengerCheck implements Check {
         CheckResult.Builder result = CheckResult.builder(type())
                 .detailList("messengers", messengers.stream().map(CephConf.Setting::toString).toList());
         if (!experimental.isEmpty()) {
-            return result.verdict(Status.FALSE, "ExperimentalRdmaMessenger",
+            return result.verdict(Status.FALSE, EXPERIMENTAL_RDMA_MESSENGER,
                     CONF + " selects an experimental RDMA messenger (" + joined(experimental)
                             + "); it is not supported for production and is known to crash OSDs. Use async+posix "
                             + "(the default) over IPoIB or RoCE, or NVMe-oF over RDMA for block storage")
                     .build();
         }
-        return result.verdict(Status.TRUE, "SupportedMessenger", messengers.isEmpty()
+        return result.verdict(Status.TRUE, SUPPORTED_MESSENGER, messengers.isEmpty()
                         ? "no messenger type set in " + CONF + ": Ceph uses its default async+posix"
                         : "Ceph uses a supported messenger: " + joined(messengers))
                 .build();

@@ -1,0 +1,98 @@
+package io.rdmastorage.contract.spec;
+
+import java.util.regex.Pattern;
+
+/**
+ * The validation rules for values that reach host tools or file paths. They allow only the
+ * characters each kind of value really uses, so a value can never carry shell syntax, an option
+ * ({@code -x}) or a path escape, even though tools get them as argv elements only. The CRD schema
+ * of the operator uses the same patterns.
+ */
+public final class Rules {
+
+    /*
+     * Each rule is also a String constant, anchored with ^...$, so that it means the same to Java's
+     * Pattern.matches and to the RE2 engine of the API server: the operator's CRD schema references
+     * these constants, and the probe and the CRD can never disagree.
+     */
+
+    /** RDMA device names: mlx5_0, rxe0, hfi1_0, bnxt_re0, irdma-eth1, rdma0. */
+    public static final String DEVICE_REGEX = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$";
+    public static final Pattern DEVICE = Pattern.compile(DEVICE_REGEX);
+    /** device/port as GPFS verbsPorts writes it (mlx5_0/1); the optional /fabric suffix is GPFS's too. */
+    public static final String DEVICE_PORT_REGEX = "^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})/([0-9]{1,3})(/[0-9]{1,3})?$";
+    public static final Pattern DEVICE_PORT = Pattern.compile(DEVICE_PORT_REGEX);
+    /** HCA port numbers: ports are numbered from 1, and an 8-bit field holds them. */
+    public static final int MIN_HCA_PORT = 1;
+    public static final int MAX_HCA_PORT = 255;
+    /** NVMe Qualified Name, NVMe Base Specification 4.5: "nqn." date, reverse domain, optional ":" suffix; ≤ 223 bytes. */
+    public static final String NQN_REGEX = "^nqn\\.[0-9]{4}-[0-9]{2}\\.[A-Za-z0-9][A-Za-z0-9.-]*(:[A-Za-z0-9._:@+-]+)?$";
+    public static final Pattern NQN = Pattern.compile(NQN_REGEX);
+    public static final int NQN_MAX_LENGTH = 223;
+    /** GPFS daemon or admin node names: DNS names. */
+    public static final String NODE_NAME_REGEX = "^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$";
+    public static final Pattern NODE_NAME = Pattern.compile(NODE_NAME_REGEX);
+    public static final int NODE_NAME_MAX_LENGTH = 253;
+    /** Kubernetes quantities for sizes: 16Gi, 512M, 4294967296 (groups: number, suffix). */
+    public static final String BYTE_QUANTITY_REGEX = "^([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$";
+    /** Most entries a list in a spec may have. */
+    public static final int MAX_LIST = 256;
+    private static final Pattern IPV4 =
+            Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+
+    private Rules() {
+    }
+
+    public static boolean isIpAddress(String value) {
+        return IPV4.matcher(value).matches() || isIpv6(value);
+    }
+
+    /** Literal IPv6 only; never a host name (no name lookups from a validator). */
+    private static boolean isIpv6(String value) {
+        if (!IPV6_CHARS.matcher(value).matches() || !value.contains(":")) {
+            return false;
+        }
+        int doubleColon = value.indexOf("::");
+        if (doubleColon >= 0 && value.indexOf("::", doubleColon + 1) >= 0) {
+            return false;
+        }
+        String[] groups = value.split(":", -1);
+        int count = 0;
+        for (int i = 0; i < groups.length; i++) {
+            String g = groups[i];
+            if (g.isEmpty()) {
+                continue;
+            }
+            if (i == groups.length - 1 && g.contains(".")) {
+                if (!IPV4.matcher(g).matches()) {
+                    return false;
+                }
+                count += 2;
+            } else if (g.length() <= 4 && !g.contains(".")) {
+                count++;
+            } else {
+                return false;
+            }
+        }
+        return doubleColon >= 0 ? count < 8 : count == 8;
+    }
+
+    public static boolean isNqn(String value) {
+        return value.length() <= NQN_MAX_LENGTH && NQN.matcher(value).matches();
+    }
+
+    public static boolean isNodeName(String value) {
+        return value.length() <= NODE_NAME_MAX_LENGTH && NODE_NAME.matcher(value).matches();
+    }
+
+    /** Printable form of a refused value: quoted, control characters shown, long values cut. */
+    public static String show(String value) {
+        StringBuilder s = new StringBuilder("'");
+        for (int i = 0; i < value.length() && i < 80; i++) {
+            char c = value.charAt(i);
+            s.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+        }
+        return s.append(value.length() > 80 ? "…'" : "'").toString();
+    }
+}
