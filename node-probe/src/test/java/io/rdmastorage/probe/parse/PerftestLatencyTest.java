@@ -38,6 +38,15 @@ class PerftestLatencyTest {
     }
 
     @Test
+    void writeLatClientAcrossAVethPairOnTheVmNode() {
+        Measured m = measured(Samples.body("perftest/ib_write_lat_client_rxe1-over-veth_vm-6.1.txt"));
+
+        assertThat(m.device()).contains("rxe1");
+        assertThat(m.linkType()).contains("Ethernet");
+        assertThat(m.rows()).containsExactly(new Row(2, 1000, 16.99, 131.70, 17.36, 20.72, 9.57, 79.57, 131.70));
+    }
+
+    @Test
     void writeLatServerSkipsTheWaitingBox() {
         Measured m = measured(Samples.body("perftest/ib_write_lat_server_rxe_softroce.txt"));
 
