@@ -4,8 +4,10 @@
 #   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive
 #   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
-#   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network] [-- ARGS...]
-#                                          node-probe in the probe image's rootfs, host root at /host
+#   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network]
+#                     [--termination-log FILE] [-- ARGS...]
+#                                          node-probe in the probe image's rootfs, host root at /host;
+#                                          FILE (on the host) is the pod's /dev/termination-log
 # Addresses are TEST-NET-1 (192.0.2.0/24) on veth0/veth1, which exist only inside the VM.
 set -euo pipefail
 NQN=nqn.2014-08.org.example:vm-target
@@ -95,16 +97,19 @@ connect() {
 
 probe() {
   local spec=$1; shift
-  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=()
+  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=() termination_log="" node=(--node vm-node)
   while [ $# -gt 0 ]; do
     case $1 in
       --no-host-sys) no_host_sys=1 ;;
       --memlock) memlock=$2; shift ;;
       --host-network) netns=() ;;
+      --termination-log) termination_log=$2; shift ;;
       --) shift; break ;;
     esac
     shift
   done
+  for a in "$@"; do [ "$a" != --node ] || node=(); done   # the caller names the node
+  [ -z "$termination_log" ] || : > "$termination_log"
   mapfile -t entrypoint <<< "$(sh "$SHARE/dockerfile-array.sh" ENTRYPOINT "$SHARE/Dockerfile")"
   local specfile
   specfile=$(mktemp)
@@ -114,13 +119,18 @@ probe() {
   # operator's ConfigMap file); a network namespace of its own unless --host-network
   local rc=0
   "${netns[@]}" unshare --mount --propagation private bash -euc '
-    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4; shift 4
+    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4 termination_log=$5; shift 5
     mount --rbind / "$pod/host"
     mount -o remount,bind,ro "$pod/host"
     [ -z "$no_host_sys" ] || umount -l "$pod/host/sys"
     mount -t proc proc "$pod/proc"
     mount -t sysfs sysfs "$pod/sys"
     mount --rbind /dev "$pod/dev"
+    # as the kubelet does: a host file bound over /dev/termination-log in the container
+    if [ -n "$termination_log" ]; then
+      touch "$pod/dev/termination-log"
+      mount --bind "$termination_log" "$pod/dev/termination-log"
+    fi
     mount -t tmpfs tmpfs "$pod/tmp"
     cp "$specfile" "$pod/tmp/spec.json"
     if [ -n "$memlock" ]; then
@@ -130,8 +140,8 @@ probe() {
       exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock chroot "$pod" "$@"
     fi
     exec chroot "$pod" "$@"
-  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "${entrypoint[@]}" "$@" --host-root /host --exec-mode chroot \
-      --node vm-node --spec /tmp/spec.json || rc=$?
+  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "$termination_log" "${entrypoint[@]}" "$@" \
+      --host-root /host --exec-mode chroot "${node[@]}" --spec /tmp/spec.json || rc=$?
   rm -f "$specfile"
   return $rc
 }

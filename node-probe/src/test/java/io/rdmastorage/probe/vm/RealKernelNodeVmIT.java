@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -42,20 +40,7 @@ class RealKernelNodeVmIT {
         Path module = Path.of(System.getProperty("user.dir"));
         Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
         Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
-        Path target = jar.toAbsolutePath().getParent();
-        Path share = target.resolve("vm-share");
-        VmNode.deleteTree(share);
-        Files.createDirectories(share);
-        Files.copy(jar, share.resolve("node-probe.jar"), StandardCopyOption.REPLACE_EXISTING);
-        for (String file : List.of("vm-node/scenario.sh", "node-probe/Dockerfile", "node-probe/image-cds.sh",
-                "scripts/dockerfile-array.sh")) {
-            Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()), StandardCopyOption.REPLACE_EXISTING);
-        }
-        long start = System.nanoTime();
-        vm = VmNode.boot(repository, share, target.resolve("vm-node"));
-        System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
-        vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
-        System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
+        vm = VmNode.bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
     }
 
     @AfterAll

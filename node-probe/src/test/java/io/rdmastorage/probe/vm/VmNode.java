@@ -128,6 +128,33 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Boots the VM node ready to run node-probe as its pod: shares {@code jar} in with
+     * vm-node/scenario.sh and the image files it reads (the Dockerfile, image-cds.sh), and makes
+     * the image's CDS archive ({@code scenario.sh image}). Folders under {@code target}.
+     */
+    public static VmNode bootWithProbe(Path repository, Path jar, Path target) throws IOException, InterruptedException {
+        Path share = target.resolve("vm-share");
+        deleteTree(share);
+        Files.createDirectories(share);
+        Files.copy(jar, share.resolve("node-probe.jar"));
+        for (String file : List.of("vm-node/scenario.sh", "node-probe/Dockerfile", "node-probe/image-cds.sh",
+                "scripts/dockerfile-array.sh")) {
+            Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
+        }
+        long start = System.nanoTime();
+        VmNode vm = boot(repository, share, target.resolve("vm-node"));
+        try {
+            System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
+            vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
+            System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
+            return vm;
+        } catch (RuntimeException e) {
+            vm.close();
+            throw e;
+        }
+    }
+
     /** Runs vm-node/build.sh (a no-op when cached) and returns the cache folder it printed last. */
     private static Path build(Path repository) throws IOException, InterruptedException {
         Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString())

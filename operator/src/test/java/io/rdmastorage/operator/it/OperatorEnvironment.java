@@ -11,6 +11,7 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.LocalControlPlane;
+import io.rdmastorage.testing.ProbeLauncher;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
@@ -48,7 +49,7 @@ final class OperatorEnvironment implements AutoCloseable {
     private RdmaStorageOperator operator;
 
     private OperatorEnvironment(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
-                                List<PolicyRule> namespaceRules) throws IOException {
+                                List<PolicyRule> namespaceRules, ProbeLauncher launcher) throws IOException {
         this.plane = plane;
         this.admin = plane.adminClient();
         this.namespace = "rso-" + name;
@@ -57,7 +58,8 @@ final class OperatorEnvironment implements AutoCloseable {
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
         RbacGrants.grant(admin, namespace, SERVICE_ACCOUNT, "rso-" + name, clusterRules, namespaceRules);
         this.operatorClient = plane.clientFor(namespace, SERVICE_ACCOUNT);
-        this.cluster = SimulatedCluster.builder(admin).probeLauncher(new GarbageReportLauncher(garbageReportNodes)).start();
+        this.cluster = SimulatedCluster.builder(admin)
+                .probeLauncher(launcher != null ? launcher : new GarbageReportLauncher(garbageReportNodes)).start();
         this.hostRoots = Files.createTempDirectory("rso-nodes-");
     }
 
@@ -66,10 +68,21 @@ final class OperatorEnvironment implements AutoCloseable {
         return start(LocalControlPlane.shared(), name, shippedRules("cluster-rules.yaml"), shippedRules("namespace-rules.yaml"));
     }
 
+    /** The same, with probe containers run by {@code launcher} (e.g. in the VM node) instead of on fixture roots. */
+    static OperatorEnvironment start(String name, ProbeLauncher launcher) {
+        return start(LocalControlPlane.shared(), name, shippedRules("cluster-rules.yaml"), shippedRules("namespace-rules.yaml"),
+                launcher);
+    }
+
     static OperatorEnvironment start(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
                                      List<PolicyRule> namespaceRules) {
+        return start(plane, name, clusterRules, namespaceRules, null);
+    }
+
+    private static OperatorEnvironment start(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
+                                             List<PolicyRule> namespaceRules, ProbeLauncher launcher) {
         try {
-            return new OperatorEnvironment(plane, name, clusterRules, namespaceRules);
+            return new OperatorEnvironment(plane, name, clusterRules, namespaceRules, launcher);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
