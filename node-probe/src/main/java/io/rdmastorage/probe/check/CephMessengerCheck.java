@@ -1,6 +1,7 @@
 package io.rdmastorage.probe.check;
 
 import io.rdmastorage.probe.parse.CephConf;
+import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -9,10 +10,17 @@ import java.util.Optional;
  * Ceph's RDMA messengers ({@code async+rdma}, and {@code xio} before it was removed) are experimental:
  * they crash OSDs under load. Where a node has a ceph.conf, flag any messenger type that selects them.
  */
-public final class CephMessengerCheck implements Check {
+public final class CephMessengerCheck extends FactsCheck<CephMessengerCheck.Facts> {
 
     static final String CONF = "/etc/ceph/ceph.conf";
+    static final String CONFIG_UNREADABLE = "ConfigUnreadable";
+    static final String EXPERIMENTAL_RDMA_MESSENGER = "ExperimentalRdmaMessenger";
+    static final String SUPPORTED_MESSENGER = "SupportedMessenger";
     private static final List<String> EXPERIMENTAL = List.of("async+rdma", "xio");
+
+    /** @param conf the text of ceph.conf; empty when it exists but cannot be read */
+    public record Facts(Optional<String> conf) {
+    }
 
     @Override
     public CheckType type() {
@@ -26,30 +34,36 @@ public final class CephMessengerCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
-        Optional<String> text = context.host().read(CONF);
-        if (text.isEmpty()) {
-            return CheckResult.builder(type())
-                    .verdict(Status.UNKNOWN, "ConfigUnreadable", CONF + " exists but cannot be read; check the probe's host mount")
-                    .build();
+    protected Facts gather(ProbeContext context) {
+        return new Facts(context.host().read(CONF));
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        Details details = new Details();
+        if (facts.conf().isEmpty()) {
+            return Judgement.only(Finding.of(Status.UNKNOWN, CONFIG_UNREADABLE,
+                    CONF + " exists but cannot be read; check the probe's host mount"), details);
         }
-        List<CephConf.Setting> messengers = CephConf.parse(text.get()).find("ms_type", "ms_cluster_type", "ms_public_type");
+        List<CephConf.Setting> messengers = CephConf.parse(facts.conf().get()).find("ms_type", "ms_cluster_type", "ms_public_type");
         List<CephConf.Setting> experimental = messengers.stream()
                 .filter(s -> EXPERIMENTAL.contains(s.value().toLowerCase(Locale.ROOT)))
                 .toList();
-        CheckResult.Builder result = CheckResult.builder(type())
-                .detailList("messengers", messengers.stream().map(CephConf.Setting::toString).toList());
+        details.list("messengers", messengers.stream().map(CephConf.Setting::toString).toList());
         if (!experimental.isEmpty()) {
-            return result.verdict(Status.FALSE, "ExperimentalRdmaMessenger",
+            return Judgement.only(Finding.of(Status.FALSE, EXPERIMENTAL_RDMA_MESSENGER,
                     CONF + " selects an experimental RDMA messenger (" + joined(experimental)
                             + "); it is not supported for production and is known to crash OSDs. Use async+posix "
-                            + "(the default) over IPoIB or RoCE, or NVMe-oF over RDMA for block storage")
-                    .build();
+                            + "(the default) over IPoIB or RoCE, or NVMe-oF over RDMA for block storage"), details);
         }
-        return result.verdict(Status.TRUE, "SupportedMessenger", messengers.isEmpty()
-                        ? "no messenger type set in " + CONF + ": Ceph uses its default async+posix"
-                        : "Ceph uses a supported messenger: " + joined(messengers))
-                .build();
+        return Judgement.only(Finding.passed(SUPPORTED_MESSENGER, messengers.isEmpty()
+                ? "no messenger type set in " + CONF + ": Ceph uses its default async+posix"
+                : "Ceph uses a supported messenger: " + joined(messengers)), details);
+    }
+
+    @Override
+    protected Verdicts.Mention mention() {
+        return Verdicts.Mention.COUNTED;
     }
 
     private static String joined(List<CephConf.Setting> settings) {
