@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * GPUDirect Storage fails silently: with nvidia-fs missing, the IOMMU on, a storage driver that never
@@ -25,7 +26,7 @@ import java.util.Optional;
  * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
  * share a PCIe switch.
  */
-public final class GdsReadyCheck implements Check {
+public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
 
     public static final String NVIDIA_FS_MISSING = "NvidiaFsMissing";
     public static final String IOMMU_ENABLED = "IommuEnabled";
@@ -97,8 +98,24 @@ public final class GdsReadyCheck implements Check {
             new Backend("nvmeof", "nvme-rdma", "nvme_rdma", List.of("nvme_rdma_v1_register_nvfs_dma_ops"), "--with-nvmf"),
             new Backend("nfs", "rpcrdma", "rpcrdma", List.of("rpcrdma_register_nvfs_dma_ops"), "--with-nfsrdma"));
 
-    /** One condition found wrong, or not known; the first False (in check order) gives the verdict. */
-    private record Finding(Status status, String reason, String message) {
+    /** Without a spec, judge with the defaults: IOMMU must be off, nothing else is required. */
+    private static final ProbeSpec.Gds DEFAULTS = new ProbeSpec.Gds(null, null, null, null);
+
+    /**
+     * What the host shows. Sources the spec does not need are not read (empty).
+     *
+     * @param gdscheck     the run of {@code gdscheck -p} (or gdscheck.py)
+     * @param cmdline      /proc/cmdline
+     * @param iommuGroups  how many entries /sys/kernel/iommu_groups has; empty when it is not a directory
+     * @param nvfsModules  /proc/driver/nvidia-fs/modules
+     * @param hooks        the nvfs registration symbols of /proc/kallsyms, read when a backend must be registered
+     * @param cufileJson   the text of /etc/cufile.json
+     * @param gpus         NVIDIA GPUs by PCI address, with their PCIe paths (read with requireNicGpuSameSwitch)
+     * @param nics         RDMA NICs by device name, with their PCIe paths (read with requireNicGpuSameSwitch)
+     */
+    public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
+                        Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
+                        Map<String, PciePath> gpus, Map<String, PciePath> nics) {
     }
 
     @Override
@@ -116,57 +133,78 @@ public final class GdsReadyCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
-        // without a spec, judge with the defaults: IOMMU must be off, nothing else is required
-        ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : new ProbeSpec.Gds(null, null, null, null);
-        ToolResult result = context.tools().run("gdscheck", "-p");
-        if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
-            result = context.tools().run("gdscheck.py", "-p");
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : DEFAULTS;
+        ToolResult run = context.tools().run("gdscheck", "-p");
+        if (run.outcome() == ToolResult.Outcome.NOT_FOUND) {
+            run = context.tools().run("gdscheck.py", "-p");
         }
+        boolean backendRequired = BACKENDS.stream().anyMatch(b -> gds.filesystems().contains(b.filesystem()));
+        boolean topology = gds.requireNicGpuSameSwitch();
+        return new Facts(run,
+                host.read(CMDLINE).map(KernelCmdline::parse),
+                host.isDirectory(IOMMU_GROUPS) ? OptionalInt.of(host.list(IOMMU_GROUPS).size()) : OptionalInt.empty(),
+                host.read(NVFS_MODULES).map(NvidiaFsModules::parse),
+                backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
+                host.read(CUFILE_JSON),
+                topology ? nvidiaGpus(host) : Map.of(),
+                topology ? rdmaNics(host, context.spec()) : Map.of());
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        boolean required = spec.gds() != null;
+        ProbeSpec.Gds gds = required ? spec.gds() : DEFAULTS;
+        ToolResult result = facts.gdscheck();
+        Details none = new Details();
         if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
-            return CheckResult.builder(type())
-                    .verdict(context.discovery() ? Status.UNKNOWN : Status.FALSE, GDSCHECK_NOT_FOUND,
-                            "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
-                                    + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
-                                    + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH")
-                    .build();
+            return Judgement.only(Finding.of(required ? Status.FALSE : Status.UNKNOWN, GDSCHECK_NOT_FOUND,
+                    "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
+                            + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
+                            + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH"), none);
         }
         if (!result.ran()) {
-            return ToolVerdicts.cannotTell(type(), result, false,
-                    "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds").build();
+            return Judgement.only(ToolVerdicts.cannotTell(result, false,
+                    "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds"), none);
         }
         Optional<GdscheckReport> parsed = GdscheckReport.parse(result.stdout());
         if (parsed.isEmpty()) {
-            return result.succeeded()
-                    ? ToolVerdicts.unparseable(type(), result, "a gdscheck -p report").build()
-                    : ToolVerdicts.cannotTell(type(), result, false,
-                            "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports").build();
+            return Judgement.only(result.succeeded()
+                    ? ToolVerdicts.unparseable(result, "a gdscheck -p report")
+                    : ToolVerdicts.cannotTell(result, false,
+                            "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports"), none);
         }
-        return judge(context.host(), context.spec(), gds, parsed.get());
+        return judge(facts, gds, parsed.get());
     }
 
-    private CheckResult judge(HostRoot host, ProbeSpec spec, ProbeSpec.Gds gds, GdscheckReport report) {
-        CheckResult.Builder result = CheckResult.builder(type());
-        report.gdsVersion().ifPresent(v -> result.detail("gdsVersion", v));
-        result.detail("nvidiaFs", report.nvidiaFsVersion().orElse("not loaded"));
+    @Override
+    protected Verdicts.Mention mention() {
+        return Verdicts.Mention.REASONS;
+    }
+
+    private static Judgement judge(Facts facts, ProbeSpec.Gds gds, GdscheckReport report) {
+        Details details = new Details();
+        report.gdsVersion().ifPresent(v -> details.put("gdsVersion", v));
+        details.put("nvidiaFs", report.nvidiaFsVersion().orElse("not loaded"));
         List<Finding> findings = new ArrayList<>();
         List<String> passed = new ArrayList<>();
 
         if (!report.nvidiaFsLoaded()) {
-            findings.add(new Finding(Status.FALSE, NVIDIA_FS_MISSING, nvidiaFsMissing(report)));
+            findings.add(Finding.of(Status.FALSE, NVIDIA_FS_MISSING, nvidiaFsMissing(report)));
         } else {
             passed.add("nvidia_fs " + report.nvidiaFsVersion().get() + " loaded");
         }
-        iommu(host, gds, report, result, findings, passed);
+        iommu(facts, gds, report, details, findings, passed);
         if (report.nvidiaFsLoaded()) {
-            backends(host, gds, result, findings);
+            backends(facts, gds, details, findings);
         }
-        filesystems(gds, report, result, findings, passed);
-        compatMode(host, gds, report, result, findings);
+        filesystems(gds, report, details, findings, passed);
+        compatMode(facts, gds, report, details, findings);
         if (gds.requireNicGpuSameSwitch()) {
-            topology(host, spec, result, findings, passed);
+            topology(facts, details, findings, passed);
         }
-        return verdict(result, findings, passed);
+        return Judgement.of(findings, Finding.passed(GDS_READY, "GDS is ready: " + String.join("; ", passed)), details);
     }
 
     private static String nvidiaFsMissing(GdscheckReport report) {
@@ -177,10 +215,10 @@ public final class GdsReadyCheck implements Check {
                 + "nvidia-fs or nvidia-fs-dkms, built for the running kernel) and have it loaded at boot";
     }
 
-    private static void iommu(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    private static void iommu(Facts facts, ProbeSpec.Gds gds, GdscheckReport report, Details result,
                               List<Finding> findings, List<String> passed) {
-        Optional<KernelCmdline> cmdline = host.read(CMDLINE).map(KernelCmdline::parse);
-        int groups = host.isDirectory(IOMMU_GROUPS) ? host.list(IOMMU_GROUPS).size() : -1;
+        Optional<KernelCmdline> cmdline = facts.cmdline();
+        int groups = facts.iommuGroups().orElse(-1);
         List<String> evidence = new ArrayList<>();
         Optional<Boolean> enabled = report.iommuEnabled();
         if (enabled.isPresent()) {
@@ -202,19 +240,19 @@ public final class GdsReadyCheck implements Check {
                 case UNSPECIFIED -> Optional.empty();
             };
         }
-        result.detail("iommu", enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
-        result.detail("iommuEvidence", String.join("; ", evidence));
+        result.put("iommu", enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
+        result.put("iommuEvidence", String.join("; ", evidence));
         if (!gds.requireIommuDisabled()) {
             return;
         }
         if (enabled.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, IOMMU_STATE_UNKNOWN,
+            findings.add(Finding.of(Status.UNKNOWN, IOMMU_STATE_UNKNOWN,
                     "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
                             + " has no iommu parameter and " + IOMMU_GROUPS + " cannot be read. Run `dmesg | grep -i iommu` "
                             + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line"));
         } else if (enabled.get()) {
             boolean passthrough = cmdline.map(c -> c.iommu() == KernelCmdline.IommuRequest.PASSTHROUGH).orElse(false);
-            findings.add(new Finding(Status.FALSE, IOMMU_ENABLED,
+            findings.add(Finding.of(Status.FALSE, IOMMU_ENABLED,
                     "the IOMMU is enabled (" + String.join("; ", evidence) + "): GPU-to-storage DMA is remapped, so GDS "
                             + "fails or falls back to the bounce buffer. Add intel_iommu=off (Intel) or amd_iommu=off (AMD) "
                             + "to GRUB_CMDLINE_LINUX_DEFAULT, regenerate the GRUB configuration and reboot"
@@ -226,15 +264,15 @@ public final class GdsReadyCheck implements Check {
     }
 
     /** For each required backend that is only served after its kernel driver registered with nvidia-fs. */
-    private static void backends(HostRoot host, ProbeSpec.Gds gds, CheckResult.Builder result, List<Finding> findings) {
+    private static void backends(Facts facts, ProbeSpec.Gds gds, Details result, List<Finding> findings) {
         List<Backend> required = BACKENDS.stream().filter(b -> gds.filesystems().contains(b.filesystem())).toList();
-        Optional<NvidiaFsModules> modules = host.read(NVFS_MODULES).map(NvidiaFsModules::parse);
-        modules.ifPresent(m -> result.detailList("nvfsModules", List.copyOf(m.modules().keySet())));
+        Optional<NvidiaFsModules> modules = facts.nvfsModules();
+        modules.ifPresent(m -> result.list("nvfsModules", List.copyOf(m.modules().keySet())));
         if (required.isEmpty()) {
             return;
         }
-        Optional<NvfsHookSymbols> hooks = host.read(KALLSYMS).map(NvfsHookSymbols::scan);
-        hooks.ifPresent(h -> result.detailList("nvfsHooks", List.copyOf(h.registrationSymbols())));
+        Optional<NvfsHookSymbols> hooks = facts.hooks();
+        hooks.ifPresent(h -> result.list("nvfsHooks", List.copyOf(h.registrationSymbols())));
         List<String> problems = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (Backend b : required) {
@@ -258,15 +296,15 @@ public final class GdsReadyCheck implements Check {
             // no modules file but the hook exported: nvidia-fs registers every driver exporting it when it loads
         }
         if (!problems.isEmpty()) {
-            findings.add(new Finding(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
+            findings.add(Finding.of(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
         } else if (!unknown.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
+            findings.add(Finding.of(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
                     "cannot tell whether the drivers for " + String.join(", ", unknown) + " registered with nvidia-fs: "
                             + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc"));
         }
     }
 
-    private static void filesystems(ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    private static void filesystems(ProbeSpec.Gds gds, GdscheckReport report, Details result,
                                     List<Finding> findings, List<String> passed) {
         if (gds.filesystems().isEmpty()) {
             // nothing named: GDS is only worth having if it serves something directly
@@ -276,9 +314,9 @@ public final class GdsReadyCheck implements Check {
                     .filter(DriverSupport::direct)
                     .map(DriverSupport::row)
                     .toList();
-            result.detailList("direct", direct);
+            result.list("direct", direct);
             if (direct.isEmpty() && !report.drivers().isEmpty()) {
-                findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+                findings.add(Finding.of(Status.FALSE, FILESYSTEM_UNSUPPORTED,
                         "gdscheck -p shows no file system or driver served directly (every DRIVER CONFIGURATION row is "
                                 + "Unsupported or compat only): all cuFile I/O goes through compat mode. Set up GDS for the "
                                 + "storage this node uses and list it in gds.filesystems"));
@@ -299,22 +337,22 @@ public final class GdsReadyCheck implements Check {
                 fixes.add("for " + fs + ", " + FILESYSTEM_FIXES.get(fs));
             }
         }
-        result.detailList("filesystems", shown);
+        result.list("filesystems", shown);
         if (unsupported.isEmpty()) {
             passed.add(String.join(", ", shown) + " served directly");
         } else {
-            findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+            findings.add(Finding.of(Status.FALSE, FILESYSTEM_UNSUPPORTED,
                     "gdscheck -p shows " + String.join(", ", unsupported) + " not served by GDS: cuFile I/O there silently "
                             + "uses compat mode (POSIX reads through a bounce buffer). To fix: " + String.join("; ", fixes)));
         }
     }
 
-    private static void compatMode(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    private static void compatMode(Facts facts, ProbeSpec.Gds gds, GdscheckReport report, Details result,
                                    List<Finding> findings) {
-        Optional<String> text = host.read(CUFILE_JSON);
+        Optional<String> text = facts.cufileJson();
         Optional<CufileJson> json = text.flatMap(CufileJson::parse);
         if (text.isPresent() && json.isEmpty()) {
-            result.detail("cufileJson", "unparseable");
+            result.put("cufileJson", "unparseable");
         }
         // gdscheck prints the effective setting as use_compat_mode; cufile.json is what an admin edits
         Optional<Boolean> effective = report.cufileFlag("use_compat_mode");
@@ -323,15 +361,15 @@ public final class GdsReadyCheck implements Check {
                 : effective.orElse(true);
         boolean forced = json.flatMap(CufileJson::forceCompatMode).orElse(false)
                 || report.cufileFlag("force_compat_mode").orElse(false);
-        result.detail("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
+        result.put("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
         String where = json.isPresent() ? CUFILE_JSON : "gdscheck's CUFILE CONFIGURATION (" + CUFILE_JSON + " unreadable)";
         if (forced) {
-            findings.add(new Finding(Status.FALSE, COMPAT_MODE_FORCED,
+            findings.add(Finding.of(Status.FALSE, COMPAT_MODE_FORCED,
                     where + " forces compat mode (properties.force_compat_mode: true): every cuFile read and write goes "
                             + "through POSIX and GDS is never used. Set \"force_compat_mode\": false in the properties "
                             + "section of " + CUFILE_JSON));
         } else if (allowed && gds.forbidCompatMode()) {
-            findings.add(new Finding(Status.FALSE, COMPAT_MODE_ALLOWED,
+            findings.add(Finding.of(Status.FALSE, COMPAT_MODE_ALLOWED,
                     where + " allows compat mode (properties.allow_compat_mode is true or unset, which defaults to true): "
                             + "where GDS cannot serve a file, cuFile silently falls back to POSIX reads through a bounce "
                             + "buffer instead of failing. Set \"allow_compat_mode\": false in the properties section of "
@@ -339,12 +377,11 @@ public final class GdsReadyCheck implements Check {
         }
     }
 
-    private static void topology(HostRoot host, ProbeSpec spec, CheckResult.Builder result, List<Finding> findings,
-                                 List<String> passed) {
-        Map<String, PciePath> gpus = nvidiaGpus(host);
-        Map<String, PciePath> nics = rdmaNics(host, spec);
+    private static void topology(Facts facts, Details result, List<Finding> findings, List<String> passed) {
+        Map<String, PciePath> gpus = facts.gpus();
+        Map<String, PciePath> nics = facts.nics();
         if (gpus.isEmpty() || nics.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
+            findings.add(Finding.of(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
                     "cannot compare PCIe placement: " + (gpus.isEmpty() ? "no NVIDIA GPU (vendor 0x10de, display or 3D "
                             + "controller) found under " + PCI_DEVICES : "no RDMA NIC found under " + INFINIBAND)
                             + ". Check that the probe sees the host's /sys, or run `nvidia-smi topo -m` on the node"));
@@ -352,7 +389,7 @@ public final class GdsReadyCheck implements Check {
         }
         List<String> paired = new ArrayList<>();
         List<String> crossing = new ArrayList<>();
-        List<String> facts = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
         for (Map.Entry<String, PciePath> gpu : gpus.entrySet()) {
             Optional<String> match = Optional.empty();
             for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
@@ -364,21 +401,21 @@ public final class GdsReadyCheck implements Check {
             }
             if (match.isPresent()) {
                 paired.add(match.get());
-                facts.add(match.get());
+                seen.add(match.get());
             } else {
                 Map.Entry<String, PciePath> nearest = nearest(gpu.getValue(), nics);
-                facts.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
+                seen.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
                 crossing.add("GPU " + gpu.getKey() + " at " + gpu.getValue() + " and " + nearest.getKey() + " at "
                         + nearest.getValue() + " " + (gpu.getValue().hostBridge().equals(nearest.getValue().hostBridge())
                         ? "meet only at root complex " + gpu.getValue().hostBridge()
                         : "are on different root complexes"));
             }
         }
-        result.detailList("topology", facts);
+        result.list("topology", seen);
         if (crossing.isEmpty()) {
             passed.add(String.join(", ", paired));
         } else {
-            findings.add(new Finding(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
+            findings.add(Finding.of(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
                     "no RDMA NIC shares a PCIe switch with the GPU: " + String.join("; ", crossing) + ". GPUDirect traffic "
                             + "then crosses the CPU root complex, at a fraction of the bandwidth. Put GPU and NIC in slots "
                             + "under one PCIe switch (`nvidia-smi topo -m` should show PIX or PXB for the pair), or drop "
@@ -438,19 +475,5 @@ public final class GdsReadyCheck implements Check {
             n++;
         }
         return n;
-    }
-
-    private CheckResult verdict(CheckResult.Builder result, List<Finding> findings, List<String> passed) {
-        Optional<Finding> first = findings.stream().filter(f -> f.status() == Status.FALSE).findFirst()
-                .or(() -> findings.stream().findFirst());
-        if (first.isEmpty()) {
-            return result.verdict(Status.TRUE, GDS_READY, "GDS is ready: " + String.join("; ", passed)).build();
-        }
-        List<String> others = findings.stream().filter(f -> f != first.get()).map(Finding::reason).toList();
-        if (!others.isEmpty()) {
-            result.detailList("problems", findings.stream().map(Finding::reason).toList());
-        }
-        return result.verdict(first.get().status(), first.get().reason(), first.get().message()
-                + (others.isEmpty() ? "" : ". Also: " + String.join(", ", others))).build();
     }
 }
