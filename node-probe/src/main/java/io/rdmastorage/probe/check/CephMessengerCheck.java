@@ -18,8 +18,12 @@ public final class CephMessengerCheck extends FactsCheck<CephMessengerCheck.Fact
     static final String SUPPORTED_MESSENGER = "SupportedMessenger";
     private static final List<String> EXPERIMENTAL = List.of("async+rdma", "xio");
 
-    /** @param conf the text of ceph.conf; empty when it exists but cannot be read */
-    public record Facts(Optional<String> conf) {
+    /**
+     * @param hostRoot   where the host's file system is seen, for messages
+     * @param etcVisible whether the host's /etc is there at all ({@link HostView#ETC})
+     * @param conf       the text of ceph.conf; empty when it is absent or cannot be read
+     */
+    public record Facts(String hostRoot, boolean etcVisible, Optional<String> conf) {
     }
 
     @Override
@@ -27,20 +31,29 @@ public final class CephMessengerCheck extends FactsCheck<CephMessengerCheck.Fact
         return CheckType.CEPH_MESSENGER;
     }
 
-    /** Only where the node has a ceph.conf, spec or not: there is nothing to judge elsewhere. */
+    /**
+     * Only where the node has a ceph.conf, spec or not: there is nothing to judge elsewhere. With a
+     * ceph section, also where the host's /etc cannot be seen: whether there is a ceph.conf is unknown then.
+     */
     @Override
     public boolean applies(ProbeContext context) {
-        return (context.discovery() || context.spec().ceph() != null) && context.host().exists(CONF);
+        if (context.host().exists(CONF)) {
+            return context.discovery() || context.spec().ceph() != null;
+        }
+        return context.spec().ceph() != null && !HostView.ETC.visible(context.host());
     }
 
     @Override
     protected Facts gather(ProbeContext context) {
-        return new Facts(context.host().read(CONF));
+        return new Facts(context.host().root().toString(), HostView.ETC.visible(context.host()), context.host().read(CONF));
     }
 
     @Override
     protected Judgement judge(Facts facts, ProbeSpec spec) {
         Details details = new Details();
+        if (!facts.etcVisible()) {
+            return Judgement.only(HostView.ETC.missing(facts.hostRoot()), details);
+        }
         if (facts.conf().isEmpty()) {
             return Judgement.only(Finding.of(Status.UNKNOWN, CONFIG_UNREADABLE,
                     CONF + " exists but cannot be read; check the probe's host mount"), details);

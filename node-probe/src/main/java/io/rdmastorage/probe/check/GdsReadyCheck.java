@@ -6,6 +6,7 @@ import io.rdmastorage.probe.parse.CufileJson;
 import io.rdmastorage.probe.parse.GdscheckReport;
 import io.rdmastorage.probe.parse.GdscheckReport.DriverSupport;
 import io.rdmastorage.probe.parse.KernelCmdline;
+import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
 import io.rdmastorage.probe.parse.PciePath;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * GPUDirect Storage fails silently: with nvidia-fs missing, the IOMMU on, a storage driver that never
@@ -46,6 +48,8 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     static final String KALLSYMS = "/proc/kallsyms";
     static final String CMDLINE = "/proc/cmdline";
     static final String IOMMU_GROUPS = "/sys/kernel/iommu_groups";
+    static final String IOMMU_UNITS = "/sys/class/iommu";
+    static final String MODULES = "/proc/modules";
     static final String CUFILE_JSON = "/etc/cufile.json";
     static final String PCI_DEVICES = "/sys/bus/pci/devices";
     static final String INFINIBAND = "/sys/class/infiniband";
@@ -115,7 +119,28 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      */
     public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
                         Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
-                        Map<String, PciePath> gpus, Map<String, PciePath> nics) {
+                        Map<String, PciePath> gpus, Map<String, PciePath> nics, Kernel kernel) {
+    }
+
+    /**
+     * The kernel's own view, to hold gdscheck's against, and which parts of the host could be seen.
+     *
+     * @param iommuUnits   entries of /sys/class/iommu (dmar0, ivhd0: IOMMU units the kernel drives); empty when absent
+     * @param modules      /proc/modules
+     * @param nvfsProc     whether /proc/driver/nvidia-fs exists (nvidia-fs creates it when it loads)
+     * @param hostRoot     where the host's file system is seen, for messages
+     * @param missing      the parts of the host's file system that are not visible at all
+     */
+    public record Kernel(OptionalInt iommuUnits, Optional<LoadedModules> modules, boolean nvfsProc, String hostRoot,
+                         Set<HostView> missing) {
+
+        /** What the kernel says about nvidia_fs: loaded, not loaded, or nothing (no /proc to look at). */
+        Optional<Boolean> nvidiaFs() {
+            if (nvfsProc || modules.map(m -> m.loaded("nvidia_fs")).orElse(false)) {
+                return Optional.of(true);
+            }
+            return modules.isPresent() ? Optional.of(false) : Optional.empty();
+        }
     }
 
     @Override
@@ -149,7 +174,10 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
                 host.read(CUFILE_JSON),
                 topology ? nvidiaGpus(host) : Map.of(),
-                topology ? rdmaNics(host, context.spec()) : Map.of());
+                topology ? rdmaNics(host, context.spec()) : Map.of(),
+                new Kernel(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
+                        host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
+                        HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)));
     }
 
     @Override
@@ -190,11 +218,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         List<Finding> findings = new ArrayList<>();
         List<String> passed = new ArrayList<>();
 
-        if (!report.nvidiaFsLoaded()) {
-            findings.add(Finding.of(Status.FALSE, NVIDIA_FS_MISSING, nvidiaFsMissing(report)));
-        } else {
-            passed.add("nvidia_fs " + report.nvidiaFsVersion().get() + " loaded");
-        }
+        nvidiaFs(facts.kernel(), report, findings, passed);
         iommu(facts, gds, report, details, findings, passed);
         if (report.nvidiaFsLoaded()) {
             backends(facts, gds, details, findings);
@@ -207,6 +231,31 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         return Judgement.of(findings, Finding.passed(GDS_READY, "GDS is ready: " + String.join("; ", passed)), details);
     }
 
+    /**
+     * gdscheck opens nvidia-fs as cuFile does, so it is the stronger source: the kernel having the
+     * module while gdscheck cannot see it is still a bounce buffer (False); gdscheck seeing a module
+     * the kernel does not list cannot be a clean True.
+     */
+    private static void nvidiaFs(Kernel kernel, GdscheckReport report, List<Finding> findings, List<String> passed) {
+        Optional<Boolean> inKernel = kernel.nvidiaFs();
+        if (!report.nvidiaFsLoaded()) {
+            findings.add(Finding.of(Status.FALSE, NVIDIA_FS_MISSING, inKernel.orElse(false)
+                    ? "gdscheck -p shows no nvidia_fs version although the kernel has the nvidia_fs module loaded ("
+                            + (kernel.nvfsProc() ? NVFS_PROC + " exists" : MODULES + " lists it") + "): cuFile cannot reach "
+                            + "it, so its I/O goes through a POSIX bounce buffer. Check that /dev/nvidia-fs* exist and that "
+                            + "nvidia_fs matches the running NVIDIA driver (`ls -l /dev/nvidia-fs*`, `dmesg | grep -i nvidia_fs`), "
+                            + "then run `gdscheck -p` again"
+                    : nvidiaFsMissing(report)));
+        } else if (!inKernel.orElse(true)) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "gdscheck -p shows nvidia_fs "
+                    + report.nvidiaFsVersion().get() + " loaded, but the kernel lists no nvidia_fs module (" + MODULES
+                    + ") and there is no " + NVFS_PROC + ": one of them is not this host's. Run `lsmod | grep nvidia_fs` "
+                    + "and `gdscheck -p` on the node itself to settle it", "nvidia_fs: gdscheck and " + MODULES + " disagree"));
+        } else {
+            passed.add("nvidia_fs " + report.nvidiaFsVersion().get() + " loaded");
+        }
+    }
+
     private static String nvidiaFsMissing(GdscheckReport report) {
         String p2pdma = report.driver(List.of("NVMe P2PDMA")).filter(DriverSupport::direct).isPresent()
                 ? " (only NVMe through PCI P2PDMA works without it)" : "";
@@ -215,41 +264,60 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 + "nvidia-fs or nvidia-fs-dkms, built for the running kernel) and have it loaded at boot";
     }
 
+    /**
+     * gdscheck is what GDS itself sees; the kernel's IOMMU groups and units, and the boot parameters
+     * when sysfs cannot tell, are its view. They stand in when gdscheck prints no IOMMU state, and
+     * when both answer and disagree the verdict is never a clean True: gdscheck saying enabled is
+     * the problem (False), gdscheck saying disabled against a kernel that remaps is Unknown.
+     */
     private static void iommu(Facts facts, ProbeSpec.Gds gds, GdscheckReport report, Details result,
                               List<Finding> findings, List<String> passed) {
         Optional<KernelCmdline> cmdline = facts.cmdline();
         int groups = facts.iommuGroups().orElse(-1);
+        int units = facts.kernel().iommuUnits().orElse(-1);
         List<String> evidence = new ArrayList<>();
-        Optional<Boolean> enabled = report.iommuEnabled();
-        if (enabled.isPresent()) {
-            evidence.add("gdscheck: " + (enabled.get() ? "enabled" : "disabled"));
-        }
+        Optional<Boolean> gdscheck = report.iommuEnabled();
+        gdscheck.ifPresent(e -> evidence.add("gdscheck: " + (e ? "enabled" : "disabled")));
         cmdline.ifPresent(c -> evidence.add("cmdline: "
                 + (c.iommuParameters().isEmpty() ? "no iommu parameter" : String.join(" ", c.iommuParameters()))));
         if (groups >= 0) {
             evidence.add("iommu_groups: " + groups);
         }
-        // gdscheck is what GDS itself sees; sysfs and the boot parameters stand in when its output has no PLATFORM INFO
-        if (enabled.isEmpty() && groups >= 0) {
-            enabled = Optional.of(groups > 0);
+        if (units > 0) {
+            evidence.add("iommu units: " + units);
         }
-        if (enabled.isEmpty() && cmdline.isPresent()) {
-            enabled = switch (cmdline.get().iommu()) {
+        Optional<Boolean> kernel;
+        if (groups > 0 || units > 0) {
+            kernel = Optional.of(true);
+        } else if (groups == 0) {
+            kernel = Optional.of(false);
+        } else {
+            kernel = cmdline.flatMap(c -> switch (c.iommu()) {
                 case OFF -> Optional.of(false);
                 case ON, PASSTHROUGH -> Optional.of(true);
-                case UNSPECIFIED -> Optional.empty();
-            };
+                case UNSPECIFIED -> Optional.<Boolean>empty();
+            });
         }
-        result.put("iommu", enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
+        Optional<Boolean> enabled = gdscheck.or(() -> kernel);
+        boolean disagree = gdscheck.isPresent() && kernel.isPresent() && !gdscheck.equals(kernel);
+        result.put("iommu", disagree ? "disputed" : enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
         result.put("iommuEvidence", String.join("; ", evidence));
         if (!gds.requireIommuDisabled()) {
             return;
         }
+        String kernelSays = kernelIommu(groups, units, cmdline);
         if (enabled.isEmpty()) {
-            findings.add(Finding.of(Status.UNKNOWN, IOMMU_STATE_UNKNOWN,
-                    "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
+            findings.add(missingView(facts, HostView.SYSFS, HostView.PROCFS).orElseGet(() -> Finding.of(Status.UNKNOWN,
+                    IOMMU_STATE_UNKNOWN, "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
                             + " has no iommu parameter and " + IOMMU_GROUPS + " cannot be read. Run `dmesg | grep -i iommu` "
-                            + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line"));
+                            + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line")));
+        } else if (disagree && !gdscheck.get()) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE,
+                    "gdscheck -p says the IOMMU is disabled, but the kernel shows it on (" + kernelSays + "): if the "
+                            + "kernel is right, GPU-to-storage DMA is remapped and GDS falls back to the bounce buffer. Settle "
+                            + "it on the node with `dmesg | grep -i -e DMAR -e IOMMU` and `ls /sys/kernel/iommu_groups`; if "
+                            + "the IOMMU is on, add intel_iommu=off (Intel) or amd_iommu=off (AMD) to the kernel command line "
+                            + "and reboot", "IOMMU: gdscheck and the kernel disagree"));
         } else if (enabled.get()) {
             boolean passthrough = cmdline.map(c -> c.iommu() == KernelCmdline.IommuRequest.PASSTHROUGH).orElse(false);
             findings.add(Finding.of(Status.FALSE, IOMMU_ENABLED,
@@ -257,10 +325,36 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                             + "fails or falls back to the bounce buffer. Add intel_iommu=off (Intel) or amd_iommu=off (AMD) "
                             + "to GRUB_CMDLINE_LINUX_DEFAULT, regenerate the GRUB configuration and reboot"
                             + (passthrough ? "; passthrough (iommu=pt) is supported by NVIDIA only on some platforms such "
-                            + "as DGX: on those, set requireIommuDisabled: false" : "")));
+                            + "as DGX: on those, set requireIommuDisabled: false" : "")
+                            + (disagree ? ". gdscheck, which sees what GDS sees, says enabled although the kernel shows it "
+                            + "off (" + kernelSays + "); `dmesg | grep -i -e DMAR -e IOMMU` tells which is stale" : "")));
         } else {
             passed.add("IOMMU disabled");
         }
+    }
+
+    /** The kernel's IOMMU evidence in words, for a message that names both sources. */
+    private static String kernelIommu(int groups, int units, Optional<KernelCmdline> cmdline) {
+        List<String> said = new ArrayList<>();
+        if (groups >= 0) {
+            said.add(groups + " IOMMU group(s) in " + IOMMU_GROUPS);
+        }
+        if (units >= 0) {
+            said.add(units + " IOMMU unit(s) in " + IOMMU_UNITS);
+        }
+        cmdline.filter(c -> !c.iommuParameters().isEmpty())
+                .ifPresent(c -> said.add(String.join(" ", c.iommuParameters()) + " in " + CMDLINE));
+        return String.join(", ", said);
+    }
+
+    /** The first of these parts of the host that the probe cannot see, as the finding that says what to mount. */
+    private static Optional<Finding> missingView(Facts facts, HostView... views) {
+        for (HostView view : views) {
+            if (facts.kernel().missing().contains(view)) {
+                return Optional.of(view.missing(facts.kernel().hostRoot()));
+            }
+        }
+        return Optional.empty();
     }
 
     /** For each required backend that is only served after its kernel driver registered with nvidia-fs. */
@@ -298,9 +392,9 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         if (!problems.isEmpty()) {
             findings.add(Finding.of(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
         } else if (!unknown.isEmpty()) {
-            findings.add(Finding.of(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
+            findings.add(missingView(facts, HostView.PROCFS).orElseGet(() -> Finding.of(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
                     "cannot tell whether the drivers for " + String.join(", ", unknown) + " registered with nvidia-fs: "
-                            + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc"));
+                            + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc")));
         }
     }
 
@@ -363,6 +457,17 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 || report.cufileFlag("force_compat_mode").orElse(false);
         result.put("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
         String where = json.isPresent() ? CUFILE_JSON : "gdscheck's CUFILE CONFIGURATION (" + CUFILE_JSON + " unreadable)";
+        if (json.isPresent() && !json.get().compatModeAllowed() && effective.orElse(false)) {
+            // the effective value is what cuFile does: the file the admin edited is not the one in effect
+            where = "gdscheck's effective use_compat_mode (true, although " + CUFILE_JSON + " sets allow_compat_mode "
+                    + "false: cuFile reads another file, see CUFILE_ENV_PATH_JSON)";
+        }
+        if (!forced && json.isEmpty() && effective.isEmpty() && gds.forbidCompatMode()
+                && facts.kernel().missing().contains(HostView.ETC)) {
+            // no cufile.json to read and no effective value: cuFile's default is not evidence when /etc is not visible
+            findings.add(HostView.ETC.missing(facts.kernel().hostRoot()));
+            return;
+        }
         if (forced) {
             findings.add(Finding.of(Status.FALSE, COMPAT_MODE_FORCED,
                     where + " forces compat mode (properties.force_compat_mode: true): every cuFile read and write goes "
@@ -380,6 +485,10 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     private static void topology(Facts facts, Details result, List<Finding> findings, List<String> passed) {
         Map<String, PciePath> gpus = facts.gpus();
         Map<String, PciePath> nics = facts.nics();
+        if ((gpus.isEmpty() || nics.isEmpty()) && facts.kernel().missing().contains(HostView.SYSFS)) {
+            findings.add(HostView.SYSFS.missing(facts.kernel().hostRoot()));
+            return;
+        }
         if (gpus.isEmpty() || nics.isEmpty()) {
             findings.add(Finding.of(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
                     "cannot compare PCIe placement: " + (gpus.isEmpty() ? "no NVIDIA GPU (vendor 0x10de, display or 3D "

@@ -211,7 +211,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
 
         private Optional<GpfsConfig> effectiveConfig(ToolResult run) {
             if (!run.succeeded()) {
-                findings.add(ToolVerdicts.cannotTell(run, required,
+                findings.add(daemonFailed(run,
                         "Run `mmdiag --config` on the node; it needs a responsive GPFS daemon (`mmdiag --waiters`)"));
                 return Optional.empty();
             }
@@ -269,7 +269,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         private boolean verbsStarted(boolean configKnown) {
             ToolResult run = asked(facts.verbsStatus(), "mmfsadm test verbs status");
             if (!run.succeeded()) {
-                findings.add(ToolVerdicts.cannotTell(run, required,
+                findings.add(daemonFailed(run,
                         "Run `mmfsadm test verbs status` on the node; if it hangs, the daemon is busy or hung "
                                 + "(`mmdiag --waiters`)"));
                 return false;
@@ -306,7 +306,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
             }
             ToolResult run = asked(facts.verbsConn(), "mmfsadm test verbs conn");
             if (!run.succeeded()) {
-                findings.add(ToolVerdicts.cannotTell(run, required,
+                findings.add(daemonFailed(run,
                         "Run `mmfsadm test verbs conn` on the node to list its RDMA connections"));
                 return;
             }
@@ -364,7 +364,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         private List<MmdiagNetwork.TcpConnection> connectedPeers() {
             ToolResult run = asked(facts.network(), "mmdiag --network");
             if (!run.succeeded()) {
-                findings.add(ToolVerdicts.cannotTell(run, required,
+                findings.add(daemonFailed(run,
                         "Run `mmdiag --network` on the node to list the peers it is connected to"));
                 return List.of();
             }
@@ -413,6 +413,22 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                             .toList());
             return " " + LOG + " has " + lines.size() + " VERBS RDMA error line(s) in the last 24h, latest: "
                     + withoutTimestamp(lines.get(lines.size() - 1));
+        }
+
+        /**
+         * A daemon command that could not answer. One that exited with an error contradicts mmgetstate's
+         * "active" (an active daemon answers): the verdict depends on which is right, so it is Unknown
+         * with both named; a hang or a missing tool is the tool's own finding.
+         */
+        private Finding daemonFailed(ToolResult run, String fix) {
+            if (!run.ran()) {
+                return ToolVerdicts.cannotTell(run, required, fix);
+            }
+            return Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "`mmgetstate -Y` says GPFS is active on " + gpfsNode
+                    + ", but " + run.problem() + ": an active daemon answers it. Settle it on the node with `mmgetstate -N "
+                    + gpfsNode + "` and `mmdiag --waiters`, then run `" + run.command() + "` by hand; " + LOG
+                    + " says why the daemon does not answer", run.tool() + " failed although GPFS is active")
+                    .withDetail("command", run.command());
         }
 
         /** A tool whose answer the rules need was asked by {@link #gather}; facts without it are a bug. */

@@ -32,7 +32,6 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
     public static final String TARGET_NOT_CONNECTED = "TargetNotConnected";
     public static final String CONTROLLER_NOT_LIVE = "ControllerNotLive";
     public static final String CONTROLLER_UNREADABLE = "ControllerUnreadable";
-    public static final String SYSFS_UNAVAILABLE = "SysfsUnavailable";
     public static final String CONNECTED = "ConnectedOverRdma";
 
     static final String NVME_CLASS = "/sys/class/nvme";
@@ -45,7 +44,7 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
      * What the host's sysfs shows.
      *
      * @param hostRoot     where the host's file system is seen, for messages
-     * @param sysfsVisible whether {@code /sys/class} exists under the host root at all
+     * @param sysfsVisible whether the host's /sys is there at all ({@link HostView#SYSFS})
      * @param controllers  every controller under /sys/class/nvme, by number
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<NvmeController> controllers) {
@@ -56,10 +55,17 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
         return CheckType.NVMEOF_RDMA;
     }
 
+    /**
+     * With declared targets always; with an empty section or none, where there are rdma or tcp
+     * controllers to judge, or (with a section) where the host's /sys cannot be seen to look for them.
+     */
     @Override
     public boolean applies(ProbeContext context) {
         ProbeSpec.Nvmeof nvmeof = context.spec().nvmeof();
         if (nvmeof != null && !nvmeof.targets().isEmpty()) {
+            return true;
+        }
+        if (nvmeof != null && !HostView.SYSFS.visible(context.host())) {
             return true;
         }
         return (context.discovery() || nvmeof != null)
@@ -69,19 +75,18 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
     @Override
     protected Facts gather(ProbeContext context) {
         HostRoot host = context.host();
-        return new Facts(host.root().toString(), host.isDirectory("/sys/class"), controllers(host));
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), controllers(host));
     }
 
     @Override
     protected Judgement judge(Facts facts, ProbeSpec spec) {
         ProbeSpec.Nvmeof nvmeof = spec.nvmeof();
-        if (nvmeof == null || nvmeof.targets().isEmpty()) {
-            return survey(facts.controllers());
-        }
         if (!facts.sysfsVisible()) {
             // no /sys at all is a probe mount problem, not a node without NVMe: do not call targets missing
-            return Judgement.only(Finding.of(Status.UNKNOWN, SYSFS_UNAVAILABLE, "the host's /sys is not visible under the "
-                    + "host root " + facts.hostRoot() + "; mount the host's /sys there (read-only) and probe again"), new Details());
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), new Details());
+        }
+        if (nvmeof == null || nvmeof.targets().isEmpty()) {
+            return survey(facts.controllers());
         }
         List<TargetVerdict> verdicts = nvmeof.targets().stream().map(t -> judge(t, facts.controllers())).toList();
         Details details = new Details().list("targets", verdicts.stream().map(TargetVerdict::detail).toList());

@@ -47,11 +47,14 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     /**
      * What the host shows.
      *
-     * @param devices the entries of /sys/class/infiniband
+     * @param hostRoot     where the host's file system is seen, for messages
+     * @param sysfsVisible whether the host's /sys is there at all ({@link HostView#SYSFS})
+     * @param devices      the entries of /sys/class/infiniband
      * @param ports   every port of those devices, by {@code device/port}
      * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
      */
-    public record Facts(List<String> devices, Map<String, SysfsIbPort> ports, Optional<VerbsAttempt> verbs) {
+    public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                        Optional<VerbsAttempt> verbs) {
     }
 
     /**
@@ -102,7 +105,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
-        return new Facts(devices, ports, attempt);
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt);
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -122,7 +125,12 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     protected Judgement judge(Facts facts, ProbeSpec spec) {
         ProbeSpec.Rdma rdma = spec.rdma();
         Details details = new Details();
+        if (!facts.sysfsVisible()) {
+            // a probe that cannot see /sys knows nothing about the HCAs: never tell the admin to load a driver
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), details);
+        }
         if (facts.devices().isEmpty()) {
+            // /sys is there (net, block, ... have entries) but the RDMA class is not: no HCA or no driver
             return Judgement.only(Finding.of(Status.FALSE, NO_RDMA_DEVICES, "no RDMA devices under " + SYSFS_CLASS
                     + ": the HCA is missing or its driver is not loaded; check `lspci | grep -i -e mellanox -e infiniband`, "
                     + "`dmesg | grep -i mlx5`, then `modprobe mlx5_ib` and `ibv_devinfo`"), details);

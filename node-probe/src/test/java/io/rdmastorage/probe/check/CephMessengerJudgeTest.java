@@ -13,7 +13,7 @@ class CephMessengerJudgeTest {
     private static final ProbeSpec SPEC = new ProbeSpec(null, null, null, null, null, new ProbeSpec.Ceph());
 
     private static CheckResult verdict(Optional<String> conf) {
-        return new CephMessengerCheck().verdict(new CephMessengerCheck.Facts(conf), SPEC);
+        return new CephMessengerCheck().verdict(new CephMessengerCheck.Facts("/host", true, conf), SPEC);
     }
 
     @Test
@@ -35,5 +35,14 @@ class CephMessengerJudgeTest {
     @Test
     void unreadableConfIsUnknown() {
         assertThat(verdict(Optional.empty()).reason()).isEqualTo("ConfigUnreadable");
+    }
+
+    @Test
+    void aHostWithoutEtcIsUnknownWithWhatToMount() {
+        CheckResult result = new CephMessengerCheck().verdict(new CephMessengerCheck.Facts("/host", false, Optional.empty()), SPEC);
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("HostViewMissing");
+        assertThat(result.message()).contains("the host's /etc is not visible under the host root /host");
     }
 }

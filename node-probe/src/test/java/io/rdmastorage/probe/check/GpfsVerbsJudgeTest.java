@@ -86,4 +86,37 @@ class GpfsVerbsJudgeTest {
         assertThat(result.reason()).isEqualTo("ToolTimedOut");
         assertThat(result.details()).containsEntry("command", "mmfsadm test verbs conn");
     }
+
+    @Test
+    void activeStateButADaemonCommandFailingIsSourcesDisagree() {
+        // mmgetstate (recorded format) says active; mmdiag --config, which asks the daemon, says it is not there
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(state("active"),
+                Optional.of(ToolResults.exited("mmdiag --config -Y", 1, "", "mmdiag: GPFS daemon not running\n")),
+                Optional.of(ToolResults.printed("mmfsadm test verbs status", Samples.body("gpfs/mmfsadm-test-verbs-status_started.txt"))),
+                Optional.of(ToolResults.printed("mmdiag --network", GpfsFixtures.mmdiagNetwork())),
+                Optional.of(ToolResults.printed("mmfsadm test verbs conn", GpfsFixtures.verbsConn(true))),
+                GpfsClusterNode.from(GpfsYOutput.parse(GpfsFixtures.mmlsclusterY())), List.of());
+
+        CheckResult result = verdict(facts);
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("SourcesDisagree");
+        assertThat(result.message()).startsWith("`mmgetstate -Y` says GPFS is active on gpu-01-ib, but 'mmdiag --config -Y' "
+                + "exited 1: mmdiag: GPFS daemon not running").contains("mmdiag --waiters");
+    }
+
+    @Test
+    void theRunningDaemonOutranksTheConfiguration() {
+        // the sources disagree: the effective configuration says enable, the daemon's verbs layer says disabled
+        GpfsVerbsCheck.Facts healthy = active("enable", GpfsFixtures.HEALTHY_PORTS, GpfsFixtures.HEALTHY_PAGEPOOL, true);
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(healthy.state(), healthy.config(),
+                Optional.of(ToolResults.printed("mmfsadm test verbs status", Samples.body("gpfs/mmfsadm-test-verbs-status_disabled.txt"))),
+                Optional.empty(), Optional.empty(), List.of(), List.of());
+
+        CheckResult result = verdict(facts);
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("VerbsRdmaDisabled");
+        assertThat(result.message()).contains("says disabled on gpu-01-ib although the effective verbsRdma is enable");
+    }
 }

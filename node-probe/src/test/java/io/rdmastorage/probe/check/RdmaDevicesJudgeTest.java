@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmastorage.probe.parse.SysfsIbPort;
 import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class RdmaDevicesJudgeTest {
         for (SysfsIbPort p : ports) {
             byName.put(p.name(), p);
         }
-        return new RdmaDevicesCheck.Facts(byName.values().stream().map(SysfsIbPort::device).distinct().toList(), byName,
+        return new RdmaDevicesCheck.Facts("/host", true, byName.values().stream().map(SysfsIbPort::device).distinct().toList(), byName,
                 Optional.empty());
     }
 
@@ -88,7 +89,7 @@ class RdmaDevicesJudgeTest {
     @Test
     void aBindingThatFailedIsUnknown() {
         RdmaDevicesCheck.Facts sysfs = facts(active("mlx5_0"));
-        RdmaDevicesCheck.Facts facts = new RdmaDevicesCheck.Facts(sysfs.devices(), sysfs.ports(), Optional.of(
+        RdmaDevicesCheck.Facts facts = new RdmaDevicesCheck.Facts("/host", true, sysfs.devices(), sysfs.ports(), Optional.of(
                 new RdmaDevicesCheck.VerbsAttempt(Map.of("mlx5_0", List.of(1)), Optional.empty(),
                         Optional.of("UnsatisfiedLinkError: no jffi"))));
 
@@ -96,5 +97,40 @@ class RdmaDevicesJudgeTest {
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.message()).contains("UnsatisfiedLinkError: no jffi");
+    }
+
+    @Test
+    void aHostWithoutSysIsUnknownNotNoRdmaDevices() {
+        CheckResult result = verdict(new RdmaDevicesCheck.Facts("/host", false, List.of(), Map.of(), Optional.empty()), BOTH);
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("HostViewMissing");
+        assertThat(result.message()).contains("the host's /sys is not visible under the host root /host")
+                .doesNotContain("modprobe");
+    }
+
+    @Test
+    void aVisibleSysWithoutTheRdmaClassIsNoRdmaDevices() {
+        CheckResult result = verdict(new RdmaDevicesCheck.Facts("/host", true, List.of(), Map.of(), Optional.empty()), BOTH);
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("NoRdmaDevices");
+    }
+
+    @Test
+    void libibverbsSeeingThePortDownOutranksSysfs() {
+        // the sources disagree: sysfs says ACTIVE, the probe's own libibverbs (what a pod uses) says DOWN
+        RdmaDevicesCheck.Facts sysfs = facts(active("mlx5_0"));
+        VerbsReport report = VerbsReport.tested(List.of("mlx5_0"), List.of(VerbsReport.DeviceTest.passed("mlx5_0",
+                List.of(new VerbsReport.PortAttributes(1, 1, 3, 1, 0, 0)), 1 << 20)), Optional.empty());
+        RdmaDevicesCheck.Facts facts = new RdmaDevicesCheck.Facts("/host", true, sysfs.devices(), sysfs.ports(), Optional.of(
+                new RdmaDevicesCheck.VerbsAttempt(Map.of("mlx5_0", List.of(1)), Optional.of(report), Optional.empty())));
+
+        CheckResult result = verdict(facts, spec(List.of("mlx5_0/1"), true));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("PortDown");
+        assertThat(result.message()).contains("libibverbs in the probe reports mlx5_0/1 DOWN although the host's sysfs says ACTIVE",
+                "ibv_devinfo -d mlx5_0");
     }
 }
