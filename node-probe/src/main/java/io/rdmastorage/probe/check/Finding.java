@@ -38,9 +38,4 @@ public record Finding(Status status, String reason, String message, String menti
         d.put(key, value);
         return new Finding(status, reason, message, mention, d);
     }
-
-    /** The same finding with a sentence added to its message (a log note, a hint common to all verdicts). */
-    public Finding withMessage(String newMessage) {
-        return new Finding(status, reason, newMessage, mention, details);
-    }
 }

@@ -30,9 +30,4 @@ public record Judgement(List<Finding> findings, Finding passed, Map<String, Obje
                 ? new Judgement(List.of(), finding, details.asMap(), "")
                 : new Judgement(List.of(finding), null, details.asMap(), "");
     }
-
-    /** The status the combined condition will have. */
-    public Status status() {
-        return findings.stream().map(Finding::status).reduce(Status.TRUE, Status::worse);
-    }
 }

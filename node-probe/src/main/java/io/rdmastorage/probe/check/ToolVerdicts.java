@@ -4,7 +4,8 @@ import io.rdmastorage.probe.host.ToolResult;
 
 /**
  * Turns a tool that could not answer into a finding, the same way for every check: Unknown when
- * we only wanted to look, False when the spec requires what the tool would have proven.
+ * we only wanted to look, False when the spec requires what the tool would have proven. The
+ * command goes into the finding's details.
  */
 public final class ToolVerdicts {
 
