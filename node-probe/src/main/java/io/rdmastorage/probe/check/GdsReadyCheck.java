@@ -119,7 +119,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      */
     public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
                         Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
-                        Map<String, PciePath> gpus, Map<String, PciePath> nics, Kernel kernel) {
+                        Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel) {
     }
 
     /**
@@ -131,7 +131,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      * @param hostRoot     where the host's file system is seen, for messages
      * @param missing      the parts of the host's file system that are not visible at all
      */
-    public record Kernel(OptionalInt iommuUnits, Optional<LoadedModules> modules, boolean nvfsProc, String hostRoot,
+    public record KernelView(OptionalInt iommuUnits, Optional<LoadedModules> modules, boolean nvfsProc, String hostRoot,
                          Set<HostView> missing) {
 
         /** What the kernel says about nvidia_fs: loaded, not loaded, or nothing (no /proc to look at). */
@@ -175,7 +175,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 host.read(CUFILE_JSON),
                 topology ? nvidiaGpus(host) : Map.of(),
                 topology ? rdmaNics(host, context.spec()) : Map.of(),
-                new Kernel(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
+                new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
                         host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
                         HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)));
     }
@@ -236,7 +236,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      * module while gdscheck cannot see it is still a bounce buffer (False); gdscheck seeing a module
      * the kernel does not list cannot be a clean True.
      */
-    private static void nvidiaFs(Kernel kernel, GdscheckReport report, List<Finding> findings, List<String> passed) {
+    private static void nvidiaFs(KernelView kernel, GdscheckReport report, List<Finding> findings, List<String> passed) {
         Optional<Boolean> inKernel = kernel.nvidiaFs();
         if (!report.nvidiaFsLoaded()) {
             findings.add(Finding.of(Status.FALSE, NVIDIA_FS_MISSING, inKernel.orElse(false)

@@ -24,18 +24,18 @@ class GdsReadyJudgeTest {
             new ProbeSpec.Gds(List.of("gpfs"), true, false, false), null, null);
     private static final String CMDLINE = "BOOT_IMAGE=/vmlinuz-6.8.0 root=/dev/sda1 ro";
 
-    private static final GdsReadyCheck.Kernel KERNEL = kernel(OptionalInt.empty(), Optional.empty(), true, Set.of());
+    private static final GdsReadyCheck.KernelView KERNEL = kernel(OptionalInt.empty(), Optional.empty(), true, Set.of());
 
-    private static GdsReadyCheck.Kernel kernel(OptionalInt units, Optional<String> modules, boolean nvfsProc,
+    private static GdsReadyCheck.KernelView kernel(OptionalInt units, Optional<String> modules, boolean nvfsProc,
                                                Set<HostView> missing) {
-        return new GdsReadyCheck.Kernel(units, modules.map(LoadedModules::parse), nvfsProc, "/host", missing);
+        return new GdsReadyCheck.KernelView(units, modules.map(LoadedModules::parse), nvfsProc, "/host", missing);
     }
 
     private static GdsReadyCheck.Facts facts(ToolResult gdscheck, String cmdline, int groups) {
         return facts(gdscheck, cmdline, groups, KERNEL);
     }
 
-    private static GdsReadyCheck.Facts facts(ToolResult gdscheck, String cmdline, int groups, GdsReadyCheck.Kernel kernel) {
+    private static GdsReadyCheck.Facts facts(ToolResult gdscheck, String cmdline, int groups, GdsReadyCheck.KernelView kernel) {
         return new GdsReadyCheck.Facts(gdscheck, Optional.of(KernelCmdline.parse(cmdline)), OptionalInt.of(groups),
                 Optional.of(NvidiaFsModules.parse("nvme: (null)\nwekafsio: 1\n")), Optional.empty(),
                 Optional.of(GdsFixtures.cufileJson(false)), Map.of(), Map.of(), kernel);

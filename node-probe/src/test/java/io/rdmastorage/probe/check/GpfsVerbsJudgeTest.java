@@ -119,4 +119,16 @@ class GpfsVerbsJudgeTest {
         assertThat(result.reason()).isEqualTo("VerbsRdmaDisabled");
         assertThat(result.message()).contains("says disabled on gpu-01-ib although the effective verbsRdma is enable");
     }
+
+    @Test
+    void gpfsNotInstalledIsFalseOnlyWhereTheProfileRequiresIt() {
+        // the source absent: no mmgetstate anywhere under the host root
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(ToolResults.notFound("mmgetstate -Y"), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of(), List.of());
+
+        assertThat(verdict(facts).status()).isEqualTo(Status.FALSE);
+        CheckResult discovered = new GpfsVerbsCheck().verdict(facts, ProbeSpec.discover());
+        assertThat(discovered.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(discovered.reason()).isEqualTo("ToolNotFound");
+    }
 }
