@@ -9,7 +9,8 @@ echo "==> building node-probe and its test classes"
 mvn -B -q -ntp -pl node-probe -am package -DskipTests
 classpath_file=$(mktemp)
 trap 'rm -f "$classpath_file"' EXIT
-mvn -B -q -ntp -pl node-probe dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
+# test-compile in the same run: the reactor then hands over probe-contract as its classes folder
+mvn -B -q -ntp -pl probe-contract,node-probe test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$classpath_file"
 echo "==> measuring (takes about a minute)"
 exec java -cp "node-probe/target/test-classes:node-probe/target/classes:$(cat "$classpath_file")" \
   io.rdmastorage.probe.bench.ProbeBenchmark node-probe/target/node-probe.jar

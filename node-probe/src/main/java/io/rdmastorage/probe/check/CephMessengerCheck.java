@@ -1,7 +1,11 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.CephMessenger.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.parse.CephConf;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -13,9 +17,6 @@ import java.util.Optional;
 public final class CephMessengerCheck extends FactsCheck<CephMessengerCheck.Facts> {
 
     static final String CONF = "/etc/ceph/ceph.conf";
-    static final String CONFIG_UNREADABLE = "ConfigUnreadable";
-    static final String EXPERIMENTAL_RDMA_MESSENGER = "ExperimentalRdmaMessenger";
-    static final String SUPPORTED_MESSENGER = "SupportedMessenger";
     private static final List<String> EXPERIMENTAL = List.of("async+rdma", "xio");
 
     /**

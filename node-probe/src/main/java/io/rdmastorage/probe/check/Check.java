@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.CheckType;
 /**
  * One condition type: combines parsed host facts with the spec into a verdict. Implementations
  * never throw for host trouble (missing tool, garbage output): that is a verdict too.

@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +19,9 @@ public record CheckResult(CheckType type, Status status, String reason, String m
     public static final int MAX_LIST_ITEMS = 10;
 
     public CheckResult {
+        // with -ea (the tests): a reason the check's descriptor does not declare is a contract to fix
+        assert type.descriptor().declares(reason, status)
+                : type + " gave " + status.wire() + " " + reason + ", which its descriptor in probe-contract does not declare";
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 

@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

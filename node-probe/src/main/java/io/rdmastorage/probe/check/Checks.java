@@ -2,7 +2,12 @@ package io.rdmastorage.probe.check;
 
 import java.util.List;
 
-/** The node checks, in report order. Adding a check = one parser, one check class, one line here. */
+/**
+ * The checks the node's own probe runs, in report order: one per check the contract says a node
+ * probe measures ({@code CheckType.measuredBy(NODE_PROBE)}, ChecksTest holds them equal). Adding a
+ * check = its descriptor in probe-contract, one parser, one check class, one line here
+ * (docs/adding-a-check.md).
+ */
 public final class Checks {
 
     private Checks() {

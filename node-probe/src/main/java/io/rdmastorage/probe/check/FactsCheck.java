@@ -1,6 +1,6 @@
 package io.rdmastorage.probe.check;
 
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import java.util.List;
 
 /**

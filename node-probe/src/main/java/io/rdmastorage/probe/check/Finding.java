@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.Status;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

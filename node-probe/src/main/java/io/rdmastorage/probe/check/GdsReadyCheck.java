@@ -1,17 +1,22 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.GdsReady.*;
+
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.parse.CufileJson;
-import io.rdmastorage.probe.parse.GdscheckReport;
 import io.rdmastorage.probe.parse.GdscheckReport.DriverSupport;
+import io.rdmastorage.probe.parse.GdscheckReport;
 import io.rdmastorage.probe.parse.KernelCmdline;
 import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
 import io.rdmastorage.probe.parse.PciePath;
-import io.rdmastorage.probe.spec.DevicePort;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,19 +34,6 @@ import java.util.Set;
  * share a PCIe switch.
  */
 public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
-
-    public static final String NVIDIA_FS_MISSING = "NvidiaFsMissing";
-    public static final String IOMMU_ENABLED = "IommuEnabled";
-    public static final String IOMMU_STATE_UNKNOWN = "IommuStateUnknown";
-    public static final String BACKEND_NOT_REGISTERED = "BackendNotRegistered";
-    public static final String BACKEND_REGISTRATION_UNKNOWN = "BackendRegistrationUnknown";
-    public static final String FILESYSTEM_UNSUPPORTED = "FilesystemUnsupported";
-    public static final String COMPAT_MODE_FORCED = "CompatModeForced";
-    public static final String COMPAT_MODE_ALLOWED = "CompatModeAllowed";
-    public static final String CROSS_SWITCH_TOPOLOGY = "CrossSwitchTopology";
-    public static final String TOPOLOGY_UNKNOWN = "TopologyUnknown";
-    public static final String GDSCHECK_NOT_FOUND = "GdscheckNotFound";
-    public static final String GDS_READY = "GdsReady";
 
     static final String NVFS_PROC = "/proc/driver/nvidia-fs";
     static final String NVFS_MODULES = "/proc/driver/nvidia-fs/modules";

@@ -1,5 +1,13 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.GpfsVerbs.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ByteQuantity;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
@@ -10,9 +18,6 @@ import io.rdmastorage.probe.parse.MmdiagNetwork;
 import io.rdmastorage.probe.parse.MmfsLogVerbsErrors;
 import io.rdmastorage.probe.parse.VerbsConnections;
 import io.rdmastorage.probe.parse.VerbsStatus;
-import io.rdmastorage.probe.spec.ByteQuantity;
-import io.rdmastorage.probe.spec.DevicePort;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -33,15 +38,6 @@ import java.util.Set;
  * that cannot answer makes the verdict Unknown only when nothing definite is wrong.
  */
 public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
-
-    static final String GPFS_NOT_RUNNING = "GpfsNotRunning";
-    static final String VERBS_RDMA_DISABLED = "VerbsRdmaDisabled";
-    static final String VERBS_PORTS_MISMATCH = "VerbsPortsMismatch";
-    static final String VERBS_RDMA_NOT_STARTED = "VerbsRdmaNotStarted";
-    static final String TCP_FALLBACK = "TcpFallback";
-    static final String VERBS_RDMA_SEND_DISABLED = "VerbsRdmaSendDisabled";
-    static final String PAGEPOOL_TOO_SMALL = "PagepoolTooSmall";
-    static final String RDMA_IN_USE = "RdmaInUse";
 
     static final String LOG = "/var/adm/ras/mmfs.log.latest";
     /** Recent = the last day; older errors were most likely dealt with. */

@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.probe.host.HostRoot;
 import java.util.EnumSet;
 import java.util.Set;

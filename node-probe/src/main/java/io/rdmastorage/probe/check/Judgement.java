@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.Status;
 import java.util.List;
 import java.util.Map;
 

@@ -1,9 +1,13 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.NvmeofRdma.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.NvmeController;
 import io.rdmastorage.probe.spec.IpAddress;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +31,6 @@ import java.util.function.Predicate;
  * loop controllers are neither RDMA nor its fallback, and PCIe drives are local: they are not judged.
  */
 public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
-
-    public static final String TRANSPORT_TCP = "TransportTcp";
-    public static final String TARGET_NOT_CONNECTED = "TargetNotConnected";
-    public static final String CONTROLLER_NOT_LIVE = "ControllerNotLive";
-    public static final String CONTROLLER_UNREADABLE = "ControllerUnreadable";
-    public static final String CONNECTED = "ConnectedOverRdma";
 
     static final String NVME_CLASS = "/sys/class/nvme";
     /** When several targets fail, the first reason of this list is the check's reason. */

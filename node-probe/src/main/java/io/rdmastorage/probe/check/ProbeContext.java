@@ -1,8 +1,8 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolRunner;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.time.Instant;
 
 /**

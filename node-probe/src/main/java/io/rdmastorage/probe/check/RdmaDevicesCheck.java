@@ -1,22 +1,26 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.RdmaDevices.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ByteQuantity;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.ProcLimits;
 import io.rdmastorage.probe.parse.SysfsIbPort;
-import io.rdmastorage.probe.spec.ByteQuantity;
-import io.rdmastorage.probe.spec.DevicePort;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import io.rdmastorage.probe.verbs.Errno;
 import io.rdmastorage.probe.verbs.UserspaceVerbs;
-import io.rdmastorage.probe.verbs.VerbsReport;
 import io.rdmastorage.probe.verbs.VerbsReport.DeviceTest;
 import io.rdmastorage.probe.verbs.VerbsReport.Failure;
 import io.rdmastorage.probe.verbs.VerbsReport.PortAttributes;
+import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -35,14 +39,6 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
 
     static final String SYSFS_CLASS = "/sys/class/infiniband";
 
-    public static final String NO_RDMA_DEVICES = "NoRdmaDevices";
-    public static final String DEVICE_MISSING = "DeviceMissing";
-    public static final String PORT_DOWN = "PortDown";
-    public static final String PORT_STATE_UNREADABLE = "PortStateUnreadable";
-    public static final String VERBS_UNAVAILABLE = "VerbsUnavailable";
-    public static final String MEMLOCK_TOO_LOW = "MemlockTooLow";
-    public static final String MEMORY_REGISTRATION_FAILED = "MemoryRegistrationFailed";
-    public static final String PORTS_ACTIVE = "PortsActive";
 
     /**
      * What the host shows.

@@ -1,5 +1,8 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.host.ToolResult;
 
 /**

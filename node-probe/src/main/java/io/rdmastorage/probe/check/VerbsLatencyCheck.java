@@ -1,13 +1,17 @@
 package io.rdmastorage.probe.check;
 
+import static io.rdmastorage.contract.checks.VerbsLatency.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.ToolResult;
-import io.rdmastorage.probe.parse.PerftestLatency;
 import io.rdmastorage.probe.parse.PerftestLatency.Failed;
 import io.rdmastorage.probe.parse.PerftestLatency.Measured;
 import io.rdmastorage.probe.parse.PerftestLatency.Row;
 import io.rdmastorage.probe.parse.PerftestLatency.Unrecognised;
+import io.rdmastorage.probe.parse.PerftestLatency;
 import io.rdmastorage.probe.spec.IpAddress;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import io.rdmastorage.probe.tcp.RetryWindow;
 import io.rdmastorage.probe.tcp.TcpEchoServer;
 import io.rdmastorage.probe.tcp.TcpPingPong;
@@ -51,11 +55,6 @@ import java.util.Optional;
 public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts> {
 
     static final String TOOL = "ib_write_lat";
-    public static final String WITHIN_THRESHOLD = "WithinThreshold";
-    public static final String ABOVE_THRESHOLD = "AboveThreshold";
-    public static final String PEER_UNREACHABLE = "PeerUnreachable";
-    public static final String RDMA_PATH_FAILED = "RdmaPathFailed";
-    public static final String DEVICE_MISSING = "DeviceMissing";
     /** How long the server keeps its TCP listener after ib_write_lat: the client's comparison comes after its own run. */
     static final Duration TCP_GRACE = Duration.ofSeconds(10);
     private static final String INSTALL = "Install perftest on the node (Debian/Ubuntu: `apt-get install perftest`, "

@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.CheckType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

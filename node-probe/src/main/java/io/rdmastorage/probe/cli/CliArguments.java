@@ -1,7 +1,7 @@
 package io.rdmastorage.probe.cli;
 
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ExecMode;
-import io.rdmastorage.probe.spec.Rules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

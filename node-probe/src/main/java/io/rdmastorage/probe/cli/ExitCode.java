@@ -1,6 +1,6 @@
 package io.rdmastorage.probe.cli;
 
-import io.rdmastorage.probe.check.Status;
+import io.rdmastorage.contract.Status;
 
 /** The probe's exit codes; the operator and scripts rely on them. */
 public final class ExitCode {

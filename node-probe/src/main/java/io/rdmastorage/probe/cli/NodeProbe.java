@@ -1,5 +1,8 @@
 package io.rdmastorage.probe.cli;
 
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.check.CheckRunner;
 import io.rdmastorage.probe.check.Checks;
@@ -10,9 +13,6 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.report.ReportText;
-import io.rdmastorage.probe.spec.InvalidSpecException;
-import io.rdmastorage.probe.spec.ProbeSpec;
-import io.rdmastorage.probe.spec.Rules;
 import io.rdmastorage.probe.spec.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,7 @@
 package io.rdmastorage.probe.parse;
 
-import io.rdmastorage.probe.spec.DevicePort;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.Rules;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,20 +1,19 @@
 package io.rdmastorage.probe.report;
 
+import io.rdmastorage.contract.ReportSchema;
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.check.CheckResult;
-import io.rdmastorage.probe.check.Status;
 import java.util.List;
 
 /**
  * The probe's output, versioned by {@code apiVersion}/{@code kind} so the operator can refuse a
- * report it does not understand. Field names are part of the contract with the operator.
+ * report it does not understand. Field names are part of the contract with the operator
+ * ({@link ReportSchema}).
  *
  * @param status  the worst check status: True only when every check is True (and there is one)
  */
 public record Report(String apiVersion, String kind, String node, String probeVersion, String startedAt,
                      long durationMillis, Status status, List<CheckResult> checks) {
-
-    public static final String API_VERSION = "rdmastorage.io/v1alpha1";
-    public static final String KIND = "NodeProbeReport";
 
     public static Report of(String node, String probeVersion, String startedAt, long durationMillis,
                             List<CheckResult> checks) {
@@ -22,6 +21,6 @@ public record Report(String apiVersion, String kind, String node, String probeVe
         for (CheckResult c : checks) {
             worst = worst.worse(c.status());
         }
-        return new Report(API_VERSION, KIND, node, probeVersion, startedAt, durationMillis, worst, List.copyOf(checks));
+        return new Report(ReportSchema.API_VERSION, ReportSchema.KIND, node, probeVersion, startedAt, durationMillis, worst, List.copyOf(checks));
     }
 }

@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.report;
 
+import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.json.Json;
 import java.nio.charset.StandardCharsets;
@@ -14,12 +15,10 @@ import java.util.Map;
  * long lists; if the document is still too big, the largest checks lose their details (marked
  * {@code detailsOmitted}), then messages are shortened. The result is always a whole document.
  *
- * <p>The field names and their order are the wire contract with the operator.
+ * <p>The field names and their order are the wire contract with the operator ({@link ReportSchema}).
  */
 public final class ReportJson {
 
-    /** Kubernetes keeps at most 4096 bytes of a container's termination message. */
-    public static final int MAX_BYTES = 4096;
     private static final int SHORT_MESSAGE = 200;
 
     private ReportJson() {
@@ -38,45 +37,45 @@ public final class ReportJson {
         for (int i = 0; i < checks.size(); i++) {
             bySize.add(i);
         }
-        bySize.sort(Comparator.comparingInt((Integer i) -> Json.write(checks.get(i).get("details")).length()).reversed());
+        bySize.sort(Comparator.comparingInt((Integer i) -> Json.write(checks.get(i).get(ReportSchema.C_DETAILS)).length()).reversed());
         for (int i : bySize) {
-            checks.get(i).put("details", Map.of("detailsOmitted", true));
+            checks.get(i).put(ReportSchema.C_DETAILS, Map.of(ReportSchema.DETAILS_OMITTED, true));
             json = Json.write(document(report, checks));
             if (fits(json)) {
                 return json;
             }
         }
         for (Map<String, Object> c : checks) {
-            c.put("message", shorten((String) c.get("message")));
+            c.put(ReportSchema.C_MESSAGE, shorten((String) c.get(ReportSchema.C_MESSAGE)));
         }
         return Json.write(document(report, checks));
     }
 
     private static Map<String, Object> document(Report r, List<Map<String, Object>> checks) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("apiVersion", r.apiVersion());
-        doc.put("kind", r.kind());
-        doc.put("node", r.node());
-        doc.put("probeVersion", r.probeVersion());
-        doc.put("startedAt", r.startedAt());
-        doc.put("durationMillis", r.durationMillis());
-        doc.put("status", r.status().wire());
-        doc.put("checks", checks);
+        doc.put(ReportSchema.F_API_VERSION, r.apiVersion());
+        doc.put(ReportSchema.F_KIND, r.kind());
+        doc.put(ReportSchema.F_NODE, r.node());
+        doc.put(ReportSchema.F_PROBE_VERSION, r.probeVersion());
+        doc.put(ReportSchema.F_STARTED_AT, r.startedAt());
+        doc.put(ReportSchema.F_DURATION_MILLIS, r.durationMillis());
+        doc.put(ReportSchema.F_STATUS, r.status().wire());
+        doc.put(ReportSchema.F_CHECKS, checks);
         return doc;
     }
 
     private static Map<String, Object> check(CheckResult c) {
         Map<String, Object> check = new LinkedHashMap<>();
-        check.put("type", c.type().conditionType());
-        check.put("status", c.status().wire());
-        check.put("reason", c.reason());
-        check.put("message", c.message());
-        check.put("details", c.details());
+        check.put(ReportSchema.C_TYPE, c.type().conditionType());
+        check.put(ReportSchema.C_STATUS, c.status().wire());
+        check.put(ReportSchema.C_REASON, c.reason());
+        check.put(ReportSchema.C_MESSAGE, c.message());
+        check.put(ReportSchema.C_DETAILS, c.details());
         return check;
     }
 
     private static boolean fits(String json) {
-        return json.getBytes(StandardCharsets.UTF_8).length <= MAX_BYTES;
+        return json.getBytes(StandardCharsets.UTF_8).length <= ReportSchema.MAX_BYTES;
     }
 
     private static String shorten(String message) {

@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.spec;
 
+import io.rdmastorage.contract.spec.Rules;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Optional;

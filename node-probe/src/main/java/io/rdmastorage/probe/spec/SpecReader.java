@@ -1,7 +1,15 @@
 package io.rdmastorage.probe.spec;
 
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.contract.spec.SpecValidator;
 import io.rdmastorage.probe.json.Json;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,7 +17,9 @@ import java.util.Set;
 /**
  * Reads a spec document strictly into a validated {@link ProbeSpec}: unknown fields, wrong types
  * and broken rules are errors that name the field ("gpfs.verbsPorts[1]"). Defaults are not applied
- * here but in {@link ProbeSpec}'s records, so absent and null fields stay null until then.
+ * here but in {@link ProbeSpec}'s records, so absent and null fields stay null until then. The
+ * fields of each section are the components of its record in the contract: a new section or field
+ * needs nothing here.
  */
 public final class SpecReader {
 
@@ -26,29 +36,70 @@ public final class SpecReader {
         } catch (Json.JsonSyntaxException e) {
             throw new InvalidSpecException("spec", "is not valid JSON: " + e.getMessage());
         }
-        Node spec = Node.object("spec", root, "rdma", "gpfs", "nvmeof", "gds", "latency", "ceph");
-        return SpecValidator.validate(new ProbeSpec(
-                spec.section("rdma", "devices", "userspaceVerbs")
-                        .map(s -> new ProbeSpec.Rdma(s.strings("devices"), s.bool("userspaceVerbs"))),
-                spec.section("gpfs", "verbsPorts", "requiredPeers", "requireVerbsRdmaSend", "minPagepool")
-                        .map(s -> new ProbeSpec.Gpfs(s.strings("verbsPorts"), s.strings("requiredPeers"),
-                                s.bool("requireVerbsRdmaSend"), s.string("minPagepool"))),
-                spec.section("nvmeof", "targets").map(s -> new ProbeSpec.Nvmeof(targets(s))),
-                spec.section("gds", "filesystems", "requireIommuDisabled", "requireNicGpuSameSwitch", "forbidCompatMode")
-                        .map(s -> new ProbeSpec.Gds(s.strings("filesystems"), s.bool("requireIommuDisabled"),
-                                s.bool("requireNicGpuSameSwitch"), s.bool("forbidCompatMode"))),
-                spec.section("latency", "device", "port", "size", "iterations", "maxTypicalMicros", "transportComparison")
-                        .map(s -> new ProbeSpec.Latency(s.string("device"), s.integer("port"), s.integer("size"),
-                                s.integer("iterations"), s.number("maxTypicalMicros"), s.bool("transportComparison"))),
-                spec.section("ceph").map(s -> new ProbeSpec.Ceph())));
+        return SpecValidator.validate(bind(ProbeSpec.class, Node.object("spec", root, fieldNames(ProbeSpec.class)), true));
     }
 
-    private static List<ProbeSpec.Target> targets(Node nvmeof) throws InvalidSpecException {
-        List<ProbeSpec.Target> targets = new ArrayList<>();
-        for (Node t : nvmeof.objects("targets", "nqn", "address", "port")) {
-            targets.add(new ProbeSpec.Target(t.string("nqn"), t.string("address"), t.integer("port")));
+    /**
+     * The record of type {@code type} from the object {@code node}, field by record component: the
+     * component names are the allowed fields, their types say how each is read. Sections are
+     * optional objects (absent or null = not checked); other fields stay null when absent, for the
+     * records' defaults.
+     */
+    private static <T> T bind(Class<T> type, Node node, boolean sections) throws InvalidSpecException {
+        RecordComponent[] components = type.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            RecordComponent c = components[i];
+            types[i] = c.getType();
+            values[i] = sections ? section(node, c) : field(node, c);
         }
-        return targets;
+        try {
+            return type.getDeclaredConstructor(types).newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot construct " + type.getSimpleName() + " from the spec", e);
+        }
+    }
+
+    private static Object section(Node spec, RecordComponent c) throws InvalidSpecException {
+        Class<?> type = c.getType();
+        return spec.section(c.getName(), fieldNames(type)).map(s -> bind(type, s, false));
+    }
+
+    private static Object field(Node node, RecordComponent c) throws InvalidSpecException {
+        String name = c.getName();
+        Class<?> type = c.getType();
+        if (type == String.class) {
+            return node.string(name);
+        }
+        if (type == Boolean.class) {
+            return node.bool(name);
+        }
+        if (type == Integer.class) {
+            return node.integer(name);
+        }
+        if (type == Double.class) {
+            return node.number(name);
+        }
+        if (type == List.class && c.getGenericType() instanceof ParameterizedType list) {
+            Type item = list.getActualTypeArguments()[0];
+            if (item == String.class) {
+                return node.strings(name);
+            }
+            if (item instanceof Class<?> record && record.isRecord()) {
+                List<Object> items = new ArrayList<>();
+                for (Node n : node.objects(name, fieldNames(record))) {
+                    items.add(bind(record, n, false));
+                }
+                return items;
+            }
+        }
+        throw new IllegalStateException("the spec model's field " + name + " has a type SpecReader cannot read: "
+                + c.getGenericType());
+    }
+
+    private static String[] fieldNames(Class<?> record) {
+        return Arrays.stream(record.getRecordComponents()).map(RecordComponent::getName).toArray(String[]::new);
     }
 
     /** A JSON object at a path, with typed, path-naming accessors. */

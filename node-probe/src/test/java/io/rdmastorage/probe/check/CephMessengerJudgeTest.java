@@ -2,7 +2,8 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.testing.Samples;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

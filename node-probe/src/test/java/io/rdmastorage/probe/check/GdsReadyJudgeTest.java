@@ -2,11 +2,12 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.parse.KernelCmdline;
 import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.testing.GdsFixtures;
 import io.rdmastorage.probe.testing.Samples;
 import io.rdmastorage.probe.testing.ToolResults;

@@ -2,10 +2,11 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
 import io.rdmastorage.probe.parse.GpfsYOutput;
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.testing.GpfsFixtures;
 import io.rdmastorage.probe.testing.Samples;
 import io.rdmastorage.probe.testing.ToolResults;

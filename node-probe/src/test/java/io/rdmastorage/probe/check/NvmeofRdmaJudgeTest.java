@@ -2,8 +2,9 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.parse.NvmeController;
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

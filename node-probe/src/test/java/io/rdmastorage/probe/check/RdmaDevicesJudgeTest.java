@@ -2,8 +2,9 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.parse.SysfsIbPort;
-import io.rdmastorage.probe.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.LinkedHashMap;
 import java.util.List;

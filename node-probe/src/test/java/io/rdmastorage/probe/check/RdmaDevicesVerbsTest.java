@@ -2,6 +2,7 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.host.ExecMode;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
@@ -12,10 +13,10 @@ import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.probe.verbs.Errno;
 import io.rdmastorage.probe.verbs.UserspaceVerbs;
-import io.rdmastorage.probe.verbs.VerbsReport;
 import io.rdmastorage.probe.verbs.VerbsReport.DeviceTest;
 import io.rdmastorage.probe.verbs.VerbsReport.PortAttributes;
 import io.rdmastorage.probe.verbs.VerbsReport.Step;
+import io.rdmastorage.probe.verbs.VerbsReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package io.rdmastorage.probe.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.cli.ExitCode;
-import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.ProbeRun;
@@ -81,7 +81,7 @@ class VerbsLatencyPairTest {
 
     private static JsonNode verbsLatency(CompletableFuture<ProbeRun> run) throws Exception {
         ProbeRun done = run.get(60, TimeUnit.SECONDS);
-        assertThat(done.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportJson.MAX_BYTES);
+        assertThat(done.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportSchema.MAX_BYTES);
         return done.check("VerbsLatency");
     }
 

@@ -2,16 +2,18 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.CheckType;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The one combiner: worst first, the others mentioned, problems listed, True only without findings. */
 class VerdictsTest {
 
-    private static final Finding PASSED = Finding.passed("AllGood", "all good");
-    private static final Finding UNKNOWN = Finding.of(Status.UNKNOWN, "CannotTell", "cannot tell", "unclear");
-    private static final Finding DOWN = Finding.of(Status.FALSE, "Down", "port 2 is down", "port 2 down");
-    private static final Finding MISSING = Finding.of(Status.FALSE, "Missing", "device 3 is missing", "device 3 missing");
+    private static final Finding PASSED = Finding.passed("PortsActive", "all good");
+    private static final Finding UNKNOWN = Finding.of(Status.UNKNOWN, "PortStateUnreadable", "cannot tell", "unclear");
+    private static final Finding DOWN = Finding.of(Status.FALSE, "PortDown", "port 2 is down", "port 2 down");
+    private static final Finding MISSING = Finding.of(Status.FALSE, "DeviceMissing", "device 3 is missing", "device 3 missing");
 
     private static CheckResult combine(Verdicts.Mention mention, List<String> precedence, Finding... findings) {
         return Verdicts.combine(CheckType.RDMA_DEVICES, mention, precedence,
@@ -23,7 +25,7 @@ class VerdictsTest {
         CheckResult result = combine(Verdicts.Mention.COUNTED, List.of());
 
         assertThat(result.status()).isEqualTo(Status.TRUE);
-        assertThat(result.reason()).isEqualTo("AllGood");
+        assertThat(result.reason()).isEqualTo("PortsActive");
         assertThat(result.details()).containsOnlyKeys("fact");
     }
 
@@ -32,16 +34,16 @@ class VerdictsTest {
         CheckResult result = combine(Verdicts.Mention.COUNTED, List.of(), UNKNOWN, DOWN);
 
         assertThat(result.status()).isEqualTo(Status.FALSE);
-        assertThat(result.reason()).isEqualTo("Down");
+        assertThat(result.reason()).isEqualTo("PortDown");
         assertThat(result.message()).isEqualTo("port 2 is down; also 1 more: unclear");
-        assertThat(result.details().get("problems")).isEqualTo(List.of("Down", "CannotTell"));
+        assertThat(result.details().get("problems")).isEqualTo(List.of("PortDown", "PortStateUnreadable"));
     }
 
     @Test
     void precedenceOrdersFindingsOfOneStatus() {
-        CheckResult result = combine(Verdicts.Mention.COUNTED, List.of("Missing"), DOWN, UNKNOWN, MISSING);
+        CheckResult result = combine(Verdicts.Mention.COUNTED, List.of("DeviceMissing"), DOWN, UNKNOWN, MISSING);
 
-        assertThat(result.reason()).isEqualTo("Missing");
+        assertThat(result.reason()).isEqualTo("DeviceMissing");
         assertThat(result.message()).isEqualTo("device 3 is missing; also 2 more: port 2 down; unclear");
     }
 
@@ -49,7 +51,7 @@ class VerdictsTest {
     void sentencesMentionEachProblemWithItsFix() {
         CheckResult result = combine(Verdicts.Mention.SENTENCES, List.of(), DOWN, MISSING);
 
-        assertThat(result.message()).isEqualTo("port 2 is down. Also Missing: device 3 is missing.");
+        assertThat(result.message()).isEqualTo("port 2 is down. Also DeviceMissing: device 3 is missing.");
     }
 
     @Test
@@ -61,20 +63,20 @@ class VerdictsTest {
 
     @Test
     void aSingleFindingIsSaidAsIsWithItsOwnDetails() {
-        CheckResult result = Verdicts.combine(CheckType.GPFS_VERBS, Verdicts.Mention.SENTENCES,
-                Judgement.only(UNKNOWN.withDetail("command", "mmdiag --network"), new Details().put("fact", 1)));
+        CheckResult result = Verdicts.combine(CheckType.RDMA_DEVICES, Verdicts.Mention.SENTENCES,
+                Judgement.only(UNKNOWN.withDetail("command", "ibstat"), new Details().put("fact", 1)));
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.message()).isEqualTo("cannot tell");
         assertThat(result.details()).containsExactly(
-                java.util.Map.entry("fact", 1), java.util.Map.entry("command", "mmdiag --network"));
+                java.util.Map.entry("fact", 1), java.util.Map.entry("command", "ibstat"));
     }
 
     @Test
     void theNoteEndsEveryVerdict() {
         Judgement judgement = Judgement.of(List.of(), PASSED, new Details()).withNote(" (log: 2 errors)");
 
-        assertThat(Verdicts.combine(CheckType.GPFS_VERBS, Verdicts.Mention.SENTENCES, judgement).message())
+        assertThat(Verdicts.combine(CheckType.RDMA_DEVICES, Verdicts.Mention.SENTENCES, judgement).message())
                 .isEqualTo("all good (log: 2 errors)");
     }
 }

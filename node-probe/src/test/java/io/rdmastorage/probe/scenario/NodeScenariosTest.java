@@ -3,8 +3,8 @@ package io.rdmastorage.probe.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.cli.ExitCode;
-import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.ProbeRun;
@@ -41,7 +41,7 @@ class NodeScenariosTest {
             assertThat(c.path("status").asText()).as(c.toString()).isEqualTo("True");
         });
         assertThat(types).containsExactlyElementsOf(ALL_CHECKS);
-        assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportJson.MAX_BYTES);
+        assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportSchema.MAX_BYTES);
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.rdmastorage.probe.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.SpecValidator;
 import org.junit.jupiter.api.Test;
 
 /** The latency section as SpecReader reads it: defaults, the transport comparison switch, strict types. */

@@ -2,7 +2,7 @@ package io.rdmastorage.operator.api;
 
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.Rules;
 import java.util.List;
 
 /** GPUDirect Storage readiness: the probe's {@code gds} section. */

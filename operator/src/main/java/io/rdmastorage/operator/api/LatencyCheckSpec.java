@@ -7,21 +7,16 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.LabelSelector;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
 
 /**
- * Verbs latency between nodes (perftest ib_write_lat): the probe's {@code latency} section, plus how
- * the operator pairs nodes. Each matching node is measured as the client of one peer running the
+ * Verbs latency between nodes (perftest ib_write_lat): the probe's {@code latency} section
+ * ({@link ProbeSpec.Latency}, whose ranges these are), plus how the operator pairs nodes. Each matching node is measured as the client of one peer running the
  * server side: by default the next matching node by name (a ring, so N nodes cost N measurements);
  * with {@code referenceNodeSelector}, one of the reference nodes (e.g. storage servers).
  */
 public class LatencyCheckSpec {
-
-    /* The ranges node-probe's SpecValidator accepts (CrdValidationTest checks they agree). */
-    public static final int MAX_SIZE = 8 * 1024 * 1024;
-    public static final int MIN_ITERATIONS = 5;
-    public static final int MAX_ITERATIONS = 10_000_000;
-    public static final int MAX_TYPICAL_MICROS = 1_000_000;
 
     /** RDMA device, e.g. mlx5_0. */
     @Required
@@ -37,20 +32,20 @@ public class LatencyCheckSpec {
 
     /** Bytes per message (default 2). */
     @Default("2")
-    @Min(1)
-    @Max(MAX_SIZE)
+    @Min(ProbeSpec.Latency.MIN_SIZE)
+    @Max(ProbeSpec.Latency.MAX_SIZE)
     private Integer size;
 
     /** Iterations (default 1000). */
     @Default("1000")
-    @Min(MIN_ITERATIONS)
-    @Max(MAX_ITERATIONS)
+    @Min(ProbeSpec.Latency.MIN_ITERATIONS)
+    @Max(ProbeSpec.Latency.MAX_ITERATIONS)
     private Integer iterations;
 
     /** Highest acceptable typical latency in microseconds (default 5). */
     @Default("5")
     @Min(value = 0, inclusive = false)
-    @Max(MAX_TYPICAL_MICROS)
+    @Max(ProbeSpec.Latency.MAX_TYPICAL_MICROS)
     private Double maxTypicalMicros;
 
     /** Also measure the same pair over plain TCP and report how much faster RDMA is (default false). */
@@ -61,10 +56,12 @@ public class LatencyCheckSpec {
      * Nodes that serve as latency peers instead of the ring, such as storage servers; they need not
      * match the profile's nodeSelector (they get no verdict unless they do). Unset: the ring.
      */
+    @OperatorOnly
     private LabelSelector referenceNodeSelector;
 
     /** Which address of a peer's Node object the client connects to (default InternalIP). */
     @Default("InternalIP")
+    @OperatorOnly
     private PeerAddressType addressType;
 
     public String getDevice() {

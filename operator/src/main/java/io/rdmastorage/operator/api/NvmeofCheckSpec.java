@@ -1,7 +1,7 @@
 package io.rdmastorage.operator.api;
 
 import io.fabric8.generator.annotation.Size;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.Rules;
 import java.util.List;
 
 /** NVMe-oF targets: the probe's {@code nvmeof} section. */

@@ -7,7 +7,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.Rules;
 
 /** An NVMe-oF subsystem that must be connected over RDMA and live. */
 public class NvmeofTarget {

@@ -3,7 +3,7 @@ package io.rdmastorage.operator.api;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
-import io.rdmastorage.probe.spec.Rules;
+import io.rdmastorage.contract.spec.Rules;
 import java.util.List;
 
 /** RDMA devices that must be present and ACTIVE: the probe's {@code rdma} section. */

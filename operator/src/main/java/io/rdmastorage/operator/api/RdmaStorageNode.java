@@ -12,7 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * One node's verdict for one profile; named {@code <profile>.<node>} (hashed when too long),
- * labelled with both, owned by the profile. Cluster-scoped.
+ * labelled with both, owned by the profile. Cluster-scoped. Its printer columns are those below,
+ * with the checks' columns ({@link io.rdmastorage.contract.PrinterColumn}) after READY.
  */
 @Group(RdmaStorageProfile.GROUP)
 @Version(RdmaStorageProfile.VERSION)
@@ -24,11 +25,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "NODE", jsonPath = ".spec.nodeName")
 @AdditionalPrinterColumn(name = "PROFILE", jsonPath = ".spec.profile")
 @AdditionalPrinterColumn(name = "READY", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
-@AdditionalPrinterColumn(name = "GPFS", jsonPath = ".status.conditions[?(@.type==\"GpfsVerbs\")].status")
-@AdditionalPrinterColumn(name = "NVMEOF", jsonPath = ".status.conditions[?(@.type==\"NvmeofRdma\")].status")
-@AdditionalPrinterColumn(name = "GDS", jsonPath = ".status.conditions[?(@.type==\"GdsReady\")].status")
-// typical verbs latency in microseconds; not "LATENCY(µs)": kubectl upper-cases headers, and "ΜS" reads as milliseconds
-@AdditionalPrinterColumn(name = "LATENCY-US", jsonPath = ".status.latency.typicalMicros", type = AdditionalPrinterColumn.Type.NUMBER)
+// the checks' own columns (GPFS, NVMEOF, GDS, LATENCY-US) come from their descriptors in probe-contract:
+// GeneratedCrds puts them after READY
 @AdditionalPrinterColumn(name = "LAST PROBE", jsonPath = ".status.lastProbeTime", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)

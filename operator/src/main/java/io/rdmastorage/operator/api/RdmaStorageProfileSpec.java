@@ -8,8 +8,8 @@ import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.probe.spec.Rules;
 import java.util.List;
 
 /**

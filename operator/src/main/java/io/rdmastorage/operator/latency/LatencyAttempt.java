@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.latency;
 
+import static io.rdmastorage.contract.Reasons.TOOL_TIMED_OUT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProbeFailure;
@@ -13,9 +15,6 @@ import io.rdmastorage.operator.verdict.SafeText;
  * which side is at fault: the round tries one other peer before it blames this node.
  */
 public sealed interface LatencyAttempt {
-
-    /** node-probe's reason for a tool that did not finish in time (the peer may hang). */
-    String TOOL_TIMED_OUT = "ToolTimedOut";
 
     Peer peer();
 

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.latency;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
@@ -62,7 +63,7 @@ public final class LatencyPlanner {
             return inFlight(node, current, peers, liveNodes, generation, settings, now, deletes);
         }
         Optional<Condition> stored = status == null ? Optional.empty()
-                : Conditions.find(status.getConditions(), CheckTypes.VERBS_LATENCY);
+                : Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType());
         Optional<Instant> measuredAt = last == null ? Optional.empty() : Timestamps.parse(last.getMeasuredAt());
         Optional<LatencyVerdicts.Verdict> expired = Optional.empty();
         Instant wakeAt = null;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.verdict.CheckTypes;
@@ -57,7 +58,7 @@ public final class LatencyVerdicts {
             if (!client.clientNode().equals(report.node())) {
                 return new LatencyAttempt.ClientFailed(peer, ProbeFailure.nodeMismatch(pod, report.node()));
             }
-            return report.check(CheckTypes.VERBS_LATENCY)
+            return report.check(CheckType.VERBS_LATENCY.conditionType())
                     .<LatencyAttempt>map(check -> new LatencyAttempt.Reported(peer, check))
                     .orElseGet(() -> new LatencyAttempt.ClientFailed(peer, new ProbeFailure(Reasons.NOT_REPORTED,
                             "latency-client pod " + pod.name() + " reported no VerbsLatency entry: the probe image may "
@@ -176,7 +177,7 @@ public final class LatencyVerdicts {
     }
 
     private static Condition condition(String status, String reason, String message, long generation, Instant now) {
-        return Conditions.of(CheckTypes.VERBS_LATENCY, status, reason, message, generation, now);
+        return Conditions.of(CheckType.VERBS_LATENCY.conditionType(), status, reason, message, generation, now);
     }
 
     private static ProbePod probePod(LatencyPod p) {

@@ -2,8 +2,8 @@ package io.rdmastorage.operator.latency;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.operator.api.PeerAddressType;
-import io.rdmastorage.probe.spec.Rules;
 import java.util.Optional;
 
 /** A node that can run the server side of a latency pair, with the address its client connects to. */

@@ -1,27 +1,26 @@
 package io.rdmastorage.operator.probe;
 
-import io.rdmastorage.operator.api.GdsCheckSpec;
-import io.rdmastorage.operator.api.GdsFilesystem;
-import io.rdmastorage.operator.api.GpfsCheckSpec;
-import io.rdmastorage.operator.api.LatencyCheckSpec;
-import io.rdmastorage.operator.api.NvmeofCheckSpec;
-import io.rdmastorage.operator.api.NvmeofTarget;
-import io.rdmastorage.operator.api.RdmaCheckSpec;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.operator.api.CheckSections;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.Sha256;
 import io.rdmastorage.probe.json.Json;
-import io.rdmastorage.probe.spec.InvalidSpecException;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import io.rdmastorage.probe.spec.SpecReader;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The node-probe {@code --spec} document of a profile: its check sections {@code rdma}, {@code gpfs},
- * {@code nvmeof}, {@code gds}, {@code latency} and {@code ceph}, with node-probe's field names (the
- * profile's own), nulls left out, in a fixed order, so the same spec always gives the same bytes
+ * The node-probe {@code --spec} document of a profile: its check sections ({@code rdma}, {@code gpfs},
+ * ...: the contract's {@link ProbeSpec}), with node-probe's field names (the profile's own), nulls
+ * left out, in the contract's order, so the same spec always gives the same bytes
  * and hash. The node's own probe ignores {@code latency} (its check needs a peer); the latency pods
  * read it. The operator's own latency fields (referenceNodeSelector, addressType) stay out: they
  * are about pairing, not about the measurement.
@@ -35,6 +34,9 @@ import java.util.Map;
  * @param sha256 hex SHA-256 of {@code json}, to show a spec change on the ConfigMap
  */
 public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
+
+    /** Enum values by their JSON names ({@code @JsonProperty}), as the CRD has them. */
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Builds and validates the document of a profile's spec. */
     public static ProbeSpecDocument of(RdmaStorageProfileSpec profile) throws InvalidProbeSpecException {
@@ -53,77 +55,52 @@ public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
         return spec.isEmpty();
     }
 
+    /**
+     * The document: each check section of the profile, projected onto its record in the contract's
+     * spec model: the record's components, in their order, are the fields written; the profile's
+     * other fields ({@link io.rdmastorage.operator.api.OperatorOnly}) stay out.
+     */
     private static Map<String, Object> sections(RdmaStorageProfileSpec p) {
         Map<String, Object> doc = new LinkedHashMap<>();
-        if (p.getRdma() != null) {
-            RdmaCheckSpec rdma = p.getRdma();
-            Map<String, Object> s = new LinkedHashMap<>();
-            put(s, "devices", rdma.getDevices());
-            put(s, "userspaceVerbs", rdma.getUserspaceVerbs());
-            doc.put("rdma", s);
-        }
-        if (p.getGpfs() != null) {
-            GpfsCheckSpec gpfs = p.getGpfs();
-            Map<String, Object> s = new LinkedHashMap<>();
-            put(s, "verbsPorts", gpfs.getVerbsPorts());
-            put(s, "requiredPeers", gpfs.getRequiredPeers());
-            put(s, "requireVerbsRdmaSend", gpfs.getRequireVerbsRdmaSend());
-            put(s, "minPagepool", gpfs.getMinPagepool());
-            doc.put("gpfs", s);
-        }
-        if (p.getNvmeof() != null) {
-            NvmeofCheckSpec nvmeof = p.getNvmeof();
-            Map<String, Object> s = new LinkedHashMap<>();
-            if (nvmeof.getTargets() != null) {
-                List<Object> targets = new ArrayList<>();
-                for (NvmeofTarget t : nvmeof.getTargets()) {
-                    Map<String, Object> target = new LinkedHashMap<>();
-                    if (t != null) {
-                        put(target, "nqn", t.getNqn());
-                        put(target, "address", t.getAddress());
-                        put(target, "port", t.getPort() == null ? null : t.getPort().longValue());
-                    }
-                    targets.add(target);
-                }
-                s.put("targets", targets);
-            }
-            doc.put("nvmeof", s);
-        }
-        if (p.getGds() != null) {
-            GdsCheckSpec gds = p.getGds();
-            Map<String, Object> s = new LinkedHashMap<>();
-            if (gds.getFilesystems() != null) {
-                List<Object> filesystems = new ArrayList<>();
-                for (GdsFilesystem fs : gds.getFilesystems()) {
-                    filesystems.add(fs == null ? null : fs.value());
-                }
-                s.put("filesystems", filesystems);
-            }
-            put(s, "requireIommuDisabled", gds.getRequireIommuDisabled());
-            put(s, "requireNicGpuSameSwitch", gds.getRequireNicGpuSameSwitch());
-            put(s, "forbidCompatMode", gds.getForbidCompatMode());
-            doc.put("gds", s);
-        }
-        if (p.getLatency() != null) {
-            LatencyCheckSpec latency = p.getLatency();
-            Map<String, Object> s = new LinkedHashMap<>();
-            put(s, "device", latency.getDevice());
-            put(s, "port", latency.getPort() == null ? null : latency.getPort().longValue());
-            put(s, "size", latency.getSize() == null ? null : latency.getSize().longValue());
-            put(s, "iterations", latency.getIterations() == null ? null : latency.getIterations().longValue());
-            put(s, "maxTypicalMicros", latency.getMaxTypicalMicros());
-            put(s, "transportComparison", latency.getTransportComparison());
-            doc.put("latency", s);
-        }
-        if (p.getCeph() != null) {
-            doc.put("ceph", new LinkedHashMap<>());
+        for (CheckType type : CheckSections.present(p)) {
+            doc.put(type.section(), project(CheckSections.section(p, type), ProbeSpec.sectionType(type.section())));
         }
         return doc;
     }
 
-    private static void put(Map<String, Object> section, String field, Object value) {
-        if (value != null) {
-            section.put(field, value);
+    /** The fields of {@code record} read from the same-named properties of {@code bean}, nulls left out. */
+    private static Map<String, Object> project(Object bean, Class<?> record) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (RecordComponent c : record.getRecordComponents()) {
+            Object value = CheckSections.get(CheckSections.getter(bean.getClass(), c.getName()), bean);
+            if (value != null) {
+                fields.put(c.getName(), value(value, c.getGenericType()));
+            }
         }
+        return fields;
+    }
+
+    /** A property value as node-probe's JSON writer takes it: whole numbers as longs, enums by their JSON name. */
+    private static Object value(Object value, Type type) {
+        if (value instanceof List<?> list && type instanceof ParameterizedType listType) {
+            Type item = listType.getActualTypeArguments()[0];
+            boolean records = item instanceof Class<?> c && c.isRecord();
+            List<Object> items = new ArrayList<>(list.size());
+            for (Object v : list) {
+                // a null entry of a list of objects becomes an empty object, which node-probe refuses naming its fields
+                items.add(v == null ? (records ? new LinkedHashMap<>() : null) : value(v, item));
+            }
+            return items;
+        }
+        if (type instanceof Class<?> c && c.isRecord()) {
+            return project(value, c);
+        }
+        if (value instanceof Enum<?> e) {
+            return JSON.convertValue(e, String.class);
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+            return ((Number) value).longValue();
+        }
+        return value;
     }
 }

@@ -1,27 +1,22 @@
 package io.rdmastorage.operator.verdict;
 
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Measurement;
+import io.rdmastorage.operator.api.CheckSections;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The condition types of DESIGN.md ("Checks"), and which of them a profile asks for: one per
- * check section of its spec, always in the same order, so statuses list them the same way on
- * every node and every write (no diff noise for GitOps tools).
+ * The condition types of a status: the contract's checks ({@link CheckType}), plus Ready, and which
+ * of them a profile asks for: one per check section of its spec, always in the contract's order,
+ * so statuses list them the same way on every node and every write (no diff noise for GitOps tools).
  */
 public final class CheckTypes {
 
     public static final String READY = "Ready";
-    public static final String RDMA_DEVICES = "RdmaDevices";
-    public static final String GPFS_VERBS = "GpfsVerbs";
-    public static final String NVMEOF_RDMA = "NvmeofRdma";
-    public static final String GDS_READY = "GdsReady";
-    public static final String VERBS_LATENCY = "VerbsLatency";
-    public static final String CEPH_MESSENGER = "CephMessenger";
 
     /** Every check type, in status order. */
-    public static final List<String> ALL = List.of(RDMA_DEVICES, GPFS_VERBS, NVMEOF_RDMA, GDS_READY, VERBS_LATENCY,
-            CEPH_MESSENGER);
+    public static final List<String> ALL = CheckType.conditionTypes();
 
     /**
      * The one check type the node's own probe pod does not measure: VerbsLatency needs a pair of
@@ -29,33 +24,20 @@ public final class CheckTypes {
      * pod carry it as {@link Reasons#AWAITING_MEASUREMENT}, and {@link NodeVerdicts#merge} keeps
      * what the last latency measurement said instead.
      */
-    public static final String PAIRWISE = VERBS_LATENCY;
+    public static final String PAIRWISE = onlyOne(CheckType.measuredBy(Measurement.PAIR_PROBE));
 
     private CheckTypes() {
     }
 
     /** The condition types the profile's check sections ask for, in {@link #ALL} order. */
     public static List<String> expected(RdmaStorageProfileSpec spec) {
-        List<String> types = new ArrayList<>(ALL.size());
-        if (spec.getRdma() != null) {
-            types.add(RDMA_DEVICES);
-        }
-        if (spec.getGpfs() != null) {
-            types.add(GPFS_VERBS);
-        }
-        if (spec.getNvmeof() != null) {
-            types.add(NVMEOF_RDMA);
-        }
-        if (spec.getGds() != null) {
-            types.add(GDS_READY);
-        }
-        if (spec.getLatency() != null) {
-            types.add(VERBS_LATENCY);
-        }
-        if (spec.getCeph() != null) {
-            types.add(CEPH_MESSENGER);
-        }
-        return List.copyOf(types);
+        return CheckSections.present(spec).stream().map(CheckType::conditionType).toList();
     }
 
+    private static String onlyOne(List<CheckType> types) {
+        if (types.size() != 1) {
+            throw new IllegalStateException("the operator measures exactly one check in pairs, not " + types);
+        }
+        return types.get(0).conditionType();
+    }
 }

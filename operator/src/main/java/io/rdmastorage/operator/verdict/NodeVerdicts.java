@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
@@ -272,7 +273,7 @@ public final class NodeVerdicts {
     }
 
     private static Condition notReported(String type, ProbePod pod, long generation, Instant at) {
-        if (type.equals(CheckTypes.CEPH_MESSENGER)) {
+        if (type.equals(CheckType.CEPH_MESSENGER.conditionType())) {
             return Conditions.of(type, Conditions.TRUE, Reasons.NO_CEPH_CONFIG, "node " + pod.node()
                     + " has no /etc/ceph/ceph.conf, so no Ceph messenger is configured on it: nothing to flag",
                     generation, at);

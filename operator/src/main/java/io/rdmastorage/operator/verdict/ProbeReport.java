@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * node-probe's report as the operator reads it from a termination message (the wire format of
- * node-probe's {@code ReportJson}), already checked by {@link ProbeReports#parse}: statuses are
+ * node-probe's {@code ReportJson}, {@link io.rdmastorage.contract.ReportSchema}), already checked by {@link ProbeReports#parse}: statuses are
  * True/False/Unknown, reasons CamelCase, each check type at most once.
  *
  * @param probeVersion   may be null (informational)
@@ -16,9 +16,6 @@ import java.util.Optional;
  */
 public record ProbeReport(String apiVersion, String kind, String node, String probeVersion, String startedAt,
                           Long durationMillis, String status, List<Check> checks) {
-
-    public static final String API_VERSION = "rdmastorage.io/v1alpha1";
-    public static final String KIND = "NodeProbeReport";
 
     public ProbeReport {
         checks = List.copyOf(checks);

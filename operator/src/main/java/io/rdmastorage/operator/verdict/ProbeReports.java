@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmastorage.contract.ReportSchema;
+import io.rdmastorage.contract.Status;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,8 +27,7 @@ import java.util.regex.Pattern;
 public final class ProbeReports {
 
     /** Kubernetes keeps at most this many bytes of a termination message (the last ones of the file). */
-    public static final int MAX_BYTES = 4096;
-    public static final Set<String> STATUSES = Set.of(Conditions.TRUE, Conditions.FALSE, Conditions.UNKNOWN);
+    private static final int MAX_BYTES = ReportSchema.MAX_BYTES;
     /** metav1.Condition's reason rule, so that what we copy into a status is always a valid reason. */
     private static final Pattern REASON = Pattern.compile("[A-Za-z]([A-Za-z0-9_,:]{0,1022}[A-Za-z0-9_])?");
     private static final Pattern TYPE = Pattern.compile("[A-Z][A-Za-z0-9]{0,62}");
@@ -88,19 +89,19 @@ public final class ProbeReports {
     }
 
     private static ProbeReport report(ObjectNode doc) throws InvalidReport {
-        String apiVersion = optionalText(doc, "apiVersion", "apiVersion");
-        String kind = optionalText(doc, "kind", "kind");
-        if (!ProbeReport.API_VERSION.equals(apiVersion) || !ProbeReport.KIND.equals(kind)) {
+        String apiVersion = optionalText(doc, ReportSchema.F_API_VERSION, ReportSchema.F_API_VERSION);
+        String kind = optionalText(doc, ReportSchema.F_KIND, ReportSchema.F_KIND);
+        if (!ReportSchema.API_VERSION.equals(apiVersion) || !ReportSchema.KIND.equals(kind)) {
             throw new InvalidReport("is apiVersion " + show(apiVersion) + ", kind " + show(kind) + ", not "
-                    + ProbeReport.API_VERSION + " " + ProbeReport.KIND
+                    + ReportSchema.API_VERSION + " " + ReportSchema.KIND
                     + " (are the probe image and the operator of matching versions?)");
         }
-        String node = requiredText(doc, "node", "node");
-        String probeVersion = optionalText(doc, "probeVersion", "probeVersion");
-        String startedAt = optionalText(doc, "startedAt", "startedAt");
-        Long durationMillis = optionalLong(doc, "durationMillis");
-        String status = status(doc, "status");
-        JsonNode checksNode = doc.get("checks");
+        String node = requiredText(doc, ReportSchema.F_NODE, ReportSchema.F_NODE);
+        String probeVersion = optionalText(doc, ReportSchema.F_PROBE_VERSION, ReportSchema.F_PROBE_VERSION);
+        String startedAt = optionalText(doc, ReportSchema.F_STARTED_AT, ReportSchema.F_STARTED_AT);
+        Long durationMillis = optionalLong(doc, ReportSchema.F_DURATION_MILLIS);
+        String status = status(doc, ReportSchema.F_STATUS);
+        JsonNode checksNode = doc.get(ReportSchema.F_CHECKS);
         if (checksNode == null || !checksNode.isArray()) {
             throw new InvalidReport(checksNode == null ? "has no checks" : "has checks that are not a list");
         }
@@ -112,20 +113,20 @@ public final class ProbeReports {
             if (!c.isObject()) {
                 throw new InvalidReport("has " + where + " that is not an object");
             }
-            String type = requiredText(c, "type", where + ".type");
+            String type = requiredText(c, ReportSchema.C_TYPE, where + "." + ReportSchema.C_TYPE);
             if (!TYPE.matcher(type).matches()) {
                 throw new InvalidReport("has " + where + ".type " + show(type) + ", not a CamelCase condition type");
             }
             if (!seen.add(type)) {
                 throw new InvalidReport("reports " + type + " twice");
             }
-            String checkStatus = status(c, where + ".status");
-            String reason = requiredText(c, "reason", where + ".reason");
+            String checkStatus = status(c, where + "." + ReportSchema.C_STATUS);
+            String reason = requiredText(c, ReportSchema.C_REASON, where + "." + ReportSchema.C_REASON);
             if (!REASON.matcher(reason).matches()) {
                 throw new InvalidReport("has " + where + ".reason " + show(reason) + ", not a CamelCase reason");
             }
-            String message = requiredText(c, "message", where + ".message");
-            JsonNode details = c.get("details");
+            String message = requiredText(c, ReportSchema.C_MESSAGE, where + "." + ReportSchema.C_MESSAGE);
+            JsonNode details = c.get(ReportSchema.C_DETAILS);
             if (details != null && !details.isNull() && !details.isObject()) {
                 throw new InvalidReport("has " + where + ".details that is not an object");
             }
@@ -136,8 +137,8 @@ public final class ProbeReports {
     }
 
     private static String status(JsonNode parent, String where) throws InvalidReport {
-        String status = requiredText(parent, "status", where);
-        if (!STATUSES.contains(status)) {
+        String status = requiredText(parent, ReportSchema.C_STATUS, where);
+        if (Status.ofWire(status).isEmpty()) {
             throw new InvalidReport("has " + where + " " + show(status) + ", not True, False or Unknown");
         }
         return status;

@@ -1,17 +1,21 @@
 package io.rdmastorage.operator.verdict;
 
+import io.rdmastorage.contract.checks.CephMessenger;
+import io.rdmastorage.contract.checks.VerbsLatency;
+
 /**
  * The condition reasons the operator itself writes (the probe's own reasons, such as TcpFallback,
- * come from its report). CamelCase, stable: users alert and filter on them.
+ * come from its report). CamelCase, stable: users alert and filter on them. Those that belong to
+ * one check are declared by its descriptor in probe-contract and only named here.
  */
 public final class Reasons {
 
     // A check the probe should have reported on, but did not.
     public static final String NOT_REPORTED = "NotReported";
     /** VerbsLatency before its first pairwise measurement (or in a status built by the node's own probe). */
-    public static final String AWAITING_MEASUREMENT = "AwaitingMeasurement";
+    public static final String AWAITING_MEASUREMENT = VerbsLatency.AWAITING_MEASUREMENT;
     /** CephMessenger on a node without /etc/ceph/ceph.conf: there is no messenger to misconfigure. */
-    public static final String NO_CEPH_CONFIG = "NoCephConfig";
+    public static final String NO_CEPH_CONFIG = CephMessenger.NO_CEPH_CONFIG;
 
     // A probe that gave no usable report: every check Unknown with one of these.
     public static final String PROBE_TIMED_OUT = "ProbeTimedOut";
@@ -30,9 +34,9 @@ public final class Reasons {
 
     // VerbsLatency, decided by the operator from one or two latency pairs.
     /** The only matching node: there is no peer to measure against. */
-    public static final String NO_PEER = "NoPeer";
+    public static final String NO_PEER = VerbsLatency.NO_PEER;
     /** As node-probe names it: the out-of-band TCP exchange with the peer failed. */
-    public static final String PEER_UNREACHABLE = "PeerUnreachable";
+    public static final String PEER_UNREACHABLE = VerbsLatency.PEER_UNREACHABLE;
 
     /** A result older than 3 × interval. */
     public static final String RESULT_EXPIRED = "ResultExpired";

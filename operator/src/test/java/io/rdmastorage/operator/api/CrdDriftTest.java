@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CrdDriftTest {
 
-    static final String REFRESH = "mvn -pl operator process-classes -Dcrds.update";
+    static final String REFRESH = "mvn -pl operator -am process-classes -Dcrds.update";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     static Path committedCrds() {

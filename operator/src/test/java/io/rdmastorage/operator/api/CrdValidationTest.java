@@ -3,10 +3,10 @@ package io.rdmastorage.operator.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.probe.spec.Rules;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

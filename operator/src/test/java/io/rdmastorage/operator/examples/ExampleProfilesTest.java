@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
 import io.rdmastorage.operator.verdict.CheckTypes;
@@ -99,7 +100,7 @@ class ExampleProfilesTest {
         RdmaStorageProfile profile = serverDryRun("verbs-latency.yaml");
         assertThat(profile.getSpec().getLatency().getTransportComparison()).isTrue();
         assertThat(profile.getSpec().getLatency().getAddressType()).isNotNull();
-        assertThat(CheckTypes.expected(profile.getSpec())).contains(CheckTypes.VERBS_LATENCY);
+        assertThat(CheckTypes.expected(profile.getSpec())).contains(CheckType.VERBS_LATENCY.conditionType());
     }
 
     @Test

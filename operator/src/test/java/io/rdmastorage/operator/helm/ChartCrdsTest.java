@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ChartCrdsTest {
 
     static final String SYNC = "cp crds/*.yml helm/rdma-storage-operator/crds/   "
-            + "(or regenerate both: mvn -pl operator process-classes -Dcrds.update)";
+            + "(or regenerate both: mvn -pl operator -am process-classes -Dcrds.update)";
 
     private static final Path REPOSITORY_CRDS = Path.of(System.getProperty("rdmastorage.crds.dir", "../crds"));
     private static final Path CHART_CRDS = HelmChart.DIR.resolve("crds");

@@ -10,13 +10,13 @@ import static io.rdmastorage.operator.latency.LatencyTestPods.stored;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.Timestamps;
-import io.rdmastorage.probe.check.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -2,13 +2,13 @@ package io.rdmastorage.operator.latency;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
 import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.check.CheckResult;
-import io.rdmastorage.probe.check.CheckType;
-import io.rdmastorage.probe.check.Status;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.testing.PodStatuses;

@@ -3,13 +3,13 @@ package io.rdmastorage.operator.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.operator.api.GpfsCheckSpec;
 import io.rdmastorage.operator.api.NvmeofCheckSpec;
 import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.Sha256;
-import io.rdmastorage.probe.spec.ProbeSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.GpfsCheckSpec;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
@@ -506,8 +507,8 @@ class RoundPlannerTest {
         status.setObservedGeneration(GEN);
         status.setConditions(new ArrayList<>(List.of(
                 Conditions.of(CheckTypes.READY, Conditions.TRUE, Reasons.ALL_CHECKS_PASSED, "all True", GEN, lastProbe),
-                Conditions.of(CheckTypes.RDMA_DEVICES, Conditions.TRUE, "PortsActive", "ok", GEN, lastProbe),
-                Conditions.of(CheckTypes.GPFS_VERBS, Conditions.TRUE, "VerbsActive", "ok", GEN, lastProbe))));
+                Conditions.of(CheckType.RDMA_DEVICES.conditionType(), Conditions.TRUE, "PortsActive", "ok", GEN, lastProbe),
+                Conditions.of(CheckType.GPFS_VERBS.conditionType(), Conditions.TRUE, "VerbsActive", "ok", GEN, lastProbe))));
         status.setLastProbeTime(Timestamps.format(lastProbe));
         status.setProbePod(ProbePods.podName(PROFILE, NODE, round));
         status.setProbeRound(round);

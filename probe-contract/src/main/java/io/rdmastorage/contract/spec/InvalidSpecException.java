@@ -1,4 +1,4 @@
-package io.rdmastorage.probe.spec;
+package io.rdmastorage.contract.spec;
 
 /** A spec value that breaks a rule; the message names the field and the rule in one line. */
 public final class InvalidSpecException extends Exception {

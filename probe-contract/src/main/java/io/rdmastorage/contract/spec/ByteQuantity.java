@@ -1,4 +1,4 @@
-package io.rdmastorage.probe.spec;
+package io.rdmastorage.contract.spec;
 
 import java.math.BigDecimal;
 import java.util.Map;

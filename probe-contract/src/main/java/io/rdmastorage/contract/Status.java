@@ -1,4 +1,7 @@
-package io.rdmastorage.probe.check;
+package io.rdmastorage.contract;
+
+import java.util.Arrays;
+import java.util.Optional;
 
 /** Condition status, spelled as Kubernetes spells it. */
 public enum Status {
@@ -12,6 +15,11 @@ public enum Status {
 
     public String wire() {
         return wire;
+    }
+
+    /** The status spelled {@code wire}; empty for anything else (a report is never trusted blindly). */
+    public static Optional<Status> ofWire(String wire) {
+        return Arrays.stream(values()).filter(s -> s.wire.equals(wire)).findFirst();
     }
 
     /** The worse of two statuses: False beats Unknown beats True. */

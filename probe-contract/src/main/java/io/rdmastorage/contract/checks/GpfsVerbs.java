@@ -1,0 +1,42 @@
+package io.rdmastorage.contract.checks;
+
+import static io.rdmastorage.contract.Status.FALSE;
+import static io.rdmastorage.contract.Status.TRUE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
+
+import io.rdmastorage.contract.CheckDescriptor;
+import io.rdmastorage.contract.Measurement;
+import io.rdmastorage.contract.PrinterColumn;
+import io.rdmastorage.contract.Reason;
+import io.rdmastorage.contract.Reasons;
+import java.util.List;
+import java.util.Optional;
+
+/** GPFS (IBM Storage Scale) uses verbs RDMA to every peer it talks to, and none has fallen back to TCP. */
+public final class GpfsVerbs {
+
+    public static final String GPFS_NOT_RUNNING = "GpfsNotRunning";
+    public static final String VERBS_RDMA_DISABLED = "VerbsRdmaDisabled";
+    public static final String VERBS_PORTS_MISMATCH = "VerbsPortsMismatch";
+    public static final String VERBS_RDMA_NOT_STARTED = "VerbsRdmaNotStarted";
+    public static final String TCP_FALLBACK = "TcpFallback";
+    public static final String VERBS_RDMA_SEND_DISABLED = "VerbsRdmaSendDisabled";
+    public static final String PAGEPOOL_TOO_SMALL = "PagepoolTooSmall";
+    public static final String RDMA_IN_USE = "RdmaInUse";
+
+    public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("GpfsVerbs", "gpfs", Measurement.NODE_PROBE, List.of(
+            Reason.probe(RDMA_IN_USE, TRUE, "verbsRdma enabled, verbs started, every connected peer over RDMA"),
+            Reason.probe(GPFS_NOT_RUNNING, FALSE, "the GPFS daemon is not active on the node"),
+            Reason.probe(VERBS_RDMA_DISABLED, FALSE, "the effective verbsRdma is disabled"),
+            Reason.probe(VERBS_PORTS_MISMATCH, FALSE, "the effective verbsPorts differ from the spec's"),
+            Reason.probe(VERBS_RDMA_NOT_STARTED, FALSE, "`mmfsadm test verbs status` says verbs RDMA is not started"),
+            Reason.probe(TCP_FALLBACK, FALSE, "peers connected in `mmdiag --network` are absent from `mmfsadm test verbs conn`: silent TCP"),
+            Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off"),
+            Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool"),
+            Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "mmgetstate says active but a daemon command (mmdiag, mmfsadm) "
+                    + "exits with an error")),
+            Optional.of(PrinterColumn.conditionStatus("GPFS", "GpfsVerbs")));
+
+    private GpfsVerbs() {
+    }
+}

@@ -1,0 +1,38 @@
+package io.rdmastorage.contract.checks;
+
+import static io.rdmastorage.contract.Status.FALSE;
+import static io.rdmastorage.contract.Status.TRUE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
+
+import io.rdmastorage.contract.CheckDescriptor;
+import io.rdmastorage.contract.Measurement;
+import io.rdmastorage.contract.Reason;
+import java.util.List;
+import java.util.Optional;
+
+/** HCAs and ports present, ACTIVE with the link up; with {@code userspaceVerbs}, usable through libibverbs. */
+public final class RdmaDevices {
+
+    public static final String NO_RDMA_DEVICES = "NoRdmaDevices";
+    public static final String DEVICE_MISSING = "DeviceMissing";
+    public static final String PORT_DOWN = "PortDown";
+    public static final String PORT_STATE_UNREADABLE = "PortStateUnreadable";
+    public static final String VERBS_UNAVAILABLE = "VerbsUnavailable";
+    public static final String MEMLOCK_TOO_LOW = "MemlockTooLow";
+    public static final String MEMORY_REGISTRATION_FAILED = "MemoryRegistrationFailed";
+    public static final String PORTS_ACTIVE = "PortsActive";
+
+    public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaDevices", "rdma", Measurement.NODE_PROBE, List.of(
+            Reason.probe(PORTS_ACTIVE, TRUE, "every expected port is ACTIVE with the link up (and usable through libibverbs when asked)"),
+            Reason.probe(NO_RDMA_DEVICES, FALSE, "no device under /sys/class/infiniband: driver not loaded, or no HCA"),
+            Reason.probe(DEVICE_MISSING, FALSE, "an expected device/port does not exist"),
+            Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE/LinkUp: Polling = cable or switch port; INIT with the link up = no subnet manager"),
+            Reason.probe(PORT_STATE_UNREADABLE, UNKNOWN, "a port's sysfs state cannot be read"),
+            Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe"),
+            Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low"),
+            Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed")),
+            Optional.empty());
+
+    private RdmaDevices() {
+    }
+}

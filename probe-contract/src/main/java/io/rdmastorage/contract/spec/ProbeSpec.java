@@ -1,0 +1,224 @@
+package io.rdmastorage.contract.spec;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The check part of an RdmaStorageProfile's spec: field names are those of the profile. Each
+ * section is optional; an absent section is not checked. Defaults are applied here, once.
+ *
+ * <p>The records are the spec model: node-probe's SpecReader reads a document by their components
+ * (names, types, order), and the operator writes the document of a profile by them. A section's
+ * rules live in its {@link Section#validate()}. The component name of a section is the
+ * {@code section} of its check's descriptor.
+ */
+public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
+
+    /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
+    public static final List<String> GDS_FILESYSTEMS =
+            List.of("nvme", "nvmeof", "scsi", "gpfs", "nfs", "lustre", "beegfs", "wekafs");
+
+    private static final List<RecordComponent> SECTIONS = List.of(ProbeSpec.class.getRecordComponents());
+
+    /** One check section: a record whose components are the section's fields. */
+    public interface Section {
+        /** Checks every value before any of it is used; the first broken rule wins. */
+        void validate() throws InvalidSpecException;
+    }
+
+    public record Rdma(List<String> devices, Boolean userspaceVerbs) implements Section {
+        public Rdma {
+            devices = devices == null ? List.of() : List.copyOf(devices);
+            userspaceVerbs = userspaceVerbs != null && userspaceVerbs;
+        }
+
+        public List<DevicePort> devicePorts() {
+            return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.devicePorts("rdma.devices", devices);
+            for (int i = 0; i < devices.size(); i++) {
+                SpecValidator.portInRange("rdma.devices[" + i + "]", DevicePort.parse(devices.get(i)).port());
+            }
+        }
+    }
+
+    public record Gpfs(List<String> verbsPorts, List<String> requiredPeers, Boolean requireVerbsRdmaSend,
+                       String minPagepool) implements Section {
+        public Gpfs {
+            verbsPorts = verbsPorts == null ? List.of() : List.copyOf(verbsPorts);
+            requiredPeers = requiredPeers == null ? List.of() : List.copyOf(requiredPeers);
+            requireVerbsRdmaSend = requireVerbsRdmaSend != null && requireVerbsRdmaSend;
+        }
+
+        /** Minimum pagepool in bytes, or 0 when not required. */
+        public long minPagepoolBytes() {
+            return minPagepool == null ? 0 : ByteQuantity.parse(minPagepool).orElse(0L);
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.devicePorts("gpfs.verbsPorts", verbsPorts);
+            SpecValidator.eachMatches("gpfs.requiredPeers", requiredPeers, v -> Rules.isNodeName(v) || Rules.isIpAddress(v),
+                    "must be a GPFS node name or IP address");
+            if (minPagepool != null && ByteQuantity.parse(minPagepool).filter(b -> b > 0).isEmpty()) {
+                throw new InvalidSpecException("gpfs.minPagepool",
+                        Rules.show(minPagepool) + " must be a positive size such as 16Gi or 512Mi");
+            }
+        }
+    }
+
+    public record Nvmeof(List<Target> targets) implements Section {
+        public Nvmeof {
+            targets = targets == null ? List.of() : List.copyOf(targets);
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.bounded("nvmeof.targets", targets);
+            for (int i = 0; i < targets.size(); i++) {
+                targets.get(i).validate("nvmeof.targets[" + i + "]");
+            }
+        }
+    }
+
+    /** An NVMe-oF subsystem that must be connected over RDMA; 4420 is the IANA NVMe-oF port. */
+    public record Target(String nqn, String address, Integer port) {
+        public static final int DEFAULT_PORT = 4420;
+
+        public Target {
+            port = port == null ? DEFAULT_PORT : port;
+        }
+
+        void validate(String field) throws InvalidSpecException {
+            SpecValidator.required(field + ".nqn", nqn);
+            if (!Rules.isNqn(nqn)) {
+                throw new InvalidSpecException(field + ".nqn", Rules.show(nqn)
+                        + " must be an NVMe Qualified Name such as nqn.2014-08.org.example:target1 (at most 223 characters)");
+            }
+            SpecValidator.required(field + ".address", address);
+            if (!Rules.isIpAddress(address)) {
+                throw new InvalidSpecException(field + ".address", Rules.show(address)
+                        + " must be an IPv4 or IPv6 address (the controller's traddr)");
+            }
+            if (port < 1 || port > 65535) {
+                throw new InvalidSpecException(field + ".port", port + " must be between 1 and 65535");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return nqn + " at " + address + ":" + port;
+        }
+    }
+
+    public record Gds(List<String> filesystems, Boolean requireIommuDisabled, Boolean requireNicGpuSameSwitch,
+                      Boolean forbidCompatMode) implements Section {
+        public Gds {
+            filesystems = filesystems == null ? List.of() : List.copyOf(filesystems);
+            // GDS with the IOMMU on bounces through host memory: required unless said otherwise
+            requireIommuDisabled = requireIommuDisabled == null || requireIommuDisabled;
+            requireNicGpuSameSwitch = requireNicGpuSameSwitch != null && requireNicGpuSameSwitch;
+            forbidCompatMode = forbidCompatMode != null && forbidCompatMode;
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.eachMatches("gds.filesystems", filesystems, GDS_FILESYSTEMS::contains,
+                    "must be one of " + String.join(", ", GDS_FILESYSTEMS));
+        }
+    }
+
+    /**
+     * perftest ib_write_lat parameters; defaults are perftest's own except the iteration count.
+     * {@code transportComparison}: also time a plain TCP ping-pong over the same pair, to show what
+     * RDMA gains (off by default; it never changes the verdict).
+     */
+    public record Latency(String device, Integer port, Integer size, Integer iterations, Double maxTypicalMicros,
+                          Boolean transportComparison) implements Section {
+        /* The ranges of validate(); the operator's CRD schema states the same constants. */
+        public static final int MIN_SIZE = 1;
+        public static final int MAX_SIZE = 8 * 1024 * 1024;
+        public static final int MIN_ITERATIONS = 5;
+        public static final int MAX_ITERATIONS = 10_000_000;
+        public static final int MAX_TYPICAL_MICROS = 1_000_000;
+
+        public Latency {
+            port = port == null ? 1 : port;
+            size = size == null ? 2 : size;
+            iterations = iterations == null ? 1000 : iterations;
+            maxTypicalMicros = maxTypicalMicros == null ? 5.0 : maxTypicalMicros;
+            transportComparison = transportComparison != null && transportComparison;
+        }
+
+        /** Without the transport comparison: the section as it was before that field existed. */
+        public Latency(String device, Integer port, Integer size, Integer iterations, Double maxTypicalMicros) {
+            this(device, port, size, iterations, maxTypicalMicros, null);
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.required("latency.device", device);
+            if (!Rules.DEVICE.matcher(device).matches()) {
+                throw new InvalidSpecException("latency.device", Rules.show(device) + " must be an RDMA device name such as mlx5_0");
+            }
+            SpecValidator.portInRange("latency.port", port);
+            SpecValidator.range("latency.size", size, MIN_SIZE, MAX_SIZE);
+            SpecValidator.range("latency.iterations", iterations, MIN_ITERATIONS, MAX_ITERATIONS);
+            if (!(maxTypicalMicros > 0 && maxTypicalMicros <= MAX_TYPICAL_MICROS)) {
+                throw new InvalidSpecException("latency.maxTypicalMicros", maxTypicalMicros + " must be > 0 and ≤ 1000000");
+            }
+            // transportComparison is a plain switch: any boolean will do
+        }
+    }
+
+    /** Present = inspect /etc/ceph/ceph.conf; it has no settings. */
+    public record Ceph() implements Section {
+        @Override
+        public void validate() {
+        }
+    }
+
+    /** No spec given: every check looks at what the node has. */
+    public static ProbeSpec discover() {
+        return new ProbeSpec(null, null, null, null, null, null);
+    }
+
+    /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */
+    public static List<String> sectionNames() {
+        return SECTIONS.stream().map(RecordComponent::getName).toList();
+    }
+
+    /** The record type of a section. */
+    public static Class<?> sectionType(String name) {
+        return component(name).getType();
+    }
+
+    /** The section of that name; null when absent (not checked). */
+    public Section section(String name) {
+        try {
+            return (Section) component(name).getAccessor().invoke(this);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("cannot read section " + name, e);
+        }
+    }
+
+    /** The sections present, in order. */
+    public List<Section> sections() {
+        return SECTIONS.stream().map(c -> section(c.getName())).filter(s -> s != null).toList();
+    }
+
+    public boolean isEmpty() {
+        return sections().isEmpty();
+    }
+
+    private static RecordComponent component(String name) {
+        return SECTIONS.stream().filter(c -> c.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no spec section " + name + "; the sections are "
+                        + Arrays.toString(sectionNames().toArray())));
+    }
+}
