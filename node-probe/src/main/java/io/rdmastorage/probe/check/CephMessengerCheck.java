@@ -76,8 +76,8 @@ public final class CephMessengerCheck extends FactsCheck<CephMessengerCheck.Fact
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.COUNTED;
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
     }
 
     private static String joined(List<CephConf.Setting> settings) {

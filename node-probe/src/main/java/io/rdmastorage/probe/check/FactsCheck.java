@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The shape of every node check: {@link #gather} reads the host into a record of facts (the only
  * I/O), {@link #judge} applies the rules to those facts and the spec (pure, so it is tested on
- * fact records alone), and {@link Verdicts#combine} turns the findings into the condition.
+ * fact records alone), and {@link Findings#combine} turns the findings into the condition.
  *
  * @param <F> the check's facts
  */
@@ -19,7 +19,7 @@ public abstract class FactsCheck<F> implements Check {
     protected abstract Judgement judge(F facts, ProbeSpec spec);
 
     /** How findings after the first are mentioned in this check's message. */
-    protected abstract Verdicts.Mention mention();
+    protected abstract Findings.Mention mention();
 
     /** Reasons that go first among findings of one status; none by default. */
     protected List<String> precedence() {
@@ -28,11 +28,11 @@ public abstract class FactsCheck<F> implements Check {
 
     @Override
     public final CheckResult run(ProbeContext context) {
-        return Verdicts.combine(type(), mention(), precedence(), judge(gather(context), context.spec()));
+        return Findings.combine(type(), mention(), precedence(), judge(gather(context), context.spec()));
     }
 
     /** The condition these facts give: what {@link #run} returns, without the host. */
     public final CheckResult verdict(F facts, ProbeSpec spec) {
-        return Verdicts.combine(type(), mention(), precedence(), judge(facts, spec));
+        return Findings.combine(type(), mention(), precedence(), judge(facts, spec));
     }
 }

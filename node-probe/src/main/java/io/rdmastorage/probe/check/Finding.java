@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * One thing a check's judge found: a problem (False), something it cannot tell (Unknown), or, for
- * the verdict when nothing is wrong, what True says. {@link Verdicts#combine} turns a check's
+ * the verdict when nothing is wrong, what True says. {@link Findings#combine} turns a check's
  * findings into its condition.
  *
  * @param message  the whole sentence when this finding gives the verdict: what is wrong and what to run

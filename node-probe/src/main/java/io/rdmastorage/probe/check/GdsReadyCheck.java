@@ -185,22 +185,22 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                             + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH"), none);
         }
         if (!result.ran()) {
-            return Judgement.only(ToolVerdicts.cannotTell(result, false,
+            return Judgement.only(ToolFindings.cannotTell(result, false,
                     "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds"), none);
         }
         Optional<GdscheckReport> parsed = GdscheckReport.parse(result.stdout());
         if (parsed.isEmpty()) {
             return Judgement.only(result.succeeded()
-                    ? ToolVerdicts.unparseable(result, "a gdscheck -p report")
-                    : ToolVerdicts.cannotTell(result, false,
+                    ? ToolFindings.unparseable(result, "a gdscheck -p report")
+                    : ToolFindings.cannotTell(result, false,
                             "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports"), none);
         }
         return judge(facts, gds, parsed.get());
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.REASONS;
+    protected Findings.Mention mention() {
+        return Findings.Mention.REASONS;
     }
 
     private static Judgement judge(Facts facts, ProbeSpec.Gds gds, GdscheckReport report) {

@@ -121,8 +121,8 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.SENTENCES;
+    protected Findings.Mention mention() {
+        return Findings.Mention.SENTENCES;
     }
 
     /** The node's own state: mmgetstate -Y lists the local node first. */
@@ -174,14 +174,14 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         Judgement judgement() {
             ToolResult stateRun = facts.state();
             if (!stateRun.succeeded()) {
-                return Judgement.only(ToolVerdicts.cannotTell(stateRun, required, stateRun.outcome() == ToolResult.Outcome.NOT_FOUND
+                return Judgement.only(ToolFindings.cannotTell(stateRun, required, stateRun.outcome() == ToolResult.Outcome.NOT_FOUND
                         ? "IBM Storage Scale (GPFS) is not installed here: install it, name a non-standard install with "
                                 + "--tool mmgetstate=PATH, or keep this node out of the profile with its nodeSelector"
                         : "Run `/usr/lpp/mmfs/bin/mmgetstate -Y` on the node to see why"), details);
             }
             Optional<GpfsNodeState> state = localState(stateRun);
             if (state.isEmpty()) {
-                return Judgement.only(ToolVerdicts.unparseable(stateRun, "mmgetstate -Y output with a node state"), details);
+                return Judgement.only(ToolFindings.unparseable(stateRun, "mmgetstate -Y output with a node state"), details);
             }
             GpfsNodeState local = state.get();
             gpfsNode = local.nodeName();
@@ -213,12 +213,12 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
             }
             Optional<GpfsConfig> parsed = parsedConfig(run);
             if (parsed.isEmpty()) {
-                findings.add(ToolVerdicts.unparseable(run, "mmdiag -Y configuration records"));
+                findings.add(ToolFindings.unparseable(run, "mmdiag -Y configuration records"));
                 return Optional.empty();
             }
             GpfsConfig config = parsed.get();
             if (config.flag("verbsRdma").isEmpty()) {
-                findings.add(ToolVerdicts.unparseable(run, "a configuration listing verbsRdma enable or disable"));
+                findings.add(ToolFindings.unparseable(run, "a configuration listing verbsRdma enable or disable"));
             }
             details.put("verbsRdma", config.value("verbsRdma").orElse(null))
                     .put("verbsPorts", config.value("verbsPorts").orElse(""));
@@ -272,7 +272,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
             }
             VerbsStatus status = VerbsStatus.parse(run.stdout());
             if (!status.recognized()) {
-                findings.add(ToolVerdicts.unparseable(run, "a 'VERBS RDMA status:' line"));
+                findings.add(ToolFindings.unparseable(run, "a 'VERBS RDMA status:' line"));
                 return false;
             }
             details.put("verbsStatus", status.state().get());
@@ -366,7 +366,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
             }
             MmdiagNetwork network = MmdiagNetwork.parse(run.stdout());
             if (!network.recognized()) {
-                findings.add(ToolVerdicts.unparseable(run, "mmdiag --network output with a TCP connection table"));
+                findings.add(ToolFindings.unparseable(run, "mmdiag --network output with a TCP connection table"));
                 return List.of();
             }
             return network.connectedPeers();
@@ -418,7 +418,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
          */
         private Finding daemonFailed(ToolResult run, String fix) {
             if (!run.ran()) {
-                return ToolVerdicts.cannotTell(run, required, fix);
+                return ToolFindings.cannotTell(run, required, fix);
             }
             return Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "`mmgetstate -Y` says GPFS is active on " + gpfsNode
                     + ", but " + run.problem() + ": an active daemon answers it. Settle it on the node with `mmgetstate -N "

@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * What a check's pure judge made of its facts: the problems found (in the check's own order of
  * importance), what the condition says when there are none, and the facts worth showing.
- * {@link Verdicts#combine} makes the condition of it.
+ * {@link Findings#combine} makes the condition of it.
  */
 public record Judgement(List<Finding> findings, Finding passed, Map<String, Object> details, String note) {
 

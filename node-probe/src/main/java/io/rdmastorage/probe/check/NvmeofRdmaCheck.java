@@ -95,8 +95,8 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.COUNTED;
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
     }
 
     /** When several targets fail, the first reason of this list is the check's reason. */

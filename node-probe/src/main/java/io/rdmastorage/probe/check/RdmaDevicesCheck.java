@@ -147,8 +147,8 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.COUNTED;
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
     }
 
     /** Among False findings, a missing device before a port that is down. */

@@ -163,8 +163,8 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
     }
 
     @Override
-    protected Verdicts.Mention mention() {
-        return Verdicts.Mention.COUNTED;
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
     }
 
     private ToolResult runTool(ProbeContext context, ProbeSpec.Latency spec) {
@@ -214,14 +214,14 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
         ToolResult result = facts.run();
         switch (result.outcome()) {
             case NOT_FOUND -> {
-                return ToolVerdicts.cannotTell(result, true, INSTALL);
+                return ToolFindings.cannotTell(result, true, INSTALL);
             }
             case START_FAILED -> {
-                return ToolVerdicts.cannotTell(result, true,
+                return ToolFindings.cannotTell(result, true,
                         "Check that the host's ib_write_lat is an executable perftest binary");
             }
             case TIMED_OUT -> {
-                return ToolVerdicts.cannotTell(result, true, peer.isPresent()
+                return ToolFindings.cannotTell(result, true, peer.isPresent()
                         ? "Check that " + peer.get() + " is reachable from this node (`ping " + peer.get()
                                 + "`) and that `node-probe latency-server` is running there, or raise --tool-timeout"
                         : "No latency client connected and finished in time: start `node-probe latency-client --peer "
@@ -240,17 +240,17 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
         }
         String why = ((Unrecognised) parsed).why();
         if (!result.succeeded()) {
-            return ToolVerdicts.cannotTell(result, true,
+            return ToolFindings.cannotTell(result, true,
                     "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`");
         }
-        return ToolVerdicts.unparseable(result, "a perftest latency table (found " + why + ")");
+        return ToolFindings.unparseable(result, "a perftest latency table (found " + why + ")");
     }
 
     private Finding measured(Measured measured, ProbeSpec.Latency spec, ToolResult result, Facts facts, Details b) {
         Optional<Row> found = measured.row(spec.size());
         if (found.isEmpty() || found.get().tTypical() == null) {
             String missing = found.isEmpty() ? "a row for " + spec.size() + "-byte messages" : "a t_typical column";
-            return ToolVerdicts.unparseable(result, "a perftest latency table with " + missing);
+            return ToolFindings.unparseable(result, "a perftest latency table with " + missing);
         }
         Row row = found.get();
         double typical = row.tTypical();
@@ -319,7 +319,7 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
                             + "and partition (`ibstat " + spec.device() + " " + spec.port() + "`), try `ibv_rc_pingpong -d "
                             + spec.device() + " -i " + spec.port() + "` between the nodes, and for RoCE check the GID index, "
                             + "MTU and PFC settings");
-            case LOCAL_SETUP -> ToolVerdicts.cannotTell(result, true, "perftest could not set up " + spec.device()
+            case LOCAL_SETUP -> ToolFindings.cannotTell(result, true, "perftest could not set up " + spec.device()
                     + " on this node" + said + "; check `ibv_devinfo -d " + spec.device() + "` and the locked-memory limit "
                     + "(`ulimit -l`)");
         };

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What one reconcile does for one node's latency measurement, decided by {@link LatencyPlanner}
- * from the cached state alone; the reconciler carries it out.
+ * from the cached state alone; the profile's plan (the reconciler package) turns it into writes.
  *
  * @param verdict     the VerbsLatency to write: a finished round's, NoPeer, or the stored one turned
  *                    Unknown ResultExpired when it is older than 3 × interval
@@ -18,7 +18,7 @@ import java.util.Optional;
  *                    counting a client not yet created
  * @param wakeAt      when to look again without an event, if ever
  */
-public record LatencyPlan(String node, Optional<LatencyVerdicts.Verdict> verdict,
+public record LatencyPlan(String node, Optional<LatencyVerdicts.Part> verdict,
                           Optional<ServerStart> startServer, Optional<LatencyPod> startClient, List<Pod> deletes,
                           int inFlight, Optional<Instant> wakeAt) {
 

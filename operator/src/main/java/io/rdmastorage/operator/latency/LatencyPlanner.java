@@ -6,8 +6,9 @@ import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
-import io.rdmastorage.operator.probe.ProbeOutcomes;
+import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.Reasons;
@@ -25,8 +26,8 @@ import java.util.Set;
  * {@link LatencyPlan}). A round runs: server side on the first peer → (once it runs) client side
  * here → the client's report; when that says the peer could not be reached (or the server never
  * served), a second attempt against the next peer; then the verdict ({@link LatencyVerdicts}) and
- * the round's pods are deleted. A node is due for a round as its own probe is: at once for a new
- * node or spec, then every interval. Pure, so every rule is unit-tested.
+ * the round's pods are deleted. Due, leftovers and expiry follow {@link Lifecycle}, as for the node's
+ * own probe: at once for a new node or spec, then every interval. Pure, so every rule is unit-tested.
  */
 public final class LatencyPlanner {
 
@@ -48,55 +49,55 @@ public final class LatencyPlanner {
     public static LatencyPlan plan(String node, boolean measurable, RdmaStorageNodeStatus status, List<LatencyPod> pods,
                                    List<Peer> peers, Set<String> liveNodes, long generation, ProfileSettings settings,
                                    Instant now) {
-        LatencyResult last = status == null ? null : status.getLatency();
-        long harvested = last == null || last.getRound() == null ? 0 : last.getRound();
-        List<Pod> deletes = new ArrayList<>();
-        List<LatencyPod> current = new ArrayList<>();
-        for (LatencyPod p : pods) {
-            if (p.round() <= harvested) {
-                deletes.add(p.pod()); // a harvested round's leftovers (a restart between write and delete)
-            } else {
-                current.add(p);
-            }
-        }
-        if (!current.isEmpty()) {
-            return inFlight(node, current, peers, liveNodes, generation, settings, now, deletes);
-        }
+        LatencyResult measured = status == null ? null : status.getLatency();
         Optional<Condition> stored = status == null ? Optional.empty()
                 : Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType());
-        Optional<Instant> measuredAt = last == null ? Optional.empty() : Timestamps.parse(last.getMeasuredAt());
-        Optional<LatencyVerdicts.Verdict> expired = Optional.empty();
-        Instant wakeAt = null;
-        if (measuredAt.isPresent() && stored.isPresent()) {
-            Instant expiresAt = measuredAt.get().plus(settings.expiry());
-            if (now.isBefore(expiresAt)) {
-                wakeAt = expiresAt;
-            } else if (!Reasons.RESULT_EXPIRED.equals(stored.get().getReason())) {
-                expired = Optional.of(new LatencyVerdicts.Verdict(
-                        LatencyVerdicts.expired(stored.get(), last, settings.expiry(), now), last));
-            }
+        Lifecycle.Last last = last(measured, stored, generation, settings);
+        Lifecycle.Rounds<LatencyPod> rounds = Lifecycle.rounds(pods, LatencyPod::round, last.round());
+        // a harvested round's leftovers (a restart between write and delete)
+        List<Pod> deletes = new ArrayList<>(rounds.leftovers().stream().map(LatencyPod::pod).toList());
+        if (!rounds.current().isEmpty()) {
+            return inFlight(node, rounds.current(), peers, liveNodes, generation, settings, now, deletes);
         }
+        Optional<LatencyVerdicts.Part> expired = Lifecycle.toExpire(last, now)
+                ? Optional.of(new LatencyVerdicts.Part(LatencyVerdicts.expired(stored.orElseThrow(), measured,
+                        settings.expiry(), now), measured))
+                : Optional.empty();
+        Instant wakeAt = Lifecycle.expiryToWakeFor(last, now).orElse(null);
         if (!measurable) {
             return new LatencyPlan(node, expired, Optional.empty(), Optional.empty(), deletes, 0,
                     Optional.ofNullable(wakeAt));
         }
         boolean saysNoPeer = stored.map(c -> Reasons.NO_PEER.equals(c.getReason())).orElse(false);
-        Instant due = measuredAt.map(t -> t.plus(settings.interval())).orElse(now);
-        boolean isDue = last == null || !Objects.equals(last.getObservedGeneration(), generation) || !due.isAfter(now)
-                || saysNoPeer && !peers.isEmpty();
-        if (!isDue) {
+        if (!Lifecycle.isDue(last, settings.interval(), now) && !(saysNoPeer && !peers.isEmpty())) {
             return new LatencyPlan(node, expired, Optional.empty(), Optional.empty(), deletes, 0,
-                    Optional.of(earliest(wakeAt, due)));
+                    Optional.of(Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, settings.interval(), now))));
         }
         if (peers.isEmpty()) {
             // written once per generation; a node joining reconciles the profile and finds a peer
-            Optional<LatencyVerdicts.Verdict> verdict = saysNoPeer && Objects.equals(last.getObservedGeneration(), generation)
-                    ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, harvested + 1, generation, now));
+            Optional<LatencyVerdicts.Part> verdict = saysNoPeer && last.sameGeneration()
+                    ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, last.round() + 1, generation, now));
             return new LatencyPlan(node, verdict, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
         }
         return new LatencyPlan(node, expired,
-                Optional.of(new LatencyPlan.ServerStart(node, peers.get(0), harvested + 1, 1)), Optional.empty(),
+                Optional.of(new LatencyPlan.ServerStart(node, peers.get(0), last.round() + 1, 1)), Optional.empty(),
                 deletes, 0, Optional.ofNullable(wakeAt));
+    }
+
+    /**
+     * The last latency round's result, as the lifecycle reads it: {@code status.latency} dates it, and
+     * there is something to expire only while the VerbsLatency condition it explains is stored.
+     */
+    static Lifecycle.Last last(LatencyResult measured, Optional<Condition> stored, long generation,
+                               ProfileSettings settings) {
+        if (measured == null) {
+            return Lifecycle.Last.NONE;
+        }
+        Optional<Instant> measuredAt = Timestamps.parse(measured.getMeasuredAt());
+        return new Lifecycle.Last(measured.getRound() == null ? 0 : measured.getRound(), measuredAt,
+                stored.isPresent() ? measuredAt.map(t -> t.plus(settings.expiry())) : Optional.empty(),
+                Objects.equals(measured.getObservedGeneration(), generation),
+                stored.map(c -> Reasons.RESULT_EXPIRED.equals(c.getReason())).orElse(false));
     }
 
     /** A round under way: wait, start its client, try the second peer, or decide. */
@@ -145,7 +146,7 @@ public final class LatencyPlanner {
     private static Step step(Optional<LatencyPod> server, Optional<LatencyPod> client, Set<String> liveNodes,
                              ProfileSettings settings, Instant now) {
         if (client.isPresent()) {
-            ProbeOutcome outcome = ProbeOutcomes.of(client.get().pod(), now, settings.probeTimeout());
+            ProbeOutcome outcome = ProbeOutcomeReader.of(client.get().pod(), now, settings.probeTimeout());
             if (outcome instanceof ProbeOutcome.InProgress inProgress) {
                 return new Step(null, Optional.empty(), inProgress.timesOutAt());
             }
@@ -156,18 +157,11 @@ public final class LatencyPlanner {
         if (!liveNodes.contains(s.runsOn())) {
             return new Step(LatencyVerdicts.serverNodeGone(s), Optional.empty(), null);
         }
-        ProbeOutcome outcome = ProbeOutcomes.of(s.pod(), now, settings.probeTimeout());
+        ProbeOutcome outcome = ProbeOutcomeReader.of(s.pod(), now, settings.probeTimeout());
         if (outcome instanceof ProbeOutcome.InProgress inProgress) {
             return new Step(null, LatencyPods.serving(s.pod()) ? Optional.of(s) : Optional.empty(),
                     inProgress.timesOutAt());
         }
         return new Step(LatencyVerdicts.fromServer(s, outcome, settings.probeTimeout()), Optional.empty(), null);
-    }
-
-    private static Instant earliest(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isBefore(b) ? a : b;
     }
 }

@@ -6,7 +6,7 @@ import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.probe.cli.CliArguments;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import java.util.Map;
  * The two pods of a latency pair: {@code node-probe latency-server} on the peer, then, once it runs,
  * {@code node-probe latency-client --peer <address>} on the node being measured. Both use the host
  * network (perftest and the TCP comparison need the nodes' own addresses) and otherwise have the
- * posture of every probe pod ({@link ProbePods#pod}). Their marks say which measurement they belong
+ * posture of every probe pod ({@link ProbePodFactory#pod}). Their marks say which measurement they belong
  * to; see {@link LatencyPod}.
  *
  * <p>Ports: a pair uses perftest's out-of-band port P and, for the TCP comparison, P + 1. A node may
@@ -51,7 +51,7 @@ public final class LatencyPods {
                              OperatorConfig config) {
         Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
         // the server waits for a client that is created only once the server runs: most of the deadline
-        List<String> args = ProbePods.arguments(List.of("latency-server"), serverTimeout(probeTimeout));
+        List<String> args = ProbePodFactory.arguments(List.of("latency-server"), serverTimeout(probeTimeout));
         args.addAll(List.of("--tcp-port", Integer.toString(tcpPort), "--bind", peer.address()));
         return pod(profile, SERVER, peer.node(), client, peer, round, attempt, tcpPort, args, config);
     }
@@ -59,10 +59,10 @@ public final class LatencyPods {
     /** The client side, on the node being measured, for the server pod {@code server} that runs now. */
     public static Pod client(RdmaStorageProfile profile, LatencyPod server, OperatorConfig config) {
         Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
-        List<String> args = ProbePods.arguments(List.of("latency-client", "--peer", server.peer().address()),
+        List<String> args = ProbePodFactory.arguments(List.of("latency-client", "--peer", server.peer().address()),
                 runTimeout(probeTimeout));
         args.addAll(List.of("--tcp-port", Integer.toString(server.tcpPort()),
-                "--connect-timeout", ProbePods.cliDuration(connectTimeout(probeTimeout))));
+                "--connect-timeout", ProbePodFactory.cliDuration(connectTimeout(probeTimeout))));
         return pod(profile, CLIENT, server.clientNode(), server.clientNode(), server.peer(), server.round(),
                 server.attempt(), server.tcpPort(), args, config);
     }
@@ -79,7 +79,7 @@ public final class LatencyPods {
         annotations.put(PEER_NODE_ANNOTATION, peer.node());
         annotations.put(PEER_ADDRESS_ANNOTATION, peer.address());
         annotations.put(TCP_PORT_ANNOTATION, Integer.toString(tcpPort));
-        return ProbePods.pod(profile, runsOn, name(profileName, client, round, attempt, role), labels, annotations,
+        return ProbePodFactory.pod(profile, runsOn, name(profileName, client, round, attempt, role), labels, annotations,
                 args, true, config);
     }
 
@@ -88,7 +88,7 @@ public final class LatencyPods {
      * restarted operator that creates a side again gets AlreadyExists, never a second pod.
      */
     static String name(String profile, String client, long round, int attempt, String role) {
-        return ProbePods.podName(profile, client, "l" + round + "-" + attempt + role.charAt(0));
+        return ProbePodFactory.podName(profile, client, "l" + round + "-" + attempt + role.charAt(0));
     }
 
     /** Whether the server side runs, so its client can be started: the container is running. */
@@ -98,7 +98,7 @@ public final class LatencyPods {
             return false;
         }
         return server.getStatus().getContainerStatuses().stream()
-                .filter(c -> ProbePods.CONTAINER.equals(c.getName()))
+                .filter(c -> ProbePodFactory.CONTAINER.equals(c.getName()))
                 .map(ContainerStatus::getState)
                 .anyMatch(state -> state != null && state.getRunning() != null);
     }

@@ -3,7 +3,6 @@ package io.rdmastorage.operator.latency;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.probe.ProbeOutcome;
@@ -11,7 +10,7 @@ import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
-import io.rdmastorage.operator.verdict.ProbeReports;
+import io.rdmastorage.operator.verdict.ReportTrust;
 import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.operator.verdict.SafeText;
 import io.rdmastorage.operator.verdict.Timestamps;
@@ -37,8 +36,8 @@ public final class LatencyVerdicts {
     private LatencyVerdicts() {
     }
 
-    /** A condition and the numbers behind it, for {@code status.latency}. */
-    public record Verdict(Condition condition, LatencyResult result) {
+    /** The pair probe's part of a node's verdict: its VerbsLatency condition and the numbers behind it. */
+    public record Part(Condition condition, LatencyResult result) {
     }
 
     /** The client pod's result. */
@@ -46,19 +45,11 @@ public final class LatencyVerdicts {
         ProbePod pod = probePod(client);
         Peer peer = client.peer();
         if (outcome instanceof ProbeOutcome.Finished finished) {
-            if (finished.exitCode() != 0 && finished.exitCode() != 1) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.exited(pod, finished.exitCode(), null,
-                        finished.terminationMessage()));
+            ReportTrust trust = ReportTrust.of(pod, finished.exitCode(), null, finished.terminationMessage());
+            if (trust instanceof ReportTrust.Untrusted untrusted) {
+                return new LatencyAttempt.ClientFailed(peer, untrusted.failure());
             }
-            ProbeReports.Result parsed = ProbeReports.parse(finished.terminationMessage());
-            if (parsed instanceof ProbeReports.Unparseable unparseable) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.unusableReport(pod, unparseable));
-            }
-            var report = ((ProbeReports.Parsed) parsed).report();
-            if (!client.clientNode().equals(report.node())) {
-                return new LatencyAttempt.ClientFailed(peer, ProbeFailure.nodeMismatch(pod, report.node()));
-            }
-            return report.check(CheckType.VERBS_LATENCY.conditionType())
+            return ((ReportTrust.Trusted) trust).report().check(CheckType.VERBS_LATENCY.conditionType())
                     .<LatencyAttempt>map(check -> new LatencyAttempt.Reported(peer, check))
                     .orElseGet(() -> new LatencyAttempt.ClientFailed(peer, new ProbeFailure(Reasons.NOT_REPORTED,
                             "latency-client pod " + pod.name() + " reported no VerbsLatency entry: the probe image may "
@@ -84,7 +75,7 @@ public final class LatencyVerdicts {
     }
 
     /** The verdict of a round whose attempts are done (one or two, in order). */
-    public static Verdict decide(List<LatencyAttempt> attempts, long round, long generation, Instant now) {
+    public static Part decide(List<LatencyAttempt> attempts, long round, long generation, Instant now) {
         LatencyAttempt last = attempts.get(attempts.size() - 1);
         List<LatencyAttempt> earlier = attempts.subList(0, attempts.size() - 1);
         LatencyResult result = result(last.peer(), round, generation, now);
@@ -94,36 +85,36 @@ public final class LatencyVerdicts {
         String firstTried = earlier.isEmpty() ? "" : " (first tried " + describe(earlier) + "; measured against "
                 + last.peer() + " instead)";
         if (last instanceof LatencyAttempt.ClientFailed failed) {
-            return new Verdict(condition(Conditions.UNKNOWN, failed.failure().reason(), "the latency-client pod on this "
+            return new Part(condition(Conditions.UNKNOWN, failed.failure().reason(), "the latency-client pod on this "
                     + "node, against " + last.peer() + ", gave no result: " + failed.failure().message() + firstTried,
                     generation, now), result);
         }
         if (!last.peerSideInDoubt()) {
             var check = ((LatencyAttempt.Reported) last).check();
             numbers(check.details(), result);
-            return new Verdict(condition(check.status(), check.reason(), check.message() + firstTried, generation, now),
+            return new Part(condition(check.status(), check.reason(), check.message() + firstTried, generation, now),
                     result);
         }
         result.getUnreachablePeers().add(last.peer().node());
         if (attempts.size() >= 2) {
-            return new Verdict(condition(Conditions.FALSE, Reasons.PEER_UNREACHABLE, "this node reached neither "
+            return new Part(condition(Conditions.FALSE, Reasons.PEER_UNREACHABLE, "this node reached neither "
                     + describe(attempts) + ". Two peers failing points at this node's side: check its RDMA port "
                     + "(`ibstat`), its route to them, and that TCP ports " + LatencyPods.BASE_TCP_PORT + "-"
                     + (LatencyPods.BASE_TCP_PORT + 2 * LatencyPods.MAX_SERVED_AT_ONCE - 1) + " are open between the nodes",
                     generation, now), result);
         }
-        return new Verdict(condition(Conditions.UNKNOWN, Reasons.PEER_UNREACHABLE, "this node could not reach "
+        return new Part(condition(Conditions.UNKNOWN, Reasons.PEER_UNREACHABLE, "this node could not reach "
                 + describe(attempts) + ". There is no other peer to try, so it cannot tell whether this node or "
                 + last.peer().node() + " is at fault", generation, now), result);
     }
 
     /** The only measurable node: no peer to measure against. */
-    public static Verdict noPeer(String node, long round, long generation, Instant now) {
+    public static Part noPeer(String node, long round, long generation, Instant now) {
         LatencyResult result = new LatencyResult();
         result.setMeasuredAt(Timestamps.format(now));
         result.setRound(round);
         result.setObservedGeneration(generation);
-        return new Verdict(condition(Conditions.UNKNOWN, Reasons.NO_PEER, "node " + node + " has no peer to measure "
+        return new Part(condition(Conditions.UNKNOWN, Reasons.NO_PEER, "node " + node + " has no peer to measure "
                 + "verbs latency against: it is the only node that can take part (a second matching, Ready node with "
                 + "an address, or a reference node, is needed)", generation, now), result);
     }
@@ -133,16 +124,10 @@ public final class LatencyVerdicts {
      * than {@code expiry}. The numbers stay in {@code status.latency}, dated by {@code measuredAt}.
      */
     public static Condition expired(Condition stored, LatencyResult measured, Duration expiry, Instant now) {
-        boolean moves = !Conditions.UNKNOWN.equals(stored.getStatus()) || stored.getLastTransitionTime() == null;
-        return new ConditionBuilder(stored)
-                .withStatus(Conditions.UNKNOWN)
-                .withReason(Reasons.RESULT_EXPIRED)
-                .withMessage("the last verbs latency measurement is from " + SafeText.escape(measured.getMeasuredAt())
-                        + ", older than " + Timestamps.human(expiry) + " (3 × spec.interval), so it no longer counts. "
-                        + "Check the operator's logs and its latency pods (`kubectl get pods -A -l "
-                        + LatencyPods.ROLE + "`)")
-                .withLastTransitionTime(moves ? Timestamps.format(now) : stored.getLastTransitionTime())
-                .build();
+        return Conditions.expired(stored, "the last verbs latency measurement is from "
+                + SafeText.escape(measured.getMeasuredAt()) + ", older than " + Timestamps.human(expiry)
+                + " (3 × spec.interval), so it no longer counts. Check the operator's logs and its latency pods "
+                + "(`kubectl get pods -A -l " + LatencyPods.ROLE + "`)", now);
     }
 
     private static String describe(List<LatencyAttempt> attempts) {

@@ -56,9 +56,9 @@ public final class NodeMarkings {
         this.heartbeatRefresh = heartbeatRefresh;
     }
 
-    /** Brings the node's markings for this profile in line with its settings and verdict. */
-    public Result apply(String profile, ProfileSettings settings, Node node, Condition verdict) {
-        return apply(profile, MarkingOptions.of(settings), node, verdict);
+    /** Brings the node's markings for this profile in line with its settings and its verdict's Ready. */
+    public Result apply(String profile, ProfileSettings settings, Node node, Condition ready) {
+        return apply(profile, MarkingOptions.of(settings), node, ready);
     }
 
     /**
@@ -66,11 +66,11 @@ public final class NodeMarkings {
      * of options that are off are removed.
      *
      * @param node    the Node as last seen (informer cache is fine)
-     * @param verdict the node's {@code Ready} condition for this profile, null when it has none yet
+     * @param ready   the {@code Ready} condition of the node's verdict for this profile, null when it has none yet
      * @return what was written; nothing when the node already carries the wanted markings
      */
-    public Result apply(String profile, MarkingOptions options, Node node, Condition verdict) {
-        return converge(DesiredMarkings.of(profile, options, verdict), node);
+    public Result apply(String profile, MarkingOptions options, Node node, Condition ready) {
+        return converge(DesiredMarkings.of(profile, options, ready), node);
     }
 
     /** Removes exactly what this profile set on the node (label, taint, condition), nothing else. */

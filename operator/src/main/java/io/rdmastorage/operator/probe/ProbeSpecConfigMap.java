@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * The ConfigMap that carries a profile's probe spec to its probe pods, as data: one per profile,
  * in the operator's namespace, key {@value #KEY}. Probe pods mount it at
- * {@value ProbePods#SPEC_DIR}; node-probe reads it with {@code --spec}. No shell ever sees it.
+ * {@value ProbePodFactory#SPEC_DIR}; node-probe reads it with {@code --spec}. No shell ever sees it.
  */
 public final class ProbeSpecConfigMap {
 

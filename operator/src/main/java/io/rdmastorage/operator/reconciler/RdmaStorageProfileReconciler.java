@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.reconciler;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,34 +23,23 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
-import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.operator.latency.LatencyPlanner;
-import io.rdmastorage.operator.latency.LatencyPod;
-import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
-import io.rdmastorage.operator.probe.ProbePods;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
-import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProfileAggregation;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,13 +48,16 @@ import org.slf4j.LoggerFactory;
  * continuously, event-driven, never blocking on a node:
  * <ol>
  * <li>the probe spec goes to a ConfigMap that the probe pods mount (data, never a shell);</li>
- * <li>each matching node gets a plan ({@link RoundPlanner}): harvest finished probes, mark nodes
- * that cannot be probed, expire stale results, start a probe when due (at most
- * maxConcurrentProbes alive), forget nodes that left the selection;</li>
- * <li>node verdicts are written to RdmaStorageNodes (server-side apply), verdict changes become
- * Events and metrics, and opt-in node markings follow the verdict;</li>
- * <li>the profile's status is the small aggregate, and the next reconcile is scheduled for the
- * earliest due time, probe timeout or expiry.</li>
+ * <li><b>observe</b>: one {@link ProfileSnapshot} of the nodes, verdicts and probe pods;</li>
+ * <li><b>plan</b>: one {@link ProfilePlan} for the whole profile ({@link ProfilePlanner}): harvest
+ * finished probes and latency rounds, mark nodes that cannot be probed, expire stale results, start
+ * the measurements that are due within one slot budget (maxConcurrentProbes), forget nodes that
+ * left the selection;</li>
+ * <li><b>write</b>: {@link PlanExecutor} writes the verdicts to RdmaStorageNodes (server-side
+ * apply), verdict changes become Events and metrics, opt-in node markings follow the verdict, pods
+ * are deleted and created;</li>
+ * <li><b>aggregate</b>: the profile's status is the small aggregate, and the next reconcile is
+ * scheduled for the earliest due time, probe timeout or expiry.</li>
  * </ol>
  * All state is in the cluster (pods carry their round, verdicts the last harvested round), so a
  * restarted operator adopts running probes and creates no duplicates.
@@ -77,8 +68,6 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     public static final String NAME = "rdmastorageprofile";
     private static final Logger LOG = LoggerFactory.getLogger(RdmaStorageProfileReconciler.class);
     private static final String NODES = "nodes";
-    /** Wake at least this often: a cheap safety net for anything a missed event could leave waiting. */
-    private static final Duration MAX_WAIT = Duration.ofMinutes(10);
 
     private final OperatorConfig config;
     private final OperatorMetrics metrics;
@@ -128,124 +117,55 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         return profile == null ? Set.of() : Set.of(new ResourceID(profile));
     }
 
+    /** Observe, plan, write, aggregate (DESIGN.md, "Operator behaviour that users rely on"). */
     @Override
     public UpdateControl<RdmaStorageProfile> reconcile(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
         Instant now = clock.instant();
-        String name = profile.getMetadata().getName();
-        long generation = profile.getMetadata().getGeneration();
-        ProfileSettings settings = ProfileSettings.of(profile.getSpec());
         ClusterWrites writes = new ClusterWrites(context.getClient());
-
         ProbeSpecDocument document;
         try {
             document = ProbeSpecDocument.of(profile.getSpec());
         } catch (InvalidProbeSpecException e) {
             // the CRD schema should have refused it; never let it reach a privileged pod
-            return statusUpdate(profile, InvalidSpec.status(profile, e, now), now.plus(MAX_WAIT), now);
+            return statusUpdate(profile, InvalidSpec.status(profile, e, now), now.plus(ProfilePlanner.MAX_WAIT), now);
         }
         ensureSpecConfigMap(profile, document, context, writes);
 
-        Map<String, Node> nodes = nodeCache(context);
-        Map<String, RdmaStorageNode> verdicts = context.getSecondaryResourcesAsStream(RdmaStorageNode.class)
-                .filter(v -> v.getSpec() != null && v.getSpec().getNodeName() != null)
-                .collect(Collectors.toMap(v -> v.getSpec().getNodeName(), v -> v, (a, b) -> a));
-        Map<String, List<Pod>> pods = new HashMap<>();
-        List<LatencyPod> latencyPods = new ArrayList<>();
-        List<Pod> strays = new ArrayList<>(); // latency pods whose marks do not read back: never harvested
-        context.getSecondaryResourcesAsStream(Pod.class)
-                .filter(p -> p.getSpec() != null && p.getSpec().getNodeName() != null)
-                .forEach(p -> {
-                    if (p.getMetadata().getLabels() != null && p.getMetadata().getLabels().containsKey(LatencyPods.ROLE)) {
-                        LatencyPod.of(p).ifPresentOrElse(latencyPods::add, () -> strays.add(p));
-                    } else {
-                        pods.computeIfAbsent(p.getSpec().getNodeName(), n -> new ArrayList<>()).add(p);
-                    }
-                });
-
-        Set<String> concerned = new TreeSet<>(verdicts.keySet());
-        concerned.addAll(pods.keySet());
-        List<String> matching = new ArrayList<>();
-        for (Node node : nodes.values()) {
-            if (NodeSelection.matches(profile.getSpec().getNodeSelector(), node.getMetadata().getLabels())) {
-                matching.add(node.getMetadata().getName());
-            }
+        // observe
+        ProfileSnapshot snapshot = ProfileSnapshot.of(profile, nodeCache(context).toList(),
+                context.getSecondaryResources(RdmaStorageNode.class), context.getSecondaryResources(Pod.class));
+        // plan
+        ProfilePlan plan = ProfilePlanner.plan(snapshot, config, now);
+        if (plan.waiting() > 0) {
+            LOG.debug("profile {}: {} measurements wait for a probe slot or a free port (maxConcurrentProbes {})",
+                    profile.getMetadata().getName(), plan.waiting(), snapshot.settings().maxConcurrentProbes());
         }
-        concerned.addAll(matching);
-        Set<String> matchingSet = Set.copyOf(matching);
-
+        // write
         VerdictEvents events = new VerdictEvents(context.getClient());
-        NodeWork work = new NodeWork(profile, settings, writes, new NodeMarkings(context.getClient()), events, metrics, now);
-        Instant wakeAt = now.plus(MAX_WAIT);
-        int alive = 0;
-        List<Candidate> candidates = new ArrayList<>();
-        List<NodePlan> plans = new ArrayList<>(concerned.size());
-        for (String node : concerned) {
-            List<Pod> nodePods = pods.getOrDefault(node, List.of());
-            NodePlan plan = RoundPlanner.plan(node, nodes.get(node), matchingSet.contains(node), verdicts.get(node),
-                    nodePods, generation, settings, now);
-            plans.add(plan);
-            if (!plan.forget()) {
-                alive += nodePods.size() - plan.harvests().size() - plan.stalePods().size();
-            }
-            plan.probe().ifPresent(start -> candidates.add(new Candidate(node, start)));
-            if (plan.wakeAt().isPresent() && plan.wakeAt().get().isBefore(wakeAt)) {
-                wakeAt = plan.wakeAt().get();
-            }
-        }
-        // nodes are independent: carry out their plans a few at a time
-        List<Optional<RdmaStorageNode>> after = ConcurrentWrites.map(plans, plan -> Optional.ofNullable(
-                work.carryOut(plan, nodes.get(plan.node()), verdicts.get(plan.node()))));
-        Map<String, RdmaStorageNode> current = new HashMap<>();
-        Set<String> measurable = new HashSet<>();
-        for (int i = 0; i < plans.size(); i++) {
-            NodePlan plan = plans.get(i);
-            if (!plan.forget()) {
-                after.get(i).ifPresent(v -> current.put(plan.node(), v));
-                if (NodeSelection.whyNotProbeable(nodes.get(plan.node())).isEmpty()) {
-                    measurable.add(plan.node());
-                }
-            }
-        }
+        Map<String, RdmaStorageNode> stored = new PlanExecutor(profile, snapshot.settings(), writes,
+                new NodeMarkings(context.getClient()), events, metrics).carryOut(plan);
 
-        // the longest-waiting nodes first (never probed before all), within the concurrency bound
-        candidates.sort(Comparator.comparing((Candidate c) -> c.start().lastProbe(),
-                Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(Candidate::node));
-        // a latency measurement under way holds two slots (its server and its client)
-        int latencyHeld = LatencyPlanner.PODS_PER_ROUND
-                * (int) latencyPods.stream().map(LatencyPod::clientNode).distinct().count();
-        int slots = Math.max(0, settings.maxConcurrentProbes() - alive - latencyHeld);
-        ConcurrentWrites.map(candidates.subList(0, Math.min(slots, candidates.size())), c -> {
-            writes.createPod(ProbePods.build(profile, c.node(), c.start().round(), config));
-            return c;
-        });
-        if (candidates.size() > slots) {
-            LOG.debug("profile {}: {} nodes wait for a probe slot ({} of {} in use)", name, candidates.size() - slots,
-                    alive, settings.maxConcurrentProbes());
-        }
-        // latency pairs share the probe slots, after the nodes' own probes
-        int latencySlots = slots - Math.min(slots, candidates.size()) + latencyHeld;
-        Optional<Instant> latencyWake = new LatencyRounds(profile, settings, config, writes, work, now)
-                .run(nodes, matchingSet, measurable, latencyPods, current, latencySlots);
-        if (latencyWake.isPresent() && latencyWake.get().isBefore(wakeAt)) {
-            wakeAt = latencyWake.get();
-        }
-        strays.forEach(writes::deletePod);
-
-        List<ProfileAggregation.NodeVerdict> verdictsOfMatching = new ArrayList<>(matching.size());
-        for (String node : matching) {
-            RdmaStorageNode verdict = current.get(node);
-            verdictsOfMatching.add(new ProfileAggregation.NodeVerdict(node, verdict == null ? null : verdict.getStatus()));
-        }
-        RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), generation,
-                verdictsOfMatching, profile.getStatus(), now);
-        metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(current.values().stream()
-                .map(RdmaStorageNode::getStatus).filter(Objects::nonNull).map(RdmaStorageNodeStatus::getConditions)
-                .toList()));
+        // aggregate
+        RdmaStorageProfileStatus status = aggregate(snapshot, stored, now);
         events.recordProfileChange(profile, profile.getStatus(), status);
-        return statusUpdate(profile, status, wakeAt, now);
+        return statusUpdate(profile, status, plan.wakeAt(), now);
     }
 
-    private record Candidate(String node, NodePlan.ProbeStart start) {
+    /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */
+    private RdmaStorageProfileStatus aggregate(ProfileSnapshot snapshot, Map<String, RdmaStorageNode> stored,
+                                               Instant now) {
+        RdmaStorageProfile profile = snapshot.profile();
+        List<ProfileAggregation.Member> verdicts = new ArrayList<>(snapshot.matching().size());
+        for (String node : snapshot.matching()) {
+            RdmaStorageNode verdict = stored.get(node);
+            verdicts.add(new ProfileAggregation.Member(node, verdict == null ? null : verdict.getStatus()));
+        }
+        RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
+                verdicts, profile.getStatus(), now);
+        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(
+                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
+                        .map(RdmaStorageNodeStatus::getConditions).toList()));
+        return status;
     }
 
     /** Patches the status only when it changed (a no-op patch is still an API request), then waits. */
@@ -276,10 +196,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Node> nodeCache(Context<RdmaStorageProfile> context) {
+    private static Stream<Node> nodeCache(Context<RdmaStorageProfile> context) {
         InformerEventSource<Node, RdmaStorageProfile> source = (InformerEventSource<Node, RdmaStorageProfile>)
                 context.eventSourceRetriever().getEventSourceFor(Node.class, NODES);
-        return source.list().collect(Collectors.toMap(n -> n.getMetadata().getName(), n -> n, (a, b) -> a));
+        return source.list();
     }
 
     /**
@@ -294,7 +214,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         NodeMarkings markings = new NodeMarkings(context.getClient());
         context.getSecondaryResourcesAsStream(Pod.class).forEach(writes::deletePod);
         context.getSecondaryResourcesAsStream(RdmaStorageNode.class).forEach(writes::deleteVerdict);
-        for (Node node : nodeCache(context).values()) {
+        for (Node node : nodeCache(context).toList()) {
             if (NodeMarkings.carriesMarkings(name, node)) {
                 markings.remove(name, node);
             }
@@ -303,10 +223,5 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         metrics.removeProfile(name);
         LOG.info("profile {} deleted: its probe pods, verdicts and node markings are removed", name);
         return DeleteControl.defaultDelete();
-    }
-
-    /** The Ready condition of a verdict, for node markings. */
-    static Condition ready(RdmaStorageNodeStatus status) {
-        return status == null ? null : Conditions.find(status.getConditions(), CheckTypes.READY).orElse(null);
     }
 }

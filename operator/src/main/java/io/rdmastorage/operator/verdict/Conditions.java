@@ -36,6 +36,20 @@ public final class Conditions {
     }
 
     /**
+     * {@code c} as Unknown {@link Reasons#RESULT_EXPIRED} with {@code message}: its result is too old to
+     * count. A condition that was Unknown already keeps its {@code lastTransitionTime}.
+     */
+    public static Condition expired(Condition c, String message, Instant now) {
+        boolean moves = !UNKNOWN.equals(c.getStatus()) || c.getLastTransitionTime() == null;
+        return new ConditionBuilder(c)
+                .withStatus(UNKNOWN)
+                .withReason(Reasons.RESULT_EXPIRED)
+                .withMessage(message)
+                .withLastTransitionTime(moves ? Timestamps.format(now) : c.getLastTransitionTime())
+                .build();
+    }
+
+    /**
      * The conditions of {@code next}, in its order, each with {@code observedGeneration} set and with
      * the {@code lastTransitionTime} of its {@code previous} namesake when the status is the same;
      * {@code now} when the status changed or the type is new. Types only in {@code previous} are

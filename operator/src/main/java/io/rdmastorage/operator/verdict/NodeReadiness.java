@@ -110,8 +110,10 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
     }
 
     /**
-     * The Unknown checks that say why the node is Unknown: a VerbsLatency that only awaits its first
-     * measurement does not hide a shared reason such as ProbeTimedOut of all the others.
+     * The Unknown checks that say why the node is Unknown: a check that only awaits the first
+     * measurement of its kind ({@link Reasons#AWAITING_MEASUREMENT}, the placeholder of a measurement
+     * that follows the node's own probe) does not hide a shared reason such as ProbeTimedOut of all
+     * the others.
      */
     private List<Condition> telling() {
         List<Condition> others = unknown.stream()

@@ -1,9 +1,7 @@
 package io.rdmastorage.operator.verdict;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -26,9 +24,9 @@ import java.util.Optional;
  * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
  * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
- * not make a node without Ceph NotReady). VerbsLatency ({@link CheckTypes#PAIRWISE}) belongs to the
- * latency measurements between nodes, not to the node's own probe: every other source writes it as
- * {@link Reasons#AWAITING_MEASUREMENT}, and {@link #merge} keeps the stored measurement in its place.
+ * not make a node without Ceph NotReady). Each condition type belongs to one {@link MeasurementKind}:
+ * a status built from one kind's measurement carries every other kind's types as their
+ * placeholders, and {@link #merge} keeps the stored measurement (and its facts) in their place.
  */
 public final class NodeVerdicts {
 
@@ -45,54 +43,40 @@ public final class NodeVerdicts {
     public static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                         int exitCode, String terminatedReason, String terminationMessage,
                                                         Instant finishedAt) {
-        if (exitCode != 0 && exitCode != 1) {
-            return fromFailure(spec, generation, pod, ProbeFailure.exited(pod, exitCode, terminatedReason,
-                    terminationMessage), finishedAt);
-        }
-        ProbeReports.Result result = ProbeReports.parse(terminationMessage);
-        if (result instanceof ProbeReports.Parsed parsed) {
-            return fromReport(spec, generation, pod, exitCode, parsed.report(), finishedAt);
-        }
-        return fromFailure(spec, generation, pod, ProbeFailure.unusableReport(pod, (ProbeReports.Unparseable) result),
-                finishedAt);
+        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
     }
 
     /**
      * The verdict of a parsed report: one condition per expected type from the report's checks
-     * (details into {@code status.details[type]}); VerbsLatency awaits its pairwise measurement.
+     * (details into {@code status.details[type]}); another kind's types are their placeholders.
      *
      * @param exitCode node-probe's exit code; anything but 0 or 1 means it did not finish normally, and
      *                 its report is not trusted
      */
     public static RdmaStorageNodeStatus fromReport(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                    int exitCode, ProbeReport report, Instant finishedAt) {
-        if (exitCode != 0 && exitCode != 1) {
-            return fromFailure(spec, generation, pod, ProbeFailure.exited(pod, exitCode, null,
-                    "a report, although node-probe writes one only with exit code 0 or 1"), finishedAt);
-        }
-        if (pod.node() != null && !pod.node().equals(report.node())) {
-            return fromFailure(spec, generation, pod, ProbeFailure.nodeMismatch(pod, report.node()), finishedAt);
-        }
-        List<String> expected = CheckTypes.expected(spec);
-        List<Condition> checks = new ArrayList<>(expected.size());
+        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
+    }
+
+    /** The verdict of a report {@link ReportTrust} trusts. */
+    private static RdmaStorageNodeStatus fromTrusted(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
+                                                     ProbeReport report, Instant finishedAt) {
+        Map<String, Condition> probed = new LinkedHashMap<>();
         Map<String, JsonNode> details = new LinkedHashMap<>();
-        for (String type : expected) {
-            if (type.equals(CheckTypes.PAIRWISE)) {
-                checks.add(awaitingMeasurement(generation, finishedAt));
-                continue;
-            }
+        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
             Optional<ProbeReport.Check> check = report.check(type);
             if (check.isEmpty()) {
-                checks.add(notReported(type, pod, generation, finishedAt));
+                probed.put(type, notReported(type, pod, generation, finishedAt));
                 continue;
             }
             ProbeReport.Check c = check.get();
-            checks.add(Conditions.of(type, c.status(), c.reason(), c.message(), generation, finishedAt));
+            probed.put(type, Conditions.of(type, c.status(), c.reason(), c.message(), generation, finishedAt));
             if (!c.details().isEmpty()) {
                 details.put(type, c.details());
             }
         }
-        RdmaStorageNodeStatus status = status(checks, generation, finishedAt);
+        RdmaStorageNodeStatus status = status(compose(spec, MeasurementKind.NODE_PROBE, probed, List.of(), generation,
+                finishedAt), generation, finishedAt);
         status.setLastProbeTime(Timestamps.format(finishedAt));
         status.setProbePod(pod.name());
         status.setProbeDurationMillis(report.durationMillis());
@@ -101,11 +85,18 @@ public final class NodeVerdicts {
         return status;
     }
 
+    private static RdmaStorageNodeStatus of(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
+                                            Instant finishedAt) {
+        if (trust instanceof ReportTrust.Trusted trusted) {
+            return fromTrusted(spec, generation, pod, trusted.report(), finishedAt);
+        }
+        return fromFailure(spec, generation, pod, ((ReportTrust.Untrusted) trust).failure(), finishedAt);
+    }
+
     /** A probe that gave no usable report: every expected check Unknown with the failure's reason and message. */
     public static RdmaStorageNodeStatus fromFailure(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                     ProbeFailure failure, Instant at) {
-        RdmaStorageNodeStatus status = allUnknown(CheckTypes.expected(spec), failure.reason(), failure.message(),
-                generation, at);
+        RdmaStorageNodeStatus status = allUnknown(spec, failure.reason(), failure.message(), generation, at);
         status.setLastProbeTime(Timestamps.format(at));
         status.setProbePod(pod.name());
         return status;
@@ -114,7 +105,7 @@ public final class NodeVerdicts {
     /** A matching node that was not probed: every expected check Unknown with the reason; no probe time. */
     public static RdmaStorageNodeStatus notProbed(RdmaStorageProfileSpec spec, long generation, String node,
                                                   NotProbed why, Instant now) {
-        return allUnknown(CheckTypes.expected(spec), why.reason(), why.message(node), generation, now);
+        return allUnknown(spec, why.reason(), why.message(node), generation, now);
     }
 
     /** Whether the status holds a result taken longer than {@code expiry} (3 × interval) before {@code now}. */
@@ -148,31 +139,24 @@ public final class NodeVerdicts {
                 + ", older than " + Timestamps.human(expiry) + " (3 × spec.interval), so it no longer counts: the node "
                 + "has not been probed since. Check the operator's logs and its probe pods "
                 + "(`kubectl get pods -A -l app.kubernetes.io/component=node-probe`)";
-        String nowText = Timestamps.format(now);
-        List<Condition> expired = new ArrayList<>(status.getConditions().size());
-        for (Condition c : status.getConditions()) {
-            if (c.getType().equals(CheckTypes.PAIRWISE)) {
-                expired.add(c); // dated by its own measurement (see the latency package)
-                continue;
+        List<Condition> checks = checksOf(status.getConditions());
+        for (int i = 0; i < checks.size(); i++) {
+            // another kind's conditions are dated by its own measurement
+            if (MeasurementKind.NODE_PROBE.owns(checks.get(i).getType())) {
+                checks.set(i, Conditions.expired(checks.get(i), message, now));
             }
-            boolean moves = !Conditions.UNKNOWN.equals(c.getStatus()) || c.getLastTransitionTime() == null;
-            expired.add(new ConditionBuilder(c)
-                    .withStatus(Conditions.UNKNOWN)
-                    .withReason(Reasons.RESULT_EXPIRED)
-                    .withMessage(message)
-                    .withLastTransitionTime(moves ? nowText : c.getLastTransitionTime())
-                    .build());
         }
         RdmaStorageNodeStatus copy = copy(status);
         long generation = copy.getObservedGeneration() == null ? 0 : copy.getObservedGeneration();
-        copy.setConditions(Conditions.merge(status.getConditions(), withReady(checksOf(expired), generation, now), now,
+        copy.setConditions(Conditions.merge(status.getConditions(), withReady(checks, generation, now), now,
                 generation));
         return copy;
     }
 
     /**
-     * {@code next} as it should be stored over {@code previous}: a VerbsLatency that {@code next}
-     * only awaits keeps the stored measurement (condition and {@code status.latency}); conditions
+     * {@code next} as it should be stored over {@code previous}: a condition that {@code next} only
+     * holds as its kind's placeholder keeps the stored measurement of that kind (its conditions and
+     * facts, e.g. {@code status.latency}); conditions
      * merged by {@link Conditions#merge} (lastTransitionTime kept unless the status moved;
      * observedGeneration from {@code next}); {@code Ready} worked out again from the result; and
      * {@code probeRound} kept when {@code next} has none.
@@ -183,15 +167,13 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus merged = copy(next);
         long generation = next.getObservedGeneration() == null ? 0 : next.getObservedGeneration();
         List<Condition> checks = checksOf(next.getConditions());
-        Optional<Condition> measured = previous == null ? Optional.empty()
-                : Conditions.find(previous.getConditions(), CheckTypes.PAIRWISE)
-                        .filter(c -> !Reasons.AWAITING_MEASUREMENT.equals(c.getReason()));
+        Map<String, Condition> stored = previous == null ? Map.of() : Conditions.byType(previous.getConditions());
         for (int i = 0; i < checks.size(); i++) {
-            Condition c = checks.get(i);
-            if (c.getType().equals(CheckTypes.PAIRWISE) && Reasons.AWAITING_MEASUREMENT.equals(c.getReason())
-                    && measured.isPresent()) {
-                checks.set(i, measured.get());
-                merged.setLatency(previous.getLatency());
+            MeasurementKind kind = MeasurementKind.of(checks.get(i).getType());
+            Condition measured = stored.get(checks.get(i).getType());
+            if (kind.isPlaceholder(checks.get(i)) && measured != null && !kind.isPlaceholder(measured)) {
+                checks.set(i, measured);
+                kind.copyFacts(previous, merged);
             }
         }
         List<Condition> conditions = withReady(checks, generation, now);
@@ -205,9 +187,9 @@ public final class NodeVerdicts {
 
     /**
      * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
-     * measurement, and {@code Ready} worked out again; the node's own probe results stay as they are,
-     * in the profile's order. A check not probed yet is {@link Reasons#AWAITING_PROBE}. Pass the
-     * result through {@link #merge}.
+     * measurement ({@link MeasurementKind#PAIR_PROBE}), and {@code Ready} worked out again; the node's
+     * own probe results stay as they are, in the profile's order. A check not probed yet is its kind's
+     * placeholder. Pass the result through {@link #merge}.
      *
      * @param stored the stored status; may be null
      */
@@ -215,27 +197,45 @@ public final class NodeVerdicts {
                                                     Condition verbsLatency, LatencyResult latency, long generation,
                                                     Instant at) {
         RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
-        Map<String, Condition> byType = Conditions.byType(next.getConditions());
-        List<Condition> checks = new ArrayList<>();
-        for (String type : CheckTypes.expected(spec)) {
-            Condition c = type.equals(CheckTypes.PAIRWISE) ? verbsLatency : byType.get(type);
-            checks.add(c != null ? c : Conditions.of(type, Conditions.UNKNOWN, Reasons.AWAITING_PROBE,
-                    "not probed yet: the node's probe pod has not reported", generation, at));
-        }
+        List<Condition> checks = compose(spec, MeasurementKind.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
+                next.getConditions(), generation, at);
         next.setConditions(withReady(checks, next.getObservedGeneration() == null ? generation
                 : next.getObservedGeneration(), at));
         next.setLatency(latency);
         return next;
     }
 
-    private static RdmaStorageNodeStatus allUnknown(List<String> expected, String reason, String message,
+    /** The node's own probe gave nothing: its checks Unknown with the reason, other kinds' placeholders. */
+    private static RdmaStorageNodeStatus allUnknown(RdmaStorageProfileSpec spec, String reason, String message,
                                                     long generation, Instant at) {
+        Map<String, Condition> unknown = new LinkedHashMap<>();
+        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
+            unknown.put(type, Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
+        }
+        return status(compose(spec, MeasurementKind.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
+    }
+
+    /**
+     * The checks the profile asks for, in its order, after {@code kind} measured: its types from
+     * {@code measured}, every other kind's as {@code stored} holds them, and the placeholder of any
+     * type that has neither.
+     */
+    private static List<Condition> compose(RdmaStorageProfileSpec spec, MeasurementKind kind,
+                                           Map<String, Condition> measured, List<Condition> stored, long generation,
+                                           Instant at) {
+        Map<String, Condition> storedByType = Conditions.byType(stored);
+        List<String> expected = CheckTypes.expected(spec);
         List<Condition> checks = new ArrayList<>(expected.size());
         for (String type : expected) {
-            checks.add(type.equals(CheckTypes.PAIRWISE) ? awaitingMeasurement(generation, at)
-                    : Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
+            MeasurementKind owner = MeasurementKind.of(type);
+            Condition c = owner == kind ? measured.get(type) : storedByType.get(type);
+            checks.add(c != null ? c : owner.placeholder(type, generation, at));
         }
-        return status(checks, generation, at);
+        return checks;
+    }
+
+    private static List<String> kindTypes(RdmaStorageProfileSpec spec, MeasurementKind kind) {
+        return CheckTypes.expected(spec).stream().filter(kind::owns).toList();
     }
 
     private static RdmaStorageNodeStatus status(List<Condition> checks, long generation, Instant at) {
@@ -265,13 +265,6 @@ public final class NodeVerdicts {
         return checks;
     }
 
-    /** VerbsLatency in a status that does not come from a latency measurement. */
-    private static Condition awaitingMeasurement(long generation, Instant at) {
-        return Conditions.of(CheckTypes.PAIRWISE, Conditions.UNKNOWN, Reasons.AWAITING_MEASUREMENT,
-                "waiting for the first verbs latency measurement against a peer node (a latency-server pod on the "
-                        + "peer, then a latency-client pod here)", generation, at);
-    }
-
     private static Condition notReported(String type, ProbePod pod, long generation, Instant at) {
         if (type.equals(CheckType.CEPH_MESSENGER.conditionType())) {
             return Conditions.of(type, Conditions.TRUE, Reasons.NO_CEPH_CONFIG, "node " + pod.node()
@@ -287,13 +280,9 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));
-        c.setLastProbeTime(s.getLastProbeTime());
-        c.setProbePod(s.getProbePod());
-        c.setProbeRound(s.getProbeRound());
-        c.setProbeDurationMillis(s.getProbeDurationMillis());
-        c.setProbeVersion(s.getProbeVersion());
-        c.setDetails(s.getDetails() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(s.getDetails()));
-        c.setLatency(s.getLatency());
+        for (MeasurementKind kind : MeasurementKind.values()) {
+            kind.copyFacts(s, c);
+        }
         return c;
     }
 }

@@ -50,8 +50,8 @@ public record ProbeFailure(String reason, String message) {
                 + "(RSO_PROBE_IMAGE) and the pod's security context");
     }
 
-    /** The container ended, but with no report the operator can trust ({@link ProbeReports#parse}). */
-    public static ProbeFailure unusableReport(ProbePod pod, ProbeReports.Unparseable report) {
+    /** The container ended, but with no report the operator can trust ({@link ReportParser#parse}). */
+    public static ProbeFailure unusableReport(ProbePod pod, ReportParser.Unparseable report) {
         return new ProbeFailure(report.reason(), "probe pod " + pod.namespace() + "/" + pod.name() + " on node "
                 + pod.node() + ": " + report.message() + ". See " + pod.logsCommand()
                 + " for what node-probe printed, and run `node-probe --format text` on the node to check it by hand");

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * node-probe's report as the operator reads it from a termination message (the wire format of
- * node-probe's {@code ReportJson}, {@link io.rdmastorage.contract.ReportSchema}), already checked by {@link ProbeReports#parse}: statuses are
+ * node-probe's {@code ReportJson}, {@link io.rdmastorage.contract.ReportSchema}), already checked by {@link ReportParser#parse}: statuses are
  * True/False/Unknown, reasons CamelCase, each check type at most once.
  *
  * @param probeVersion   may be null (informational)

@@ -36,8 +36,8 @@ public final class ProfileAggregation {
     /** How many node names a condition message names per group before "... and N more". */
     public static final int MESSAGE_NODES = 5;
 
-    /** A node's name and verdict, for callers that hold statuses rather than RdmaStorageNode objects. */
-    public record NodeVerdict(String node, RdmaStorageNodeStatus status) {
+    /** A matching node: its name and verdict, for callers that hold statuses rather than RdmaStorageNode objects. */
+    public record Member(String node, RdmaStorageNodeStatus status) {
     }
 
     private ProfileAggregation() {
@@ -55,9 +55,9 @@ public final class ProfileAggregation {
 
     /** {@link #aggregate} for name/status pairs. */
     public static RdmaStorageProfileStatus aggregateVerdicts(RdmaStorageProfileSpec spec, long generation,
-                                                             List<NodeVerdict> nodes, RdmaStorageProfileStatus previous,
+                                                             List<Member> nodes, RdmaStorageProfileStatus previous,
                                                              Instant now) {
-        return aggregate(spec, generation, nodes, NodeVerdict::node, NodeVerdict::status, previous, now);
+        return aggregate(spec, generation, nodes, Member::node, Member::status, previous, now);
     }
 
     private static <N> RdmaStorageProfileStatus aggregate(RdmaStorageProfileSpec spec, long generation, Iterable<N> nodes,

@@ -25,7 +25,7 @@ import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.ProbeReport;
 import io.rdmastorage.operator.verdict.ProfileAggregation;
-import io.rdmastorage.operator.verdict.ProfileAggregation.NodeVerdict;
+import io.rdmastorage.operator.verdict.ProfileAggregation.Member;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,8 +96,8 @@ class OperatorStatusHealthTest {
         return new ProbeReport.Check("VerbsLatency", status, reason, message, details);
     }
 
-    /** {@code probed} with a latency round's verdict, as the operator stores it (NodeWork.recordLatency). */
-    private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Verdict verdict) {
+    /** {@code probed} with a latency round's verdict, as the operator stores it (ProfilePlanner: withLatency, then merge). */
+    private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Part verdict) {
         return NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
                 GENERATION, NOW), NOW);
     }
@@ -150,8 +150,8 @@ class OperatorStatusHealthTest {
     }
 
     private Health profileHealth(Map<String, RdmaStorageNodeStatus> nodes) {
-        List<NodeVerdict> verdicts = new ArrayList<>();
-        nodes.forEach((name, status) -> verdicts.add(new NodeVerdict(name, status)));
+        List<Member> verdicts = new ArrayList<>();
+        nodes.forEach((name, status) -> verdicts.add(new Member(name, status)));
         RdmaStorageProfile profile = new RdmaStorageProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("gds").withGeneration(GENERATION).build());
         profile.setSpec(spec);
@@ -222,7 +222,7 @@ class OperatorStatusHealthTest {
         profile.setMetadata(new ObjectMetaBuilder().withName("gds").withGeneration(GENERATION + 1).build());
         profile.setSpec(spec);
         profile.setStatus(ProfileAggregation.aggregateVerdicts(spec, GENERATION,
-                List.of(new NodeVerdict("gpu-01", healthy("gpu-01"))), null, NOW));
+                List.of(new Member("gpu-01", healthy("gpu-01"))), null, NOW));
         assertThat(health("RdmaStorageProfile", profile))
                 .isEqualTo(new Health("Progressing", "Waiting for the operator to observe generation 4 (status is for 3)"));
     }

@@ -30,10 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The probe pod as built by {@link ProbePods}, against a real kube-apiserver: accepted in a
+ * The probe pod as built by {@link ProbePodFactory}, against a real kube-apiserver: accepted in a
  * namespace at Pod Security level privileged (and refused at baseline: the posture is real), run
  * by a simulated kubelet with the real node-probe on a healthy fixture node, and harvested by
- * {@link ProbeOutcomes}.
+ * {@link ProbeOutcomeReader}.
  */
 class ProbePodApiServerTest {
 
@@ -113,7 +113,7 @@ class ProbePodApiServerTest {
         ConfigMap specMap = admin.configMaps().resource(ProbeSpecConfigMap.build(profile, document, config)).create();
         assertThat(specMap.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo(profile.getMetadata().getUid()));
-        Pod built = ProbePods.build(profile, NODE, 1, config);
+        Pod built = ProbePodFactory.build(profile, NODE, 1, config);
         Pod created = admin.pods().resource(built).create();
 
         // what the API server kept is what was built: nothing dropped, nothing loosened
@@ -123,7 +123,7 @@ class ProbePodApiServerTest {
         assertThat(created.getSpec().getAutomountServiceAccountToken()).isFalse();
 
         // a restarted operator creating the same round again gets AlreadyExists, not a second pod
-        assertThatThrownBy(() -> admin.pods().resource(ProbePods.build(profile, NODE, 1, config)).create())
+        assertThatThrownBy(() -> admin.pods().resource(ProbePodFactory.build(profile, NODE, 1, config)).create())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
 
         ProbeOutcome outcome = awaitOutcome(built.getMetadata().getName(), Duration.ofSeconds(60));
@@ -146,7 +146,7 @@ class ProbePodApiServerTest {
         String baseline = NAMESPACE + "-baseline";
         namespace(baseline, "baseline");
         RdmaStorageProfile profile = createProfile();
-        Pod pod = ProbePods.build(profile, NODE, 2, config(baseline));
+        Pod pod = ProbePodFactory.build(profile, NODE, 2, config(baseline));
 
         assertThatThrownBy(() -> admin.pods().resource(pod).create())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
@@ -161,7 +161,7 @@ class ProbePodApiServerTest {
         ProbeOutcome outcome = null;
         while (Instant.now().isBefore(deadline)) {
             Pod pod = admin.pods().inNamespace(NAMESPACE).withName(podName).get();
-            outcome = ProbeOutcomes.of(pod, Instant.now(), Duration.ofMinutes(3));
+            outcome = ProbeOutcomeReader.of(pod, Instant.now(), Duration.ofMinutes(3));
             if (!(outcome instanceof ProbeOutcome.InProgress)) {
                 return outcome;
             }

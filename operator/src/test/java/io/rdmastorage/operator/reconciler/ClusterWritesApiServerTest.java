@@ -53,12 +53,7 @@ class ClusterWritesApiServerTest {
     void probePodCreatedOnceAndDeleted() {
         KubernetesClient admin = LocalControlPlane.shared().adminClient();
         String ns = "cluster-writes-test";
-        admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns)
-                .endMetadata().build()).serverSideApply();
-        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder()
-                .withNewMetadata().withName("probe-w-1").withNamespace(ns).endMetadata()
-                .withNewSpec().withNodeName("w-1").addNewContainer().withName("node-probe").withImage("node-probe:test")
-                .endContainer().endSpec().build();
+        io.fabric8.kubernetes.api.model.Pod pod = boundPod(admin, ns, "probe-w-1", "w-1");
         ClusterWrites writes = new ClusterWrites(admin);
 
         writes.createPod(pod);
@@ -71,5 +66,35 @@ class ClusterWritesApiServerTest {
         // bound to a node, so the API server waits for its kubelet (none here) unless it was never started
         assertThat(left == null || left.getMetadata().getDeletionTimestamp() != null).isTrue();
         admin.pods().inNamespace(ns).withName("probe-w-1").withGracePeriod(0).delete();
+    }
+
+    @Test
+    void aPodThatHasEndedIsGoneAtOnceWithoutWaitingForItsKubelet() {
+        KubernetesClient admin = LocalControlPlane.shared().adminClient();
+        String ns = "cluster-writes-ended";
+        io.fabric8.kubernetes.api.model.Pod pod = boundPod(admin, ns, "probe-w-2", "w-2");
+        ClusterWrites writes = new ClusterWrites(admin);
+        writes.createPod(pod);
+        io.fabric8.kubernetes.api.model.Pod ended = new io.fabric8.kubernetes.api.model.PodBuilder(
+                admin.pods().inNamespace(ns).withName("probe-w-2").get())
+                .withNewStatus().withPhase("Succeeded").endStatus().build();
+        ended = admin.pods().inNamespace(ns).resource(ended).updateStatus();
+        assertThat(ClusterWrites.ended(ended)).isTrue();
+
+        writes.deletePod(ended);
+
+        // bound to a node with no kubelet here: only a grace period of 0 removes it at once
+        assertThat(admin.pods().inNamespace(ns).withName("probe-w-2").get()).isNull();
+    }
+
+    /** A probe pod bound to {@code node} (no kubelet runs here), in a namespace made for it. */
+    private static io.fabric8.kubernetes.api.model.Pod boundPod(KubernetesClient admin, String ns, String name,
+                                                                String node) {
+        admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns)
+                .endMetadata().build()).serverSideApply();
+        return new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(ns).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("node-probe").withImage("node-probe:test")
+                .endContainer().endSpec().build();
     }
 }

@@ -3,6 +3,7 @@ package io.rdmastorage.operator.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CheckTypesTest {
@@ -25,7 +26,17 @@ class CheckTypesTest {
 
     @Test
     void onlyVerbsLatencyIsMeasuredInPairs() {
-        assertThat(CheckTypes.PAIRWISE).isEqualTo("VerbsLatency");
-        assertThat(CheckTypes.ALL).contains(CheckTypes.PAIRWISE);
+        assertThat(MeasurementKind.PAIR_PROBE.types()).isEqualTo(List.of("VerbsLatency"));
+        assertThat(CheckTypes.ALL).containsAll(MeasurementKind.PAIR_PROBE.types());
+    }
+
+    @Test
+    void everyTypeBelongsToExactlyOneKindOfMeasurement() {
+        for (String type : CheckTypes.ALL) {
+            assertThat(java.util.Arrays.stream(MeasurementKind.values()).filter(k -> k.types().contains(type)))
+                    .as(type).hasSize(1).containsExactly(MeasurementKind.of(type));
+        }
+        assertThat(java.util.Arrays.stream(MeasurementKind.values()).flatMap(k -> k.types().stream()))
+                .containsExactlyInAnyOrderElementsOf(CheckTypes.ALL);
     }
 }

@@ -143,7 +143,7 @@ class NodeVerdictsTest {
     void aNodeWithoutCephConfigPassesCephMessenger() {
         RealProbe.Termination t = RealProbe.run(dir, "gpu-07", NodeScenarios.HEALTHY_SPEC,
                 host -> NodeScenarios.healthy(host).delete("/etc/ceph/ceph.conf"));
-        assertThat(ProbeReports.parse(t.message()).toString()).doesNotContain("CephMessenger");
+        assertThat(ReportParser.parse(t.message()).toString()).doesNotContain("CephMessenger");
 
         RdmaStorageNodeStatus s = fromTermination(RealProbe.healthySpec(), t);
 
@@ -264,7 +264,7 @@ class NodeVerdictsTest {
         RealProbe.Termination t = RealProbe.scenario(dir, "gpu-07");
         assertAllUnknown(NodeVerdicts.fromTermination(RealProbe.healthySpec(), GEN, POD, 137, "OOMKilled", t.message(), T0),
                 Reasons.PROBE_FAILED);
-        ProbeReport report = ((ProbeReports.Parsed) ProbeReports.parse(t.message())).report();
+        ProbeReport report = ((ReportParser.Parsed) ReportParser.parse(t.message())).report();
         assertAllUnknown(NodeVerdicts.fromReport(RealProbe.healthySpec(), GEN, POD, 3, report, T0), Reasons.PROBE_FAILED);
     }
 
@@ -363,7 +363,7 @@ class NodeVerdictsTest {
     static void assertAllUnknown(RdmaStorageNodeStatus s, String reason) {
         assertThat(s.getConditions()).isNotEmpty().allSatisfy(c -> {
             assertThat(c.getStatus()).as(c.toString()).isEqualTo("Unknown");
-            if (!c.getType().equals(CheckTypes.PAIRWISE)) {
+            if (MeasurementKind.NODE_PROBE.owns(c.getType())) {
                 assertThat(c.getReason()).as(c.toString()).isEqualTo(reason);
             }
         });

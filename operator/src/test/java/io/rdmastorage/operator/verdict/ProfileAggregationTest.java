@@ -10,7 +10,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
-import io.rdmastorage.operator.verdict.ProfileAggregation.NodeVerdict;
+import io.rdmastorage.operator.verdict.ProfileAggregation.Member;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,8 +58,8 @@ class ProfileAggregationTest {
     @Test
     void theIssuesFourNodes() {
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, List.of(
-                new NodeVerdict("gpu-01", healthy), new NodeVerdict("gpu-12", iommuEnabled),
-                new NodeVerdict("gpu-07", tcpFallback), new NodeVerdict("gpu-09", nvmeofOnTcp)), null, T0);
+                new Member("gpu-01", healthy), new Member("gpu-12", iommuEnabled),
+                new Member("gpu-07", tcpFallback), new Member("gpu-09", nvmeofOnTcp)), null, T0);
 
         assertThat(s.getObservedGeneration()).isEqualTo(GEN);
         assertThat(s.getNodes()).satisfies(n -> {
@@ -97,8 +97,8 @@ class ProfileAggregationTest {
         RdmaStorageNodeStatus timedOut = NodeVerdicts.fromFailure(SPEC, GEN, new ProbePod("ns", "p", "gpu-30"),
                 ProbeFailure.timedOut(new ProbePod("ns", "p", "gpu-30"), Duration.ofMinutes(3)), T0);
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, List.of(
-                new NodeVerdict("gpu-30", timedOut), new NodeVerdict("gpu-07", tcpFallback),
-                new NodeVerdict("gpu-20", awaiting("gpu-20")), new NodeVerdict("gpu-01", healthy)), null, T0);
+                new Member("gpu-30", timedOut), new Member("gpu-07", tcpFallback),
+                new Member("gpu-20", awaiting("gpu-20")), new Member("gpu-01", healthy)), null, T0);
 
         assertThat(s.getNodes().getUnknown()).isEqualTo(2);
         assertThat(condition(s, "Ready").getMessage()).isEqualTo("1 of 4 nodes not ready: gpu-07 (GpfsVerbs: TcpFallback); "
@@ -116,7 +116,7 @@ class ProfileAggregationTest {
     @Test
     void onlyUnknownNodesMakeTheProfileUnknownNeverTrue() {
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, List.of(
-                new NodeVerdict("gpu-01", healthy), new NodeVerdict("gpu-02", awaiting("gpu-02"))), null, T0);
+                new Member("gpu-01", healthy), new Member("gpu-02", awaiting("gpu-02"))), null, T0);
 
         Condition ready = condition(s, "Ready");
         assertThat(ready.getStatus()).isEqualTo("Unknown");
@@ -127,7 +127,7 @@ class ProfileAggregationTest {
     @Test
     void allNodesReady() {
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, List.of(
-                new NodeVerdict("gpu-01", healthy), new NodeVerdict("gpu-02", healthy)), null, T0);
+                new Member("gpu-01", healthy), new Member("gpu-02", healthy)), null, T0);
 
         assertThat(condition(s, "Ready")).satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("True");
@@ -153,13 +153,13 @@ class ProfileAggregationTest {
     @Test
     void aProfileWithoutChecksIsUnknownAndLatencyCountsOnceMeasured() {
         RdmaStorageProfileStatus none = ProfileAggregation.aggregateVerdicts(new RdmaStorageProfileSpec(), GEN,
-                List.of(new NodeVerdict("gpu-01", new RdmaStorageNodeStatus())), null, T0);
+                List.of(new Member("gpu-01", new RdmaStorageNodeStatus())), null, T0);
         assertThat(condition(none, "Ready").getReason()).isEqualTo("NoChecksConfigured");
         assertThat(none.getConditions()).hasSize(1);
 
         RdmaStorageProfileSpec withLatency = RealProbe.withLatency(RealProbe.healthySpec());
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(withLatency, GEN, List.of(
-                new NodeVerdict("gpu-01", healthy)), null, T0);
+                new Member("gpu-01", healthy)), null, T0);
         // the healthy node's verdict has no VerbsLatency yet: the profile waits for it
         assertThat(condition(s, "Ready").getStatus()).isEqualTo("Unknown");
         assertThat(condition(s, "VerbsLatency").getMessage()).isEqualTo("1 of 1 nodes Unknown: gpu-01 (AwaitingProbe); 0 True");
@@ -167,7 +167,7 @@ class ProfileAggregationTest {
         RdmaStorageNodeStatus measured = NodeVerdicts.withLatency(withLatency, healthy, Conditions.of("VerbsLatency",
                 "True", "WithinThreshold", "1.01 µs", GEN, T0), new io.rdmastorage.operator.api.LatencyResult(), GEN, T0);
         RdmaStorageProfileStatus after = ProfileAggregation.aggregateVerdicts(withLatency, GEN, List.of(
-                new NodeVerdict("gpu-01", measured)), null, T0);
+                new Member("gpu-01", measured)), null, T0);
         assertThat(condition(after, "Ready").getStatus()).isEqualTo("True");
         assertThat(condition(after, "VerbsLatency").getStatus()).isEqualTo("True");
     }
@@ -180,22 +180,22 @@ class ProfileAggregationTest {
                 null, RealProbe.scenario(dir, "gpu-01").message(), T0);
 
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN + 1,
-                List.of(new NodeVerdict("gpu-01", oldVerdict)), null, T0);
+                List.of(new Member("gpu-01", oldVerdict)), null, T0);
         assertThat(condition(s, "Ready").getStatus()).isEqualTo("Unknown");
         assertThat(condition(s, "GpfsVerbs").getStatus()).isEqualTo("True");
         assertThat(condition(s, "GdsReady").getMessage()).isEqualTo("1 of 1 nodes Unknown: gpu-01 (AwaitingProbe); 0 True");
 
         gpfsOnly.setInterval("5m");
         assertThat(condition(ProfileAggregation.aggregateVerdicts(gpfsOnly, GEN + 1,
-                List.of(new NodeVerdict("gpu-01", oldVerdict)), null, T0), "Ready").getStatus()).isEqualTo("True");
+                List.of(new Member("gpu-01", oldVerdict)), null, T0), "Ready").getStatus()).isEqualTo("True");
     }
 
     @Test
     void longListsAreCutWorstFirst() {
-        List<NodeVerdict> nodes = new ArrayList<>();
+        List<Member> nodes = new ArrayList<>();
         for (int i = 40; i >= 1; i--) {
             String name = String.format("gpu-%02d", i);
-            nodes.add(new NodeVerdict(name, i % 10 == 0 ? tcpFallback : i % 7 == 0 ? awaiting(name) : healthy));
+            nodes.add(new Member(name, i % 10 == 0 ? tcpFallback : i % 7 == 0 ? awaiting(name) : healthy));
         }
         RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, nodes, null, T0);
 
@@ -204,10 +204,10 @@ class ProfileAggregationTest {
         assertThat(s.getNotReadyNodes()).containsExactly("gpu-10", "gpu-20", "gpu-30", "gpu-40",
                 "gpu-07", "gpu-14", "gpu-21", "gpu-28", "gpu-35");
 
-        List<NodeVerdict> many = new ArrayList<>();
+        List<Member> many = new ArrayList<>();
         for (int i = 1; i <= 40; i++) {
             String name = String.format("gpu-%02d", i);
-            many.add(new NodeVerdict(name, i <= 12 ? tcpFallback : i <= 15 ? nvmeofOnTcp : i == 16 ? awaiting(name) : healthy));
+            many.add(new Member(name, i <= 12 ? tcpFallback : i <= 15 ? nvmeofOnTcp : i == 16 ? awaiting(name) : healthy));
         }
         RdmaStorageProfileStatus m = ProfileAggregation.aggregateVerdicts(SPEC, GEN, many, null, T0);
         assertThat(condition(m, "Ready").getMessage()).isEqualTo("15 of 40 nodes not ready: "
@@ -223,7 +223,7 @@ class ProfileAggregationTest {
 
     @Test
     void conditionsDoNotFlapAcrossRounds() {
-        List<NodeVerdict> failing = List.of(new NodeVerdict("gpu-01", healthy), new NodeVerdict("gpu-07", tcpFallback));
+        List<Member> failing = List.of(new Member("gpu-01", healthy), new Member("gpu-07", tcpFallback));
         RdmaStorageProfileStatus first = ProfileAggregation.aggregateVerdicts(SPEC, GEN, failing, null, T0);
         Instant t1 = T0.plus(Duration.ofMinutes(15));
         RdmaStorageProfileStatus second = ProfileAggregation.aggregateVerdicts(SPEC, GEN, failing, first, t1);
@@ -233,7 +233,7 @@ class ProfileAggregationTest {
 
         Instant t2 = t1.plus(Duration.ofMinutes(15));
         RdmaStorageProfileStatus fixed = ProfileAggregation.aggregateVerdicts(SPEC, GEN + 1, List.of(
-                new NodeVerdict("gpu-01", healthy), new NodeVerdict("gpu-07", healthy)), second, t2);
+                new Member("gpu-01", healthy), new Member("gpu-07", healthy)), second, t2);
         assertThat(condition(fixed, "Ready").getLastTransitionTime()).isEqualTo("2024-05-01T10:30:00Z");
         assertThat(condition(fixed, "GpfsVerbs").getLastTransitionTime()).isEqualTo("2024-05-01T10:30:00Z");
         assertThat(condition(fixed, "NvmeofRdma").getLastTransitionTime()).isEqualTo("2024-05-01T10:00:00Z");
@@ -278,14 +278,14 @@ class ProfileAggregationTest {
         int n = 5000;
         AtomicInteger conditionReads = new AtomicInteger();
         AtomicInteger listReads = new AtomicInteger();
-        List<NodeVerdict> backing = new ArrayList<>(n);
+        List<Member> backing = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             RdmaStorageNodeStatus source = i % 3 == 0 ? tcpFallback : i % 5 == 0 ? awaiting("x") : healthy;
-            backing.add(new NodeVerdict("node-" + i, new CountingStatus(source, conditionReads)));
+            backing.add(new Member("node-" + i, new CountingStatus(source, conditionReads)));
         }
-        List<NodeVerdict> nodes = new AbstractList<>() {
+        List<Member> nodes = new AbstractList<>() {
             @Override
-            public NodeVerdict get(int index) {
+            public Member get(int index) {
                 listReads.incrementAndGet();
                 return backing.get(index);
             }

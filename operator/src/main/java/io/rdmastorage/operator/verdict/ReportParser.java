@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * ({@link Reasons#REPORT_MISSING}, {@link Reasons#REPORT_OVERSIZED}, {@link Reasons#REPORT_UNPARSEABLE})
  * and a message that quotes the start of what arrived, escaped. Never throws.
  */
-public final class ProbeReports {
+public final class ReportParser {
 
     /** Kubernetes keeps at most this many bytes of a termination message (the last ones of the file). */
     private static final int MAX_BYTES = ReportSchema.MAX_BYTES;
@@ -38,7 +38,7 @@ public final class ProbeReports {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private ProbeReports() {
+    private ReportParser() {
     }
 
     /** What {@link #parse} made of a termination message. */

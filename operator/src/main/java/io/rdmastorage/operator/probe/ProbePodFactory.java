@@ -54,7 +54,7 @@ import java.util.Map;
  * The namespace must allow this: Pod Security level {@code privileged}
  * ({@code pod-security.kubernetes.io/enforce=privileged}); {@code baseline} refuses the pod.
  */
-public final class ProbePods {
+public final class ProbePodFactory {
 
     public static final String CONTAINER = "node-probe";
     public static final String HOST_ROOT = "/host";
@@ -84,7 +84,7 @@ public final class ProbePods {
     private static final int MAX_NAME = 63;
     private static final int HASH_CHARS = 10;
 
-    private ProbePods() {
+    private ProbePodFactory() {
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.List;
  * message, the others are mentioned after it ("also …") and, when they differ, listed by reason in
  * {@code details.problems}; no finding at all is the judgement's True.
  */
-public final class Verdicts {
+public final class Findings {
 
     /** How the findings after the first are mentioned in the message. */
     public enum Mention {
@@ -25,7 +25,7 @@ public final class Verdicts {
 
     private static final int COUNTED_NAMED = 3;
 
-    private Verdicts() {
+    private Findings() {
     }
 
     /**

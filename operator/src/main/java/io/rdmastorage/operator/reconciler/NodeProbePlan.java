@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What one reconcile does for one node of a profile, decided by {@link RoundPlanner} from the
- * cached state alone; the reconciler carries it out.
+ * What one reconcile does for one node of a profile, decided by {@link NodeProbePlanner} from the
+ * cached state alone; {@link ProfilePlanner} turns it into writes.
  *
  * @param harvests   finished (or failed, or timed-out) probe pods whose result becomes the node's verdict
  * @param stalePods  pods whose round was already harvested (an operator restart between the status
@@ -21,7 +21,7 @@ import java.util.Optional;
  * @param wakeAt     when this node needs a look again without any event (next due time, a probe's
  *                   timeout, an expiry), if ever
  */
-record NodePlan(String node, List<Harvest> harvests, List<Pod> stalePods, Optional<NotProbed> notProbed, boolean expire,
+record NodeProbePlan(String node, List<Harvest> harvests, List<Pod> stalePods, Optional<NotProbed> notProbed, boolean expire,
                 Optional<ProbeStart> probe, boolean forget, Optional<Instant> wakeAt) {
 
     record Harvest(Pod pod, long round, long generation, ProbeOutcome outcome) {

@@ -14,7 +14,7 @@ import java.util.function.Function;
  * round would otherwise wait for 1,000 of them in series. Bounded, so the API server sees at most
  * {@link #IN_FLIGHT} requests from one reconcile at once.
  */
-final class ConcurrentWrites {
+final class WritePool {
 
     static final int IN_FLIGHT = 8;
 
@@ -24,7 +24,7 @@ final class ConcurrentWrites {
         return thread;
     });
 
-    private ConcurrentWrites() {
+    private WritePool() {
     }
 
     /**

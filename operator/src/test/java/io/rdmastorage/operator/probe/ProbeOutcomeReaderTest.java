@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-class ProbeOutcomesTest {
+class ProbeOutcomeReaderTest {
 
     private static final Instant CREATED = Instant.parse("2026-03-01T10:00:00Z");
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
@@ -40,7 +40,7 @@ class ProbeOutcomesTest {
     }
 
     private static ProbeOutcome at(Pod pod, Duration after) {
-        return ProbeOutcomes.of(pod, CREATED.plus(after), TIMEOUT);
+        return ProbeOutcomeReader.of(pod, CREATED.plus(after), TIMEOUT);
     }
 
     @Test
@@ -140,7 +140,7 @@ class ProbeOutcomesTest {
     void unknownPhaseMeansTheNodeIsLost() {
         assertThat(at(pod("Unknown").build(), Duration.ofSeconds(30))).isInstanceOfSatisfying(ProbeOutcome.Lost.class,
                 l -> assertThat(l.reason()).isEqualTo("NodeLost"));
-        assertThat(ProbeOutcomes.nodeGone("gpu-07").message()).contains("gpu-07");
+        assertThat(ProbeOutcomeReader.nodeGone("gpu-07").message()).contains("gpu-07");
     }
 
     @Test
@@ -184,8 +184,8 @@ class ProbeOutcomesTest {
 
     @Test
     void graceIsATenthOfTheTimeoutWithinBounds() {
-        assertThat(ProbeOutcomes.grace(Duration.ofMinutes(3))).isEqualTo(Duration.ofSeconds(18));
-        assertThat(ProbeOutcomes.grace(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(2));
-        assertThat(ProbeOutcomes.grace(Duration.ofHours(1))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ProbeOutcomeReader.grace(Duration.ofMinutes(3))).isEqualTo(Duration.ofSeconds(18));
+        assertThat(ProbeOutcomeReader.grace(Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(2));
+        assertThat(ProbeOutcomeReader.grace(Duration.ofHours(1))).isEqualTo(Duration.ofSeconds(30));
     }
 }

@@ -8,21 +8,21 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The one combiner: worst first, the others mentioned, problems listed, True only without findings. */
-class VerdictsTest {
+class FindingsTest {
 
     private static final Finding PASSED = Finding.passed("PortsActive", "all good");
     private static final Finding UNKNOWN = Finding.of(Status.UNKNOWN, "PortStateUnreadable", "cannot tell", "unclear");
     private static final Finding DOWN = Finding.of(Status.FALSE, "PortDown", "port 2 is down", "port 2 down");
     private static final Finding MISSING = Finding.of(Status.FALSE, "DeviceMissing", "device 3 is missing", "device 3 missing");
 
-    private static CheckResult combine(Verdicts.Mention mention, List<String> precedence, Finding... findings) {
-        return Verdicts.combine(CheckType.RDMA_DEVICES, mention, precedence,
+    private static CheckResult combine(Findings.Mention mention, List<String> precedence, Finding... findings) {
+        return Findings.combine(CheckType.RDMA_DEVICES, mention, precedence,
                 Judgement.of(List.of(findings), PASSED, new Details().put("fact", 1)));
     }
 
     @Test
     void noFindingIsTheJudgementsTrue() {
-        CheckResult result = combine(Verdicts.Mention.COUNTED, List.of());
+        CheckResult result = combine(Findings.Mention.COUNTED, List.of());
 
         assertThat(result.status()).isEqualTo(Status.TRUE);
         assertThat(result.reason()).isEqualTo("PortsActive");
@@ -31,7 +31,7 @@ class VerdictsTest {
 
     @Test
     void falseOutranksUnknownWhateverTheOrder() {
-        CheckResult result = combine(Verdicts.Mention.COUNTED, List.of(), UNKNOWN, DOWN);
+        CheckResult result = combine(Findings.Mention.COUNTED, List.of(), UNKNOWN, DOWN);
 
         assertThat(result.status()).isEqualTo(Status.FALSE);
         assertThat(result.reason()).isEqualTo("PortDown");
@@ -41,7 +41,7 @@ class VerdictsTest {
 
     @Test
     void precedenceOrdersFindingsOfOneStatus() {
-        CheckResult result = combine(Verdicts.Mention.COUNTED, List.of("DeviceMissing"), DOWN, UNKNOWN, MISSING);
+        CheckResult result = combine(Findings.Mention.COUNTED, List.of("DeviceMissing"), DOWN, UNKNOWN, MISSING);
 
         assertThat(result.reason()).isEqualTo("DeviceMissing");
         assertThat(result.message()).isEqualTo("device 3 is missing; also 2 more: port 2 down; unclear");
@@ -49,21 +49,21 @@ class VerdictsTest {
 
     @Test
     void sentencesMentionEachProblemWithItsFix() {
-        CheckResult result = combine(Verdicts.Mention.SENTENCES, List.of(), DOWN, MISSING);
+        CheckResult result = combine(Findings.Mention.SENTENCES, List.of(), DOWN, MISSING);
 
         assertThat(result.message()).isEqualTo("port 2 is down. Also DeviceMissing: device 3 is missing.");
     }
 
     @Test
     void reasonsNameTheOthersOnly() {
-        CheckResult result = combine(Verdicts.Mention.REASONS, List.of(), DOWN, UNKNOWN);
+        CheckResult result = combine(Findings.Mention.REASONS, List.of(), DOWN, UNKNOWN);
 
         assertThat(result.message()).isEqualTo("port 2 is down. Also: unclear");
     }
 
     @Test
     void aSingleFindingIsSaidAsIsWithItsOwnDetails() {
-        CheckResult result = Verdicts.combine(CheckType.RDMA_DEVICES, Verdicts.Mention.SENTENCES,
+        CheckResult result = Findings.combine(CheckType.RDMA_DEVICES, Findings.Mention.SENTENCES,
                 Judgement.only(UNKNOWN.withDetail("command", "ibstat"), new Details().put("fact", 1)));
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
@@ -76,7 +76,7 @@ class VerdictsTest {
     void theNoteEndsEveryVerdict() {
         Judgement judgement = Judgement.of(List.of(), PASSED, new Details()).withNote(" (log: 2 errors)");
 
-        assertThat(Verdicts.combine(CheckType.RDMA_DEVICES, Verdicts.Mention.SENTENCES, judgement).message())
+        assertThat(Findings.combine(CheckType.RDMA_DEVICES, Findings.Mention.SENTENCES, judgement).message())
                 .isEqualTo("all good (log: 2 errors)");
     }
 }

@@ -2,8 +2,8 @@ package io.rdmastorage.operator.verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rdmastorage.operator.verdict.ProbeReports.Parsed;
-import io.rdmastorage.operator.verdict.ProbeReports.Unparseable;
+import io.rdmastorage.operator.verdict.ReportParser.Parsed;
+import io.rdmastorage.operator.verdict.ReportParser.Unparseable;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class ProbeReportsTest {
+class ReportParserTest {
 
     @TempDir
     Path dir;
@@ -85,7 +85,7 @@ class ProbeReportsTest {
         String padded = VALID.replace("\"probeVersion\":\"0.1.0\"",
                 "\"probeVersion\":\"0.1.0" + " ".repeat(4096 - VALID.length()) + "\"");
         assertThat(padded.length()).isEqualTo(4096);
-        assertThat(ProbeReports.parse(padded)).isInstanceOf(Parsed.class);
+        assertThat(ReportParser.parse(padded)).isInstanceOf(Parsed.class);
     }
 
     @Test
@@ -179,13 +179,13 @@ class ProbeReportsTest {
     }
 
     private static ProbeReport parsed(String message) {
-        ProbeReports.Result result = ProbeReports.parse(message);
+        ReportParser.Result result = ReportParser.parse(message);
         assertThat(result).as(String.valueOf(result)).isInstanceOf(Parsed.class);
         return ((Parsed) result).report();
     }
 
     private static Unparseable unparseable(String message) {
-        ProbeReports.Result result = ProbeReports.parse(message);
+        ReportParser.Result result = ReportParser.parse(message);
         assertThat(result).as(String.valueOf(result)).isInstanceOf(Unparseable.class);
         return (Unparseable) result;
     }

@@ -18,7 +18,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
-import io.rdmastorage.operator.probe.ProbePods;
+import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
@@ -34,11 +34,11 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RoundPlanner} from cached state alone: fabric8 objects built by hand, a fixed clock. The
+ * {@link NodeProbePlanner} from cached state alone: fabric8 objects built by hand, a fixed clock. The
  * profile probes every 15 minutes with a 3-minute timeout, so a running probe counts as timed out
  * 3m18s after its pod was created (10% grace) and a result expires after 45 minutes.
  */
-class RoundPlannerTest {
+class NodeProbePlannerTest {
 
     static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
     static final String NODE = "gpu-07";
@@ -59,7 +59,7 @@ class RoundPlannerTest {
         void aFinishedProbePodIsHarvestedWithItsRoundGenerationAndOutcome() {
             Pod pod = probePod(4, NOW.minusSeconds(30)).withGeneration(6).terminated(0, REPORT, NOW.minusSeconds(10));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
 
             assertThat(plan.harvests()).singleElement().satisfies(h -> {
                 assertThat(h.pod()).isSameAs(pod);
@@ -76,7 +76,7 @@ class RoundPlannerTest {
             // the result is older than the interval and even expired: the harvest replaces it
             Pod pod = probePod(4, NOW.minusSeconds(30)).terminated(1, REPORT, NOW.minusSeconds(10));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofHours(2)), 3)), pod);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofHours(2)), 3)), pod);
 
             assertThat(plan.harvests()).hasSize(1);
             assertThat(plan.probe()).isEmpty();
@@ -89,9 +89,9 @@ class RoundPlannerTest {
         void aPodWithoutAGenerationAnnotationIsHarvestedUnderTheProfilesGeneration() {
             Pod pod = probePod(4, NOW.minusSeconds(30)).terminated(0, REPORT, NOW.minusSeconds(10));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
 
-            assertThat(plan.harvests()).singleElement().extracting(NodePlan.Harvest::generation).isEqualTo(GEN);
+            assertThat(plan.harvests()).singleElement().extracting(NodeProbePlan.Harvest::generation).isEqualTo(GEN);
         }
 
         @Test
@@ -100,9 +100,9 @@ class RoundPlannerTest {
             Pod hung = probePod(2, NOW.minus(TIMEOUT).minus(GRACE).minusSeconds(1)).running();
             Pod evicted = probePod(3, NOW.minusSeconds(30)).podFailed("Evicted");
 
-            NodePlan plan = plan(readyNode(), null, evicted, hung, imagePull);
+            NodeProbePlan plan = plan(readyNode(), null, evicted, hung, imagePull);
 
-            assertThat(plan.harvests()).extracting(NodePlan.Harvest::round).containsExactly(1L, 2L, 3L);
+            assertThat(plan.harvests()).extracting(NodeProbePlan.Harvest::round).containsExactly(1L, 2L, 3L);
             assertThat(plan.harvests()).extracting(h -> (Object) h.outcome().getClass()).containsExactly(
                     ProbeOutcome.FailedToStart.class, ProbeOutcome.TimedOut.class, ProbeOutcome.Lost.class);
             assertThat(plan.probe()).isEmpty();
@@ -113,9 +113,9 @@ class RoundPlannerTest {
             Pod finished = probePod(4, NOW.minus(Duration.ofMinutes(5))).terminated(0, REPORT, NOW.minus(Duration.ofMinutes(4)));
             Pod running = probePod(5, NOW.minusSeconds(20)).running();
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(20)), 3)), running, finished);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(20)), 3)), running, finished);
 
-            assertThat(plan.harvests()).extracting(NodePlan.Harvest::pod).containsExactly(finished);
+            assertThat(plan.harvests()).extracting(NodeProbePlan.Harvest::pod).containsExactly(finished);
             assertThat(plan.stalePods()).isEmpty();
             assertThat(plan.probe()).isEmpty();
             assertThat(plan.wakeAt()).contains(NOW.minusSeconds(20).plus(TIMEOUT).plus(GRACE));
@@ -132,7 +132,7 @@ class RoundPlannerTest {
             // the operator wrote probeRound 4 and restarted before it deleted the pod
             Pod pod = probePod(4, NOW.minusSeconds(30)).terminated(0, REPORT, NOW.minusSeconds(10));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minusSeconds(5), 4)), pod);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minusSeconds(5), 4)), pod);
 
             assertThat(plan.stalePods()).containsExactly(pod);
             assertThat(plan.harvests()).isEmpty();
@@ -145,10 +145,10 @@ class RoundPlannerTest {
         void aStalePodIsDeletedEvenWhileItStillRunsAndDoesNotHoldBackTheNextRound() {
             Pod running = probePod(2, NOW.minusSeconds(30)).running();
 
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(INTERVAL), 3)), running);
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(INTERVAL), 3)), running);
 
             assertThat(plan.stalePods()).containsExactly(running);
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, NOW.minus(INTERVAL)));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, NOW.minus(INTERVAL)));
         }
 
         @Test
@@ -157,11 +157,11 @@ class RoundPlannerTest {
                     .editMetadata().removeFromLabels(Labels.ROUND).endMetadata().build();
             Pod garbled = new PodBuilder(unlabelled).editMetadata().addToLabels(Labels.ROUND, "three").endMetadata().build();
 
-            NodePlan plan = plan(readyNode(), null, unlabelled, garbled);
+            NodeProbePlan plan = plan(readyNode(), null, unlabelled, garbled);
 
             assertThat(plan.stalePods()).containsExactlyInAnyOrder(unlabelled, garbled);
             assertThat(plan.harvests()).isEmpty();
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(1, null));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(1, null));
         }
     }
 
@@ -172,7 +172,7 @@ class RoundPlannerTest {
 
         @Test
         void aNotReadyNodeIsMarkedNotProbedAndGetsNoProbe() {
-            NodePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofHours(1)), 3)));
+            NodeProbePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofHours(1)), 3)));
 
             assertThat(plan.notProbed()).contains(NotProbed.NODE_NOT_READY);
             assertThat(plan.probe()).isEmpty();
@@ -183,7 +183,7 @@ class RoundPlannerTest {
 
         @Test
         void aCordonedNodeIsMarkedUnschedulableAndGetsNoProbe() {
-            NodePlan plan = plan(cordoned(readyNode()), null);
+            NodeProbePlan plan = plan(cordoned(readyNode()), null);
 
             assertThat(plan.notProbed()).contains(NotProbed.NODE_UNSCHEDULABLE);
             assertThat(plan.probe()).isEmpty();
@@ -195,7 +195,7 @@ class RoundPlannerTest {
                     NOW.minus(Duration.ofMinutes(30)));
             marked.setProbeRound(3L);
 
-            NodePlan plan = plan(notReadyNode(), verdict(marked));
+            NodeProbePlan plan = plan(notReadyNode(), verdict(marked));
 
             assertThat(plan.notProbed()).isEmpty();
             assertThat(plan.probe()).isEmpty();
@@ -207,7 +207,7 @@ class RoundPlannerTest {
             RdmaStorageNodeStatus marked = NodeVerdicts.notProbed(spec(), GEN, NODE, NotProbed.NODE_NOT_READY,
                     NOW.minus(Duration.ofMinutes(30)));
 
-            NodePlan plan = plan(cordoned(notReadyNode()), verdict(marked));
+            NodeProbePlan plan = plan(cordoned(notReadyNode()), verdict(marked));
 
             assertThat(plan.notProbed()).contains(NotProbed.NODE_UNSCHEDULABLE);
         }
@@ -216,7 +216,7 @@ class RoundPlannerTest {
         void aNotProbeableNodeWithAFinishedProbeIsHarvestedFirstAndMarkedLater() {
             Pod pod = probePod(4, NOW.minusSeconds(30)).terminated(0, REPORT, NOW.minusSeconds(10));
 
-            NodePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
+            NodeProbePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)), pod);
 
             assertThat(plan.harvests()).hasSize(1);
             assertThat(plan.notProbed()).isEmpty();
@@ -226,7 +226,7 @@ class RoundPlannerTest {
         void aProbeStillRunningOnANodeThatWentNotReadyIsWatchedUntilItTimesOut() {
             Instant created = NOW.minusSeconds(20);
 
-            NodePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)),
+            NodeProbePlan plan = plan(notReadyNode(), verdict(probed(NOW.minus(Duration.ofMinutes(16)), 3)),
                     probePod(4, created).running());
 
             assertThat(plan.notProbed()).contains(NotProbed.NODE_NOT_READY);
@@ -243,7 +243,7 @@ class RoundPlannerTest {
 
         @Test
         void aResultOlderThanThreeIntervalsIsExpired() {
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(INTERVAL.multipliedBy(3)).minusSeconds(1), 3)));
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(INTERVAL.multipliedBy(3)).minusSeconds(1), 3)));
 
             assertThat(plan.expire()).isTrue();
             assertThat(plan.probe()).as("long overdue as well").isPresent();
@@ -253,7 +253,7 @@ class RoundPlannerTest {
         void aResultExactlyThreeIntervalsOldIsNotExpiredYet() {
             Instant lastProbe = NOW.minus(INTERVAL.multipliedBy(3));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
 
             assertThat(plan.expire()).isFalse();
             assertThat(plan.wakeAt()).as("its expiry is now").contains(NOW);
@@ -266,10 +266,10 @@ class RoundPlannerTest {
                     SETTINGS.expiry());
             assertThat(expired.getConditions()).allSatisfy(c -> assertThat(c.getReason()).isEqualTo(Reasons.RESULT_EXPIRED));
 
-            NodePlan plan = plan(readyNode(), verdict(expired));
+            NodeProbePlan plan = plan(readyNode(), verdict(expired));
 
             assertThat(plan.expire()).isFalse();
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, lastProbe));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, lastProbe));
         }
 
         @Test
@@ -278,7 +278,7 @@ class RoundPlannerTest {
             RdmaStorageNodeStatus expired = NodeVerdicts.expire(probed(NOW.minus(Duration.ofHours(2)), 3),
                     NOW.minus(Duration.ofMinutes(5)), SETTINGS.expiry());
 
-            NodePlan plan = plan(readyNode(), verdict(expired));
+            NodeProbePlan plan = plan(readyNode(), verdict(expired));
 
             assertThat(plan.wakeAt()).isEmpty();
         }
@@ -288,10 +288,10 @@ class RoundPlannerTest {
             RdmaStorageNodeStatus status = probed(NOW.minus(Duration.ofMinutes(1)), 3);
             status.setLastProbeTime("yesterday");
 
-            NodePlan plan = plan(readyNode(), verdict(status));
+            NodeProbePlan plan = plan(readyNode(), verdict(status));
 
             assertThat(plan.expire()).isTrue();
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, null));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, null));
         }
 
         @Test
@@ -299,7 +299,7 @@ class RoundPlannerTest {
             RdmaStorageNodeStatus awaiting = NodeVerdicts.notProbed(spec(), GEN, NODE, NotProbed.NODE_NOT_READY,
                     NOW.minus(Duration.ofDays(3)));
 
-            NodePlan plan = plan(readyNode(), verdict(awaiting));
+            NodeProbePlan plan = plan(readyNode(), verdict(awaiting));
 
             assertThat(plan.expire()).isFalse();
         }
@@ -312,9 +312,9 @@ class RoundPlannerTest {
 
         @Test
         void aNodeNeverProbedStartsRoundOneAtOnce() {
-            NodePlan plan = plan(readyNode(), null);
+            NodeProbePlan plan = plan(readyNode(), null);
 
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(1, null));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(1, null));
             assertThat(plan.harvests()).isEmpty();
             assertThat(plan.stalePods()).isEmpty();
             assertThat(plan.notProbed()).isEmpty();
@@ -329,16 +329,16 @@ class RoundPlannerTest {
                     NOW.minus(Duration.ofMinutes(1)));
             wasNotReady.setProbeRound(3L);
 
-            NodePlan plan = plan(readyNode(), verdict(wasNotReady));
+            NodeProbePlan plan = plan(readyNode(), verdict(wasNotReady));
 
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, null));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, null));
         }
 
         @Test
         void aNodeProbedWithinTheIntervalWaitsUntilItIsDue() {
             Instant lastProbe = NOW.minus(Duration.ofMinutes(10));
 
-            NodePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
 
             assertThat(plan.probe()).isEmpty();
             assertThat(plan.wakeAt()).as("next due, before the expiry").contains(lastProbe.plus(INTERVAL));
@@ -348,9 +348,9 @@ class RoundPlannerTest {
         void aNodeIsDueOnceTheIntervalHasPassed() {
             Instant lastProbe = NOW.minus(INTERVAL);
 
-            NodePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(lastProbe, 3)));
 
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, lastProbe));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, lastProbe));
             assertThat(plan.expire()).isFalse();
             assertThat(plan.wakeAt()).as("only its expiry is left to wake for").contains(lastProbe.plus(SETTINGS.expiry()));
         }
@@ -361,9 +361,9 @@ class RoundPlannerTest {
             RdmaStorageNodeStatus older = probed(lastProbe, 3);
             older.setObservedGeneration(GEN - 1);
 
-            NodePlan plan = plan(readyNode(), verdict(older));
+            NodeProbePlan plan = plan(readyNode(), verdict(older));
 
-            assertThat(plan.probe()).contains(new NodePlan.ProbeStart(4, lastProbe));
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, lastProbe));
             assertThat(plan.wakeAt()).contains(lastProbe.plus(SETTINGS.expiry()));
         }
 
@@ -377,14 +377,14 @@ class RoundPlannerTest {
 
         @Test
         void aVerdictWithoutStatusYetIsDueNow() {
-            assertThat(plan(readyNode(), verdict(null)).probe()).contains(new NodePlan.ProbeStart(1, null));
+            assertThat(plan(readyNode(), verdict(null)).probe()).contains(new NodeProbePlan.ProbeStart(1, null));
         }
 
         @Test
         void aProbeInFlightHoldsBackTheNextRoundAndWakesAtItsTimeout() {
             Instant created = NOW.minusSeconds(40);
             // the stored result is overdue and expired, but the running probe will replace it
-            NodePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofHours(1)), 3)),
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(NOW.minus(Duration.ofHours(1)), 3)),
                     probePod(4, created).running());
 
             assertThat(plan.probe()).isEmpty();
@@ -396,7 +396,7 @@ class RoundPlannerTest {
 
         @Test
         void aPodNotYetStartedIsInFlightToo() {
-            NodePlan plan = plan(readyNode(), null, probePod(1, NOW.minusSeconds(2)).pending());
+            NodeProbePlan plan = plan(readyNode(), null, probePod(1, NOW.minusSeconds(2)).pending());
 
             assertThat(plan.probe()).isEmpty();
             assertThat(plan.wakeAt()).contains(NOW.minusSeconds(2).plus(TIMEOUT).plus(GRACE));
@@ -407,7 +407,7 @@ class RoundPlannerTest {
             Instant older = NOW.minusSeconds(90);
             Instant newer = NOW.minusSeconds(10);
 
-            NodePlan plan = plan(readyNode(), null, probePod(2, newer).running(), probePod(1, older).running());
+            NodeProbePlan plan = plan(readyNode(), null, probePod(2, newer).running(), probePod(1, older).running());
 
             assertThat(plan.wakeAt()).contains(older.plus(TIMEOUT).plus(GRACE));
         }
@@ -423,7 +423,7 @@ class RoundPlannerTest {
             Pod running = probePod(5, NOW.minusSeconds(20)).running();
             Pod finished = probePod(4, NOW.minus(Duration.ofMinutes(5))).terminated(0, REPORT, NOW.minus(Duration.ofMinutes(4)));
 
-            NodePlan plan = RoundPlanner.plan(NODE, readyNode(), false, verdict(probed(NOW.minus(Duration.ofHours(2)), 3)),
+            NodeProbePlan plan = NodeProbePlanner.plan(NODE, readyNode(), false, verdict(probed(NOW.minus(Duration.ofHours(2)), 3)),
                     List.of(running, finished), GEN, SETTINGS, NOW);
 
             assertForgotten(plan);
@@ -434,7 +434,7 @@ class RoundPlannerTest {
         void aNodeThatVanishedIsForgottenEvenIfItsLabelsOnceMatched() {
             Pod running = probePod(5, NOW.minusSeconds(20)).running();
 
-            NodePlan plan = RoundPlanner.plan(NODE, null, true, verdict(probed(NOW.minus(Duration.ofMinutes(1)), 4)),
+            NodeProbePlan plan = NodeProbePlanner.plan(NODE, null, true, verdict(probed(NOW.minus(Duration.ofMinutes(1)), 4)),
                     List.of(running), GEN, SETTINGS, NOW);
 
             assertForgotten(plan);
@@ -443,13 +443,13 @@ class RoundPlannerTest {
 
         @Test
         void aNodeForgottenWithoutPodsHasNothingToDelete() {
-            NodePlan plan = RoundPlanner.plan(NODE, readyNode(), false, null, List.of(), GEN, SETTINGS, NOW);
+            NodeProbePlan plan = NodeProbePlanner.plan(NODE, readyNode(), false, null, List.of(), GEN, SETTINGS, NOW);
 
             assertForgotten(plan);
             assertThat(plan.stalePods()).isEmpty();
         }
 
-        private void assertForgotten(NodePlan plan) {
+        private void assertForgotten(NodeProbePlan plan) {
             assertThat(plan.node()).isEqualTo(NODE);
             assertThat(plan.forget()).isTrue();
             assertThat(plan.harvests()).isEmpty();
@@ -462,8 +462,8 @@ class RoundPlannerTest {
 
     // ================================================================ fixtures
 
-    static NodePlan plan(Node node, RdmaStorageNode verdict, Pod... pods) {
-        return RoundPlanner.plan(NODE, node, true, verdict, List.of(pods), GEN, SETTINGS, NOW);
+    static NodeProbePlan plan(Node node, RdmaStorageNode verdict, Pod... pods) {
+        return NodeProbePlanner.plan(NODE, node, true, verdict, List.of(pods), GEN, SETTINGS, NOW);
     }
 
     static RdmaStorageProfileSpec spec() {
@@ -510,7 +510,7 @@ class RoundPlannerTest {
                 Conditions.of(CheckType.RDMA_DEVICES.conditionType(), Conditions.TRUE, "PortsActive", "ok", GEN, lastProbe),
                 Conditions.of(CheckType.GPFS_VERBS.conditionType(), Conditions.TRUE, "VerbsActive", "ok", GEN, lastProbe))));
         status.setLastProbeTime(Timestamps.format(lastProbe));
-        status.setProbePod(ProbePods.podName(PROFILE, NODE, round));
+        status.setProbePod(ProbePodFactory.podName(PROFILE, NODE, round));
         status.setProbeRound(round);
         return status;
     }
@@ -532,7 +532,7 @@ class RoundPlannerTest {
             labels.put(Labels.ROUND, Long.toString(round));
             PodBuilder pod = new PodBuilder()
                     .withNewMetadata()
-                        .withName(ProbePods.podName(PROFILE, NODE, round))
+                        .withName(ProbePodFactory.podName(PROFILE, NODE, round))
                         .withNamespace("rdma-storage-system")
                         .withCreationTimestamp(created.toString())
                         .withLabels(labels)
@@ -540,7 +540,7 @@ class RoundPlannerTest {
                     .withNewSpec().withNodeName(NODE).endSpec()
                     .withNewStatus().withPhase(phase).endStatus();
             if (generation != null) {
-                pod.editMetadata().addToAnnotations(ProbePods.PROFILE_GENERATION_ANNOTATION, generation.toString())
+                pod.editMetadata().addToAnnotations(ProbePodFactory.PROFILE_GENERATION_ANNOTATION, generation.toString())
                         .endMetadata();
             }
             return pod;
@@ -549,7 +549,7 @@ class RoundPlannerTest {
         private Pod withContainer(String phase, ContainerStateBuilder state) {
             return base(phase).editStatus()
                     .withStartTime(created.plusSeconds(1).toString())
-                    .addToContainerStatuses(new ContainerStatusBuilder().withName(ProbePods.CONTAINER)
+                    .addToContainerStatuses(new ContainerStatusBuilder().withName(ProbePodFactory.CONTAINER)
                             .withState(state.build()).build())
                     .endStatus().build();
         }

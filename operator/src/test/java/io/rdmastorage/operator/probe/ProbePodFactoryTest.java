@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-class ProbePodsTest {
+class ProbePodFactoryTest {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final OperatorConfig CONFIG = new OperatorConfig("rdma-storage-system",
@@ -35,38 +35,38 @@ class ProbePodsTest {
 
     @Test
     void podNamesAreDeterministicReadableDnsLabels() {
-        String name = ProbePods.podName("gpfs-gds-training", "gpu-07", 12);
+        String name = ProbePodFactory.podName("gpfs-gds-training", "gpu-07", 12);
         assertThat(name).matches(DNS_LABEL).startsWith("gpfs-gds-training-gpu-07-").endsWith("-12");
-        assertThat(ProbePods.podName("gpfs-gds-training", "gpu-07", 12)).isEqualTo(name);
-        assertThat(ProbePods.podName("gpfs-gds-training", "gpu-07", 13)).isNotEqualTo(name);
-        assertThat(ProbePods.podName("gpfs-gds-training", "gpu-08", 12)).isNotEqualTo(name);
+        assertThat(ProbePodFactory.podName("gpfs-gds-training", "gpu-07", 12)).isEqualTo(name);
+        assertThat(ProbePodFactory.podName("gpfs-gds-training", "gpu-07", 13)).isNotEqualTo(name);
+        assertThat(ProbePodFactory.podName("gpfs-gds-training", "gpu-08", 12)).isNotEqualTo(name);
     }
 
     @Test
     void longAndDottedNamesAreCutWithAHashThatKeepsThemApart() {
         String profile = "p".repeat(63);
         String node = "gpu-0001.rack-17.datacenter-west.example.com";
-        String a = ProbePods.podName(profile, node, Long.MAX_VALUE);
-        String b = ProbePods.podName(profile, node.replace("0001", "0002"), Long.MAX_VALUE);
+        String a = ProbePodFactory.podName(profile, node, Long.MAX_VALUE);
+        String b = ProbePodFactory.podName(profile, node.replace("0001", "0002"), Long.MAX_VALUE);
         assertThat(a).hasSizeLessThanOrEqualTo(63).matches(DNS_LABEL).endsWith("-" + Long.MAX_VALUE);
         assertThat(b).hasSizeLessThanOrEqualTo(63).matches(DNS_LABEL).isNotEqualTo(a);
 
-        assertThat(ProbePods.podName("rsp.v2", "Node.Example.COM", 0)).matches(DNS_LABEL).startsWith("rsp-v2-node-example-com-");
+        assertThat(ProbePodFactory.podName("rsp.v2", "Node.Example.COM", 0)).matches(DNS_LABEL).startsWith("rsp-v2-node-example-com-");
     }
 
     @Test
     void pairsThatReadAlikeStillGetDistinctNames() {
         Set<String> names = new HashSet<>(List.of(
-                ProbePods.podName("a-b", "c", 1),
-                ProbePods.podName("a", "b-c", 1),
-                ProbePods.podName("a.b", "c", 1),
-                ProbePods.podName("a", "b.c", 1)));
+                ProbePodFactory.podName("a-b", "c", 1),
+                ProbePodFactory.podName("a", "b-c", 1),
+                ProbePodFactory.podName("a.b", "c", 1),
+                ProbePodFactory.podName("a", "b.c", 1)));
         assertThat(names).hasSize(4);
     }
 
     @Test
     void negativeRoundsAreABug() {
-        assertThatThrownBy(() -> ProbePods.podName("p", "n", -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ProbePodFactory.podName("p", "n", -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -75,9 +75,9 @@ class ProbePodsTest {
         Toleration gpu = new TolerationBuilder().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").build();
         profile.getSpec().setTolerations(List.of(gpu));
 
-        Pod pod = ProbePods.build(profile, "gpu-07", 4, CONFIG);
+        Pod pod = ProbePodFactory.build(profile, "gpu-07", 4, CONFIG);
 
-        assertThat(pod.getMetadata().getName()).isEqualTo(ProbePods.podName("gpfs-gds-training", "gpu-07", 4));
+        assertThat(pod.getMetadata().getName()).isEqualTo(ProbePodFactory.podName("gpfs-gds-training", "gpu-07", 4));
         assertThat(pod.getMetadata().getNamespace()).isEqualTo("rdma-storage-system");
         assertThat(pod.getMetadata().getLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "app.kubernetes.io/managed-by", "rdma-storage-operator",
@@ -112,7 +112,7 @@ class ProbePodsTest {
 
     @Test
     void theContainerRunsNodeProbeWithArgvOnly() {
-        Container c = ProbePods.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG).getSpec().getContainers().get(0);
+        Container c = ProbePodFactory.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG).getSpec().getContainers().get(0);
 
         assertThat(c.getName()).isEqualTo("node-probe");
         assertThat(c.getImage()).isEqualTo("registry.example/node-probe:1.2.3");
@@ -132,7 +132,7 @@ class ProbePodsTest {
 
     @Test
     void theArgumentsAreWhatNodeProbeAccepts() throws Exception {
-        Pod pod = ProbePods.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
+        Pod pod = ProbePodFactory.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
         Container c = pod.getSpec().getContainers().get(0);
         List<String> argv = ContainerEnv.expand(c.getArgs(), ContainerEnv.of(pod, c, "10.0.0.7"));
 
@@ -148,14 +148,14 @@ class ProbePodsTest {
 
     @Test
     void theSimulatedKubeletUnderstandsTheArguments() {
-        Pod pod = ProbePods.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
+        Pod pod = ProbePodFactory.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
         Container c = pod.getSpec().getContainers().get(0);
         List<String> argv = ContainerEnv.expand(c.getArgs(), ContainerEnv.of(pod, c, "10.0.0.7"));
         Path fixture = Path.of("/fixtures/gpu-07");
 
         List<String> local = ProbeArguments.translate(argv, fixture, c.getTerminationMessagePath(),
                 Path.of("/scratch/termination-log"), Path.of("/scratch/output"),
-                path -> path.equals(ProbePods.SPEC_PATH) ? Optional.of(Path.of("/scratch/spec.json")) : Optional.empty());
+                path -> path.equals(ProbePodFactory.SPEC_PATH) ? Optional.of(Path.of("/scratch/spec.json")) : Optional.empty());
 
         assertThat(local).containsExactly("--node", "gpu-07", "--spec", "/scratch/spec.json",
                 "--output", "/scratch/termination-log", "--tool-timeout", "24s",
@@ -164,7 +164,7 @@ class ProbePodsTest {
 
     @Test
     void theSecurityPostureIsExplicit() {
-        Container c = ProbePods.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG).getSpec().getContainers().get(0);
+        Container c = ProbePodFactory.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG).getSpec().getContainers().get(0);
         SecurityContext sc = c.getSecurityContext();
         assertThat(sc.getPrivileged()).isTrue();
         assertThat(sc.getAllowPrivilegeEscalation()).isTrue();
@@ -175,7 +175,7 @@ class ProbePodsTest {
 
     @Test
     void theHostIsMountedReadOnlyTheSpecAsDataAndTmpInMemory() {
-        Pod pod = ProbePods.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
+        Pod pod = ProbePodFactory.build(TestProfiles.designExample(), "gpu-07", 1, CONFIG);
         Map<String, VolumeMount> mounts = new java.util.HashMap<>();
         pod.getSpec().getContainers().get(0).getVolumeMounts().forEach(m -> mounts.put(m.getMountPath(), m));
         Map<String, Volume> volumes = new java.util.HashMap<>();
@@ -205,7 +205,7 @@ class ProbePodsTest {
     @Test
     void longNodeNamesGetAValidLabelValue() {
         String node = "gpu-0001." + "rack-17.".repeat(10) + "example.com";
-        Pod pod = ProbePods.build(TestProfiles.designExample(), node, 1, CONFIG);
+        Pod pod = ProbePodFactory.build(TestProfiles.designExample(), node, 1, CONFIG);
         String value = pod.getMetadata().getLabels().get("rdmastorage.io/node");
         assertThat(value).hasSizeLessThanOrEqualTo(63).matches("[A-Za-z0-9]([-_.A-Za-z0-9]*[A-Za-z0-9])?");
         assertThat(pod.getSpec().getNodeName()).isEqualTo(node);
@@ -213,28 +213,28 @@ class ProbePodsTest {
 
     @Test
     void theToolTimeoutLetsTheLongestToolChainFinishBeforeTheDeadline() {
-        assertThat(ProbePods.toolTimeout(Duration.ofMinutes(3))).isEqualTo(Duration.ofSeconds(24));
-        assertThat(ProbePods.toolTimeout(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
-        assertThat(ProbePods.toolTimeout(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(1333));
-        assertThat(ProbePods.toolTimeout(Duration.ofSeconds(1))).isEqualTo(Duration.ofMillis(500));
+        assertThat(ProbePodFactory.toolTimeout(Duration.ofMinutes(3))).isEqualTo(Duration.ofSeconds(24));
+        assertThat(ProbePodFactory.toolTimeout(Duration.ofMinutes(30))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(ProbePodFactory.toolTimeout(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(1333));
+        assertThat(ProbePodFactory.toolTimeout(Duration.ofSeconds(1))).isEqualTo(Duration.ofMillis(500));
         for (Duration timeout : List.of(Duration.ofSeconds(10), Duration.ofMinutes(1), Duration.ofMinutes(3))) {
-            assertThat(ProbePods.toolTimeout(timeout).multipliedBy(ProbePods.SEQUENTIAL_TOOL_RUNS)).isLessThan(timeout);
+            assertThat(ProbePodFactory.toolTimeout(timeout).multipliedBy(ProbePodFactory.SEQUENTIAL_TOOL_RUNS)).isLessThan(timeout);
         }
-        assertThat(ProbePods.cliDuration(Duration.ofMillis(1333))).isEqualTo("1333ms");
-        assertThat(ProbePods.cliDuration(Duration.ofSeconds(30))).isEqualTo("30s");
+        assertThat(ProbePodFactory.cliDuration(Duration.ofMillis(1333))).isEqualTo("1333ms");
+        assertThat(ProbePodFactory.cliDuration(Duration.ofSeconds(30))).isEqualTo("30s");
     }
 
     @Test
     void theDeadlineIsTheProbeTimeoutRoundedUp() {
-        assertThat(ProbePods.deadlineSeconds(Duration.ofMinutes(3))).isEqualTo(180);
-        assertThat(ProbePods.deadlineSeconds(Duration.ofMillis(1500))).isEqualTo(2);
-        assertThat(ProbePods.deadlineSeconds(Duration.ofMillis(10))).isEqualTo(1);
+        assertThat(ProbePodFactory.deadlineSeconds(Duration.ofMinutes(3))).isEqualTo(180);
+        assertThat(ProbePodFactory.deadlineSeconds(Duration.ofMillis(1500))).isEqualTo(2);
+        assertThat(ProbePodFactory.deadlineSeconds(Duration.ofMillis(10))).isEqualTo(1);
 
         RdmaStorageProfile profile = TestProfiles.designExample();
         profile.getSpec().setProbeTimeout(null);
-        assertThat(ProbePods.build(profile, "n", 1, CONFIG).getSpec().getActiveDeadlineSeconds()).isEqualTo(180L);
+        assertThat(ProbePodFactory.build(profile, "n", 1, CONFIG).getSpec().getActiveDeadlineSeconds()).isEqualTo(180L);
         profile.getSpec().setProbeTimeout("45s");
-        Pod pod = ProbePods.build(profile, "n", 1, CONFIG);
+        Pod pod = ProbePodFactory.build(profile, "n", 1, CONFIG);
         assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(45L);
         assertThat(pod.getSpec().getContainers().get(0).getArgs()).endsWith("--tool-timeout", "6s");
     }

@@ -10,9 +10,9 @@ import io.rdmastorage.probe.host.ToolResult;
  * we only wanted to look, False when the spec requires what the tool would have proven. The
  * command goes into the finding's details.
  */
-public final class ToolVerdicts {
+public final class ToolFindings {
 
-    private ToolVerdicts() {
+    private ToolFindings() {
     }
 
     /**

@@ -18,7 +18,7 @@ import java.util.Set;
  * A probe pod's state → {@link ProbeOutcome}. Pure: the caller passes the clock and the profile's
  * probe timeout. The order of the rules matters and is the order of {@link #of}.
  */
-public final class ProbeOutcomes {
+public final class ProbeOutcomeReader {
 
     /** Waiting reasons after which the container will not run without someone fixing something. */
     static final Set<String> START_FAILURES = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
@@ -31,7 +31,7 @@ public final class ProbeOutcomes {
     static final Duration MIN_GRACE = Duration.ofSeconds(2);
     static final Duration MAX_GRACE = Duration.ofSeconds(30);
 
-    private ProbeOutcomes() {
+    private ProbeOutcomeReader() {
     }
 
     public static ProbeOutcome of(Pod pod, Instant now, Duration probeTimeout) {
@@ -55,7 +55,7 @@ public final class ProbeOutcomes {
             ContainerStateTerminated t = terminated.get();
             if (OOM_KILLED.equals(t.getReason())) {
                 return new ProbeOutcome.Lost(OOM_KILLED, "node-probe was killed for exceeding its memory limit ("
-                        + ProbePods.MEMORY_LIMIT + ") before it reported");
+                        + ProbePodFactory.MEMORY_LIMIT + ") before it reported");
             }
             return new ProbeOutcome.Finished(t.getExitCode() == null ? -1 : t.getExitCode(),
                     t.getMessage() == null ? "" : t.getMessage(), time(t.getFinishedAt()).orElse(now));
@@ -119,7 +119,7 @@ public final class ProbeOutcomes {
         if (statuses == null) {
             return Optional.empty();
         }
-        return statuses.stream().filter(c -> ProbePods.CONTAINER.equals(c.getName())).findFirst();
+        return statuses.stream().filter(c -> ProbePodFactory.CONTAINER.equals(c.getName())).findFirst();
     }
 
     /** A pod not yet stored has no creation time: it is as young as can be. */

@@ -1,0 +1,101 @@
+package io.rdmastorage.operator.measurement;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToLongFunction;
+
+/**
+ * The lifecycle every kind of measurement shares (a node's own probe, a latency pair; next an
+ * acceptance run): <b>due → in flight → harvested → expired</b>. Each kind reads its stored result
+ * into a {@link Last} and its pods into rounds; the rules below are the same for all of them:
+ * <ul>
+ * <li><b>in flight</b>: pods of a round after the last harvested one exist;</li>
+ * <li><b>harvested</b>: round N's result is stored, so pods of rounds up to N are leftovers (an
+ * operator restart between the write and the delete), deleted without a second harvest;</li>
+ * <li><b>due</b>: at once for a subject never measured or measured under another generation of the
+ * spec, then one interval after its last measurement;</li>
+ * <li><b>expired</b>: a result past its expiry (3 × interval) no longer counts; it is written as
+ * Unknown ResultExpired once, and a reconcile wakes for an expiry still to come.</li>
+ * </ul>
+ * Pure: the caller passes the clock.
+ */
+public final class Lifecycle {
+
+    private Lifecycle() {
+    }
+
+    /**
+     * What a kind's stored result says, as the lifecycle needs it.
+     *
+     * @param round          the last harvested round; 0 when none
+     * @param measuredAt     when it was measured; empty when never (or the time does not read)
+     * @param expiresAt      when it stops counting; empty when there is nothing to expire
+     * @param sameGeneration whether it was measured under the profile's current generation
+     * @param saysExpired    whether its conditions already say ResultExpired
+     */
+    public record Last(long round, Optional<Instant> measuredAt, Optional<Instant> expiresAt, boolean sameGeneration,
+                       boolean saysExpired) {
+
+        /** Nothing stored yet. */
+        public static final Last NONE = new Last(0, Optional.empty(), Optional.empty(), false, false);
+    }
+
+    /** A subject's pods, split by the last harvested round. */
+    public record Rounds<T>(List<T> leftovers, List<T> current, long highest) {
+    }
+
+    /** Leftovers (round ≤ the harvested one) and the pods of later rounds, in {@code pods}' order. */
+    public static <T> Rounds<T> rounds(List<T> pods, ToLongFunction<T> roundOf, long harvested) {
+        List<T> leftovers = new ArrayList<>();
+        List<T> current = new ArrayList<>();
+        long highest = harvested;
+        for (T pod : pods) {
+            long round = roundOf.applyAsLong(pod);
+            highest = Math.max(highest, round);
+            (round <= harvested ? leftovers : current).add(pod);
+        }
+        return new Rounds<>(leftovers, current, highest);
+    }
+
+    /** When the next round is due: now for a new subject or spec, else one interval after the last measurement. */
+    public static Instant dueAt(Last last, Duration interval, Instant now) {
+        if (!last.sameGeneration()) {
+            return now;
+        }
+        return last.measuredAt().map(t -> t.plus(interval)).orElse(now);
+    }
+
+    public static boolean isDue(Last last, Duration interval, Instant now) {
+        return !dueAt(last, interval, now).isAfter(now);
+    }
+
+    /** Whether the result has passed its expiry ({@code now} after it; at the instant itself it still counts). */
+    public static boolean isExpired(Last last, Instant now) {
+        return last.expiresAt().map(now::isAfter).orElse(false);
+    }
+
+    /** Whether the result must be written as expired now: past its expiry and not yet saying so. */
+    public static boolean toExpire(Last last, Instant now) {
+        return isExpired(last, now) && !last.saysExpired();
+    }
+
+    /**
+     * The expiry to wake for, if it is still to come. An expiry already passed (and written) is
+     * nothing to wake for: a past instant would have the reconciler poll every second while the
+     * subject waits for a probe slot.
+     */
+    public static Optional<Instant> expiryToWakeFor(Last last, Instant now) {
+        return isExpired(last, now) ? Optional.empty() : last.expiresAt();
+    }
+
+    /** The earlier of two instants, either of which may be null. */
+    public static Instant earliest(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
+    }
+}

@@ -1,0 +1,95 @@
+package io.rdmastorage.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.nodes.NodeMarkings;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Carries out a {@link ProfilePlan}: nodes are independent, so the changes of those that have any
+ * run a few at a time ({@link WritePool}), each node's in order; then the plan's pod deletes, then
+ * its pod creates. Every verdict write is followed by its Events and metrics. Returns what it wrote, and
+ * calls nothing back: the reconciler aggregates from the answer.
+ */
+final class PlanExecutor {
+
+    private final RdmaStorageProfile profile;
+    private final String profileName;
+    private final ProfileSettings settings;
+    private final ClusterWrites writes;
+    private final NodeMarkings markings;
+    private final VerdictEvents events;
+    private final OperatorMetrics metrics;
+
+    PlanExecutor(RdmaStorageProfile profile, ProfileSettings settings, ClusterWrites writes, NodeMarkings markings,
+                 VerdictEvents events, OperatorMetrics metrics) {
+        this.profile = profile;
+        this.profileName = profile.getMetadata().getName();
+        this.settings = settings;
+        this.writes = writes;
+        this.markings = markings;
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    /** @return every node's RdmaStorageNode as stored afterwards (forgotten nodes and nodes without one left out) */
+    Map<String, RdmaStorageNode> carryOut(ProfilePlan plan) {
+        Map<String, RdmaStorageNode> stored = new HashMap<>();
+        for (ProfilePlan.NodeChange change : plan.nodes()) {
+            if (change.isEmpty() && change.stored() != null) {
+                stored.put(change.node(), change.stored());
+            }
+        }
+        List<ProfilePlan.NodeChange> busy = plan.nodes().stream().filter(c -> !c.isEmpty()).toList();
+        List<RdmaStorageNode> after = WritePool.map(busy, this::carryOut);
+        for (int i = 0; i < busy.size(); i++) {
+            if (after.get(i) != null) {
+                stored.put(busy.get(i).node(), after.get(i));
+            }
+        }
+        WritePool.map(plan.deletes(), this::delete);
+        WritePool.map(plan.creates(), pod -> {
+            writes.createPod(pod);
+            return pod;
+        });
+        return stored;
+    }
+
+    private RdmaStorageNode carryOut(ProfilePlan.NodeChange change) {
+        change.deletes().forEach(writes::deletePod);
+        change.probeFailures().forEach(reason -> metrics.recordProbeFailure(profileName, reason));
+        RdmaStorageNode stored = change.stored();
+        for (ProfilePlan.VerdictWrite write : change.writes()) {
+            stored = writes.writeVerdict(profile, change.node(), stored, write.status());
+            if (write.probeDuration()) {
+                metrics.recordProbeDuration(profileName, Duration.ofMillis(write.status().getProbeDurationMillis()));
+            }
+            events.recordChanges(stored, write.previous() == null ? null : write.previous().getConditions(),
+                    write.status().getConditions()).forEach(c -> metrics.recordVerdictChange(profileName, c.type()));
+            write.thenDelete().forEach(writes::deletePod);
+        }
+        if (change.forget() && stored != null) {
+            writes.deleteVerdict(stored);
+            stored = null;
+        }
+        ProfilePlan.Marking marking = change.marking();
+        if (marking != null && marking.remove()) {
+            markings.remove(profileName, marking.node());
+        } else if (marking != null) {
+            markings.apply(profileName, settings, marking.node(), marking.ready());
+        }
+        return stored;
+    }
+
+    private Pod delete(Pod pod) {
+        writes.deletePod(pod);
+        return pod;
+    }
+}

@@ -1,0 +1,63 @@
+package io.rdmastorage.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Every write one reconcile makes for a profile, decided by {@link ProfilePlanner} from one
+ * {@link ProfileSnapshot} and the clock; {@link PlanExecutor} carries it out. Each node's changes
+ * come first (its writes in order), then the pods of no node's plan are deleted, then new pods
+ * are created: a harvest is stored before its pod goes, and the slots of deleted pods are free
+ * before new pods take them.
+ *
+ * @param nodes   what each concerned node gets
+ * @param deletes pods to delete that belong to no node's plan (strays, a removed latency section, orphans)
+ * @param creates probe pods to create (node probes, latency servers and clients), within the slot budget
+ * @param wakeAt  when to reconcile again without any event
+ * @param waiting measurements that are due but wait for a probe slot (or a free port)
+ */
+record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates, Instant wakeAt, int waiting) {
+
+    /**
+     * One node's changes, in order: {@code deletes}, then each of {@code writes}, then its markings.
+     *
+     * @param stored        its RdmaStorageNode as the snapshot holds it; null when none
+     * @param deletes       pods that go without a write (leftovers of harvested rounds, a forgotten node's pods)
+     * @param writes        verdict writes, each over the status the one before it stored
+     * @param probeFailures the reasons of probe pods that gave no report (for the metric)
+     * @param forget        the node left the profile: its RdmaStorageNode is deleted
+     * @param marking       its markings to converge; null when it gets none
+     */
+    record NodeChange(String node, RdmaStorageNode stored, List<Pod> deletes, List<VerdictWrite> writes,
+                      List<String> probeFailures, boolean forget, Marking marking) {
+
+        /** Nothing to write or record: the node stays as stored. */
+        boolean isEmpty() {
+            return deletes.isEmpty() && writes.isEmpty() && probeFailures.isEmpty() && !forget && marking == null;
+        }
+    }
+
+    /**
+     * One verdict write: {@code status} over {@code previous} (null when the node has none yet).
+     *
+     * @param thenDelete    the pods whose result it stores, deleted once it is written
+     * @param probeDuration whether it holds a new probe duration (for the metric)
+     */
+    record VerdictWrite(RdmaStorageNodeStatus previous, RdmaStorageNodeStatus status, List<Pod> thenDelete,
+                        boolean probeDuration) {
+    }
+
+    /**
+     * The node's markings brought in line with its verdict's Ready, or removed.
+     *
+     * @param node  the Node as the cache holds it
+     * @param ready the verdict's Ready condition; null when it has none (or for a removal)
+     */
+    record Marking(Node node, Condition ready, boolean remove) {
+    }
+}

@@ -1,0 +1,354 @@
+package io.rdmastorage.operator.reconciler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.operator.api.LatencyCheckSpec;
+import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.RdmaCheckSpec;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.latency.LatencyPods;
+import io.rdmastorage.operator.probe.ProbePodFactory;
+import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
+import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.verdict.Reasons;
+import io.rdmastorage.probe.check.CheckResult;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.probe.report.Report;
+import io.rdmastorage.probe.report.ReportJson;
+import io.rdmastorage.testing.PodStatuses;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The middle tier: a whole profile's plan from objects built in memory and a fixed clock — "given
+ * these nodes, verdicts and pods at this instant, these writes" — without an API server. The rules
+ * of one node's probe and one node's latency round have their own tests ({@link NodeProbePlannerTest},
+ * {@code LatencyPlannerTest}); these are about what a reconcile does with all of them together.
+ */
+class ProfilePlannerTest {
+
+    static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    static final OperatorConfig CONFIG = new OperatorConfig("rdma-storage-system", "registry.example/node-probe:1",
+            "IfNotPresent", false, 0);
+    static final long GEN = 3;
+
+    @Test
+    void aNewProfileStartsOneProbePerNodeWithinItsSlotsAndWritesNothingYet() {
+        RdmaStorageProfile profile = profile(2, false);
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(), List.of());
+
+        assertThat(plan.creates()).extracting(p -> p.getSpec().getNodeName()).containsExactly("gpu-01", "gpu-02");
+        assertThat(plan.creates()).extracting(p -> p.getMetadata().getLabels().get(Labels.ROUND)).containsOnly("1");
+        assertThat(plan.waiting()).as("gpu-03 waits for a slot").isEqualTo(1);
+        assertThat(plan.nodes()).allSatisfy(n -> {
+            assertThat(n.writes()).isEmpty();
+            assertThat(n.deletes()).isEmpty();
+        });
+        assertThat(plan.deletes()).isEmpty();
+        assertThat(plan.wakeAt()).isEqualTo(NOW.plus(ProfilePlanner.MAX_WAIT));
+    }
+
+    @Test
+    void aFinishedProbeIsOneVerdictWriteAndThenItsPodsDeletionAndItsSlotGoesToTheNextNode() {
+        RdmaStorageProfile profile = profile(1, false);
+        Pod finished = finished(profile, "gpu-01", 1, healthyReport("gpu-01"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), List.of(), List.of(finished));
+
+        ProfilePlan.NodeChange first = change(plan, "gpu-01");
+        assertThat(first.writes()).singleElement().satisfies(w -> {
+            assertThat(w.previous()).as("no verdict yet").isNull();
+            assertThat(w.status().getProbeRound()).isEqualTo(1L);
+            assertThat(ready(w.status()).getStatus()).isEqualTo("True");
+            assertThat(w.thenDelete()).containsExactly(finished);
+            assertThat(w.probeDuration()).isTrue();
+        });
+        assertThat(first.deletes()).isEmpty();
+        assertThat(plan.creates()).as("the harvested pod's slot is free").singleElement()
+                .satisfies(p -> assertThat(p.getSpec().getNodeName()).isEqualTo("gpu-02"));
+    }
+
+    @Test
+    void aProbeInFlightHoldsItsSlotAndTheReconcileWakesAtItsTimeout() {
+        RdmaStorageProfile profile = profile(1, false);
+        Instant created = NOW.minusSeconds(30);
+        Pod running = running(profile, "gpu-01", 1, created);
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), List.of(), List.of(running));
+
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.waiting()).isEqualTo(1);
+        assertThat(plan.wakeAt()).isEqualTo(created.plus(Duration.ofMinutes(3)).plusSeconds(18));
+    }
+
+    @Test
+    void aVerdictThatWouldNotChangeIsNotWrittenAndAFreshNodeWakesTheReconcileWhenItIsDue() {
+        RdmaStorageProfile profile = profile(5, false);
+        Instant probedAt = NOW.minus(Duration.ofMinutes(10));
+        RdmaStorageNode stored = verdict(profile, "gpu-01", NodeVerdicts.merge(null, probed(profile, "gpu-01", 1,
+                probedAt), probedAt));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01"), List.of(stored), List.of());
+
+        assertThat(change(plan, "gpu-01").writes()).isEmpty();
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.wakeAt()).isEqualTo(probedAt.plus(Duration.ofMinutes(15)));
+    }
+
+    @Test
+    void aNodeThatCannotBeProbedIsMarkedOnceAndGetsNoPod() {
+        RdmaStorageProfile profile = profile(5, false);
+        Node cordoned = new NodeBuilder(node("gpu-01")).editSpec().withUnschedulable(true).endSpec().build();
+
+        ProfilePlan plan = plan(profile, List.of(cordoned), List.of(), List.of());
+
+        assertThat(change(plan, "gpu-01").writes()).singleElement().satisfies(w ->
+                assertThat(ready(w.status()).getReason()).isEqualTo(Reasons.NODE_UNSCHEDULABLE));
+        assertThat(plan.creates()).isEmpty();
+    }
+
+    @Test
+    void aNodeThatLeftTheSelectionLosesItsPodsAndVerdictButIsNoLongerCounted() {
+        RdmaStorageProfile profile = profile(5, false);
+        Node unlabelled = new NodeBuilder(node("gpu-02")).editMetadata().withLabels(Map.of()).endMetadata().build();
+        RdmaStorageNode stored = verdict(profile, "gpu-02", probed(profile, "gpu-02", 1, NOW.minusSeconds(60)));
+        Pod running = running(profile, "gpu-02", 2, NOW.minusSeconds(5));
+
+        ProfilePlan plan = plan(profile, List.of(node("gpu-01"), unlabelled), List.of(stored), List.of(running));
+
+        ProfilePlan.NodeChange gone = change(plan, "gpu-02");
+        assertThat(gone.forget()).isTrue();
+        assertThat(gone.deletes()).containsExactly(running);
+        assertThat(gone.writes()).isEmpty();
+        assertThat(plan.creates()).extracting(p -> p.getSpec().getNodeName()).containsExactly("gpu-01");
+    }
+
+    @Test
+    void latencyRoundsShareTheSlotBudgetAfterTheNodesOwnProbes() {
+        // three slots: two node probes, then one latency round would need two more
+        ProfilePlan tight = plan(profile(3, true), nodes("gpu-01", "gpu-02"), List.of(), List.of());
+        assertThat(tight.creates()).extracting(ProfilePlannerTest::role).containsExactly("probe", "probe");
+        assertThat(tight.waiting()).as("both latency rounds wait").isEqualTo(2);
+
+        // six: both probes and both rounds (a ring of two: each node the other's peer)
+        ProfilePlan roomy = plan(profile(6, true), nodes("gpu-01", "gpu-02"), List.of(), List.of());
+        assertThat(roomy.creates()).extracting(ProfilePlannerTest::role)
+                .containsExactly("probe", "probe", LatencyPods.SERVER, LatencyPods.SERVER);
+        assertThat(roomy.creates().subList(2, 4)).extracting(p -> p.getSpec().getNodeName())
+                .containsExactly("gpu-02", "gpu-01");
+        assertThat(roomy.waiting()).isZero();
+    }
+
+    @Test
+    void aFinishedProbeAndAFinishedLatencyRoundOfOneNodeAreWrittenInOrderOverEachOther() {
+        RdmaStorageProfile profile = profile(6, true);
+        Pod probe = finished(profile, "gpu-01", 1, healthyReport("gpu-01"));
+        Pod server = latencyServer(profile, "gpu-01", "gpu-02", 0);
+        Pod client = finishedLatencyClient(profile, server, latencyReport("gpu-01"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), List.of(), List.of(probe, server, client));
+
+        List<ProfilePlan.VerdictWrite> writes = change(plan, "gpu-01").writes();
+        assertThat(writes).hasSize(2);
+        assertThat(writes.get(0).thenDelete()).containsExactly(probe);
+        assertThat(Conditions.find(writes.get(0).status().getConditions(), "VerbsLatency").orElseThrow().getReason())
+                .isEqualTo(Reasons.AWAITING_MEASUREMENT);
+        assertThat(writes.get(1).previous()).isSameAs(writes.get(0).status());
+        assertThat(writes.get(1).thenDelete()).containsExactlyInAnyOrder(server, client);
+        assertThat(Conditions.find(writes.get(1).status().getConditions(), "VerbsLatency").orElseThrow().getReason())
+                .isEqualTo("WithinThreshold");
+        assertThat(ready(writes.get(1).status()).getStatus()).isEqualTo("True");
+        assertThat(writes.get(1).status().getProbeRound()).as("the probe's facts stay").isEqualTo(1L);
+        assertThat(writes.get(1).status().getLatency().getTypicalMicros()).isEqualTo(1.01);
+    }
+
+    @Test
+    void markingsFollowTheVerdictOnlyWhereTheProfileAsksForThem() {
+        RdmaStorageProfile profile = profile(5, false);
+        Pod finished = finished(profile, "gpu-01", 1, healthyReport("gpu-01"));
+        assertThat(change(plan(profile, nodes("gpu-01"), List.of(), List.of(finished)), "gpu-01").marking()).isNull();
+
+        profile.getSpec().setNodeLabels(true);
+        ProfilePlan.Marking marking = change(plan(profile, nodes("gpu-01"), List.of(), List.of(finished)), "gpu-01")
+                .marking();
+        assertThat(marking.remove()).isFalse();
+        assertThat(marking.ready().getStatus()).as("the Ready just harvested").isEqualTo("True");
+    }
+
+    @Test
+    void aLatencyRoundThatEndsGivesItsTwoSlotsToTheProbesDueInTheSameReconcile() {
+        RdmaStorageProfile profile = profile(2, true);
+        Instant probedAt = NOW.minus(Duration.ofMinutes(20));   // both nodes due again
+        List<RdmaStorageNode> stored = List.of(
+                verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, probedAt)),
+                verdict(profile, "gpu-02", probed(profile, "gpu-02", 1, probedAt)));
+        Pod server = latencyServer(profile, "gpu-01", "gpu-02", 0);
+        Pod client = finishedLatencyClient(profile, server, latencyReport("gpu-01"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), stored, List.of(server, client));
+
+        assertThat(change(plan, "gpu-01").writes()).singleElement()
+                .satisfies(w -> assertThat(w.thenDelete()).containsExactlyInAnyOrder(server, client));
+        assertThat(plan.creates()).extracting(ProfilePlannerTest::role).containsExactly("probe", "probe");
+    }
+
+    @Test
+    void aNodeThatLeftHasTheMarkingsOfThisProfileRemoved() {
+        RdmaStorageProfile profile = profile(5, false);
+        Node left = new NodeBuilder(node("gpu-01")).editMetadata().withLabels(Map.of("rdmastorage.io/training", "true"))
+                .endMetadata().build();
+
+        RdmaStorageNode stored = verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, NOW.minusSeconds(60)));
+
+        ProfilePlan.NodeChange change = change(plan(profile, List.of(left), List.of(stored), List.of()), "gpu-01");
+
+        assertThat(change.forget()).isTrue();
+        assertThat(change.marking().remove()).isTrue();
+        assertThat(change.marking().node()).isSameAs(left);
+    }
+
+    @Test
+    void latencyPodsOfARemovedSectionAndStrayPodsAreDeleted() {
+        RdmaStorageProfile profile = profile(5, true);
+        Pod server = latencyServer(profile, "gpu-01", "gpu-02", 0);
+        Pod stray = new PodBuilder(server).editMetadata().withName("tampered").removeFromAnnotations(
+                LatencyPods.PEER_NODE_ANNOTATION).endMetadata().build();
+        profile.getSpec().setLatency(null);
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), List.of(), List.of(server, stray));
+
+        assertThat(plan.deletes()).containsExactlyInAnyOrder(server, stray);
+    }
+
+    // ================================================================ fixtures
+
+    static ProfilePlan plan(RdmaStorageProfile profile, List<Node> nodes, List<RdmaStorageNode> verdicts, List<Pod> pods) {
+        return ProfilePlanner.plan(ProfileSnapshot.of(profile, nodes, verdicts, pods), CONFIG, NOW);
+    }
+
+    static RdmaStorageProfile profile(int maxConcurrentProbes, boolean latency) {
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.getMetadata().setName("training");
+        profile.getMetadata().setUid("0b5e9c1e-1111-2222-3333-444455556666");
+        profile.getMetadata().setGeneration(GEN);
+        RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+        spec.setNodeSelector(new LabelSelectorBuilder().addToMatchLabels("gpu", "true").build());
+        spec.setMaxConcurrentProbes(maxConcurrentProbes);
+        spec.setRdma(new RdmaCheckSpec());
+        if (latency) {
+            LatencyCheckSpec l = new LatencyCheckSpec();
+            l.setDevice("mlx5_0");
+            spec.setLatency(l);
+        }
+        profile.setSpec(spec);
+        return profile;
+    }
+
+    static List<Node> nodes(String... names) {
+        return Arrays.stream(names).map(ProfilePlannerTest::node).toList();
+    }
+
+    static Node node(String name) {
+        return new NodeBuilder()
+                .withNewMetadata().withName(name).addToLabels("gpu", "true").endMetadata()
+                .withNewSpec().endSpec()
+                .withNewStatus()
+                    .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                    .addNewAddress().withType("InternalIP").withAddress("10.0.0." + name.substring(name.length() - 1))
+                    .endAddress()
+                .endStatus()
+                .build();
+    }
+
+    static RdmaStorageNode verdict(RdmaStorageProfile profile, String node, RdmaStorageNodeStatus status) {
+        RdmaStorageNode v = new RdmaStorageNode();
+        v.getMetadata().setName(profile.getMetadata().getName() + "." + node);
+        RdmaStorageNodeSpec spec = new RdmaStorageNodeSpec();
+        spec.setProfile(profile.getMetadata().getName());
+        spec.setNodeName(node);
+        v.setSpec(spec);
+        v.setStatus(status);
+        return v;
+    }
+
+    static RdmaStorageNodeStatus probed(RdmaStorageProfile profile, String node, long round, Instant at) {
+        RdmaStorageNodeStatus s = NodeVerdicts.fromTermination(profile.getSpec(), GEN, new ProbePod("ns", "p", node), 0,
+                "Completed", healthyReport(node), at);
+        s.setProbeRound(round);
+        return s;
+    }
+
+    static Pod stored(Pod pod, Instant created) {
+        return new PodBuilder(pod).editMetadata().withCreationTimestamp(created.toString()).endMetadata().build();
+    }
+
+    static Pod running(RdmaStorageProfile profile, String node, long round, Instant created) {
+        Pod pod = stored(ProbePodFactory.build(profile, node, round, CONFIG), created);
+        return new PodBuilder(pod).withStatus(PodStatuses.running(pod, "10.0.0.9", created.plusSeconds(1))).build();
+    }
+
+    static Pod finished(RdmaStorageProfile profile, String node, long round, String report) {
+        return terminated(stored(ProbePodFactory.build(profile, node, round, CONFIG), NOW.minusSeconds(20)), report);
+    }
+
+    static Pod latencyServer(RdmaStorageProfile profile, String client, String peer, int exitCode) {
+        Pod pod = stored(LatencyPods.server(profile, client, new io.rdmastorage.operator.latency.Peer(peer,
+                "10.0.0." + peer.substring(peer.length() - 1)), 1, 1, 18515, CONFIG), NOW.minusSeconds(20));
+        return new PodBuilder(pod).withStatus(PodStatuses.terminated(pod, "10.0.0.9", NOW.minusSeconds(19),
+                NOW.minusSeconds(5), Map.of(ProbePodFactory.CONTAINER, new PodStatuses.Exit(exitCode, "")))).build();
+    }
+
+    static Pod finishedLatencyClient(RdmaStorageProfile profile, Pod server, String report) {
+        Pod client = stored(LatencyPods.client(profile, io.rdmastorage.operator.latency.LatencyPod.of(server)
+                .orElseThrow(), CONFIG), NOW.minusSeconds(15));
+        return terminated(client, report);
+    }
+
+    static Pod terminated(Pod pod, String report) {
+        return new PodBuilder(pod).withStatus(PodStatuses.terminated(pod, "10.0.0.9", NOW.minusSeconds(12),
+                NOW.minusSeconds(10), Map.of(ProbePodFactory.CONTAINER, new PodStatuses.Exit(0, report)))).build();
+    }
+
+    /** node-probe's own report of a node whose RDMA ports are fine. */
+    static String healthyReport(String node) {
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+        return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:40Z", 800, List.of(rdma)));
+    }
+
+    static String latencyReport(String node) {
+        CheckResult.Builder b = CheckResult.builder(CheckType.VERBS_LATENCY);
+        b.detail("tTypicalMicros", 1.01);
+        CheckResult latency = b.verdict(Status.TRUE, "WithinThreshold", "1.01 µs").build();
+        return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:48Z", 1200, List.of(latency)));
+    }
+
+    static ProfilePlan.NodeChange change(ProfilePlan plan, String node) {
+        return plan.nodes().stream().filter(n -> n.node().equals(node)).findFirst().orElseThrow();
+    }
+
+    static Condition ready(RdmaStorageNodeStatus status) {
+        return Conditions.find(status.getConditions(), "Ready").orElseThrow();
+    }
+
+    static String role(Pod pod) {
+        return pod.getMetadata().getLabels().getOrDefault(LatencyPods.ROLE, "probe");
+    }
+}
