@@ -16,7 +16,9 @@
 --                ProbeFailedToStart, ProbeFailed, ReportMissing, ReportOversized,
 --                ReportUnparseable, ReportNodeMismatch), the result expired (ResultExpired, no
 --                fresh result for 3 x interval), the probe could not tell (ToolNotFound,
---                OutputUnparseable, ... or ChecksUnknown when the checks disagree), the latency
+--                OutputUnparseable, HostViewMissing: the probe cannot see the host's /sys, /proc
+--                or /etc, SourcesDisagree: two of its sources contradict each other, ... or
+--                ChecksUnknown when the checks disagree), the latency
 --                pair could not tell (PeerUnreachable with no other peer to try), the profile
 --                cannot verify latency here (NoPeer: the only measurable node, or no reference
 --                node can serve; it does not end by waiting unless a node joins, so it is not

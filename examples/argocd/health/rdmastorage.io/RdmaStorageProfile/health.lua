@@ -16,7 +16,7 @@
 --                reason than the above (ProbeTimedOut, ProbeFailedToStart, ProbeFailed,
 --                ReportMissing, ReportUnparseable, ReportOversized, ReportNodeMismatch,
 --                ResultExpired, NotReported, PeerUnreachable, the probe's own ToolNotFound,
---                OutputUnparseable, ...), NoPeer (a node with no peer to measure verbs latency
+--                OutputUnparseable, HostViewMissing, SourcesDisagree, ...), NoPeer (a node with no peer to measure verbs latency
 --                against: the only measurable node, or a referenceNodeSelector that matches no
 --                Ready node; a set-up to fix, not a pause, so not Suspended), and NoChecksConfigured
 --                (the profile verifies nothing: add a check section). Any Unknown reason this

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.probe.cli.NodeProbe;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
@@ -14,13 +15,18 @@ import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -29,7 +35,7 @@ import java.util.concurrent.CountDownLatch;
  * whose hosts show a healthy node and the classic silent failures (and measure verbs latency to each
  * other through a simulated fabric), the operator running under the
  * RBAC the chart ships, the DESIGN example profile — then the verdicts, as {@code kubectl} shows
- * them, and a kubeconfig to explore with. Runs until Ctrl-C ({@code --exit} stops after the verdicts).
+ * them, node-probe's own report on two hosts where it cannot tell (Unknown), and a kubeconfig to explore with. Runs until Ctrl-C ({@code --exit} stops after the verdicts).
  */
 public final class LocalDemo {
 
@@ -49,6 +55,17 @@ public final class LocalDemo {
         NODES.put("gpu-03", "nvmeof-on-tcp");
         NODES.put("gpu-04", "gds-iommu-enabled");
         NODES.put("gpu-05", "rdma-no-subnet-manager");
+    }
+
+    /**
+     * Two more fixture hosts, probed with node-probe directly rather than joined to the cluster: one
+     * example of each Unknown reason a probe gives when it cannot tell (issue 13).
+     */
+    static final Map<String, String> CANNOT_TELL = new LinkedHashMap<>();
+
+    static {
+        CANNOT_TELL.put("gpu-06", "host-sys-not-mounted");
+        CANNOT_TELL.put("gpu-07", "gds-iommu-disputed");
     }
 
     private LocalDemo() {
@@ -138,6 +155,13 @@ public final class LocalDemo {
         step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP)");
         System.out.println(kubectl.run("describe", "rsn", PROFILE + ".gpu-02").orThrow("kubectl describe"));
 
+        step("node-probe where it cannot tell: gpu-06's probe cannot see the host's /sys (HostViewMissing), gpu-07's "
+                + "gdscheck and kernel disagree on the IOMMU (SourcesDisagree); Unknown fences nothing");
+        for (Map.Entry<String, String> node : CANNOT_TELL.entrySet()) {
+            FixtureHost host = NodeScenarios.withFailure(FixtureHost.at(hosts.resolve(node.getKey())), node.getValue());
+            System.out.println(probeTable(host, node.getKey()));
+        }
+
         System.out.println();
         System.out.println("The cluster keeps running until Ctrl-C (unless started with --exit). Explore it with:");
         System.out.println("  export KUBECONFIG=" + plane.kubeconfig());
@@ -146,6 +170,18 @@ public final class LocalDemo {
         System.out.println("  kubectl describe rsn " + PROFILE + ".gpu-03");
         System.out.println("  kubectl get events -n default --field-selector involvedObject.kind=RdmaStorageNode");
         return demo;
+    }
+
+    /** node-probe's text report of a fixture host against the profile's checks: its header and table. */
+    private static String probeTable(FixtureHost host, String node) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        NodeProbe.run(List.of("--host-root", host.root().toString(), "--exec-mode", "direct", "--node", node,
+                        "--spec", "-", "--format", "text"),
+                new ByteArrayInputStream(NodeScenarios.HEALTHY_SPEC.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(OutputStream.nullOutputStream()));
+        String text = out.toString(StandardCharsets.UTF_8);
+        int details = text.indexOf("\n\n", text.indexOf("CHECK "));
+        return details < 0 ? text : text.substring(0, details + 1);
     }
 
     private static void awaitVerdicts(KubernetesClient admin) throws InterruptedException {

@@ -28,6 +28,9 @@ class LocalDemoTest {
                 .contains("LATENCY-US")
                 // gpu-01 passes everything, verbs latency to gpu-02 included (about 1 µs)
                 .containsPattern("gpfs-gds-training\\.gpu-01 +gpu-01 +gpfs-gds-training +True +True +True +True +1\\.\\d+ ")
-                .contains("export KUBECONFIG=");
+                .contains("export KUBECONFIG=")
+                // one example of each Unknown reason a probe gives when it cannot tell
+                .containsPattern("RdmaDevices +Unknown +HostViewMissing +the host's /sys is not visible")
+                .containsPattern("GdsReady +Unknown +SourcesDisagree +gdscheck -p says the IOMMU is disabled");
     }
 }

@@ -34,7 +34,7 @@ public record CheckResult(CheckType type, Status status, String reason, String m
         private Status status = Status.UNKNOWN;
         private String reason;
         private String message;
-        private final Map<String, Object> details = new LinkedHashMap<>();
+        private final Details details = new Details();
 
         private Builder(CheckType type) {
             this.type = type;
@@ -53,20 +53,13 @@ public record CheckResult(CheckType type, Status status, String reason, String m
         }
 
         public Builder detail(String key, Object value) {
-            if (value != null) {
-                details.put(key, value);
-            }
+            details.put(key, value);
             return this;
         }
 
         /** A list detail, summarised: at most {@link #MAX_LIST_ITEMS} items plus {@code <key>Total}. */
         public Builder detailList(String key, List<?> values) {
-            if (values.size() > MAX_LIST_ITEMS) {
-                details.put(key, List.copyOf(values.subList(0, MAX_LIST_ITEMS)));
-                details.put(key + "Total", values.size());
-            } else {
-                details.put(key, List.copyOf(values));
-            }
+            details.list(key, values);
             return this;
         }
 
@@ -74,7 +67,7 @@ public record CheckResult(CheckType type, Status status, String reason, String m
             if (reason == null || message == null) {
                 throw new IllegalStateException(type + ": a verdict needs a reason and a message");
             }
-            return new CheckResult(type, status, reason, message, details);
+            return new CheckResult(type, status, reason, message, details.asMap());
         }
     }
 }

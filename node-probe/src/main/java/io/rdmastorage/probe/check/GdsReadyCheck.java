@@ -2,6 +2,7 @@ package io.rdmastorage.probe.check;
 
 import static io.rdmastorage.contract.checks.GdsReady.*;
 
+import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.DevicePort;
@@ -12,6 +13,7 @@ import io.rdmastorage.probe.parse.CufileJson;
 import io.rdmastorage.probe.parse.GdscheckReport.DriverSupport;
 import io.rdmastorage.probe.parse.GdscheckReport;
 import io.rdmastorage.probe.parse.KernelCmdline;
+import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
 import io.rdmastorage.probe.parse.PciePath;
@@ -20,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * GPUDirect Storage fails silently: with nvidia-fs missing, the IOMMU on, a storage driver that never
@@ -29,13 +33,15 @@ import java.util.Optional;
  * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
  * share a PCIe switch.
  */
-public final class GdsReadyCheck implements Check {
+public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
 
     static final String NVFS_PROC = "/proc/driver/nvidia-fs";
     static final String NVFS_MODULES = "/proc/driver/nvidia-fs/modules";
     static final String KALLSYMS = "/proc/kallsyms";
     static final String CMDLINE = "/proc/cmdline";
     static final String IOMMU_GROUPS = "/sys/kernel/iommu_groups";
+    static final String IOMMU_UNITS = "/sys/class/iommu";
+    static final String MODULES = "/proc/modules";
     static final String CUFILE_JSON = "/etc/cufile.json";
     static final String PCI_DEVICES = "/sys/bus/pci/devices";
     static final String INFINIBAND = "/sys/class/infiniband";
@@ -88,8 +94,45 @@ public final class GdsReadyCheck implements Check {
             new Backend("nvmeof", "nvme-rdma", "nvme_rdma", List.of("nvme_rdma_v1_register_nvfs_dma_ops"), "--with-nvmf"),
             new Backend("nfs", "rpcrdma", "rpcrdma", List.of("rpcrdma_register_nvfs_dma_ops"), "--with-nfsrdma"));
 
-    /** One condition found wrong, or not known; the first False (in check order) gives the verdict. */
-    private record Finding(Status status, String reason, String message) {
+    /** Without a spec, judge with the defaults: IOMMU must be off, nothing else is required. */
+    private static final ProbeSpec.Gds DEFAULTS = new ProbeSpec.Gds(null, null, null, null);
+
+    /**
+     * What the host shows. Sources the spec does not need are not read (empty).
+     *
+     * @param gdscheck     the run of {@code gdscheck -p} (or gdscheck.py)
+     * @param cmdline      /proc/cmdline
+     * @param iommuGroups  how many entries /sys/kernel/iommu_groups has; empty when it is not a directory
+     * @param nvfsModules  /proc/driver/nvidia-fs/modules
+     * @param hooks        the nvfs registration symbols of /proc/kallsyms, read when a backend must be registered
+     * @param cufileJson   the text of /etc/cufile.json
+     * @param gpus         NVIDIA GPUs by PCI address, with their PCIe paths (read with requireNicGpuSameSwitch)
+     * @param nics         RDMA NICs by device name, with their PCIe paths (read with requireNicGpuSameSwitch)
+     */
+    public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
+                        Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
+                        Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel) {
+    }
+
+    /**
+     * The kernel's own view, to hold gdscheck's against, and which parts of the host could be seen.
+     *
+     * @param iommuUnits   entries of /sys/class/iommu (dmar0, ivhd0: IOMMU units the kernel drives); empty when absent
+     * @param modules      /proc/modules
+     * @param nvfsProc     whether /proc/driver/nvidia-fs exists (nvidia-fs creates it when it loads)
+     * @param hostRoot     where the host's file system is seen, for messages
+     * @param missing      the parts of the host's file system that are not visible at all
+     */
+    public record KernelView(OptionalInt iommuUnits, Optional<LoadedModules> modules, boolean nvfsProc, String hostRoot,
+                         Set<HostView> missing) {
+
+        /** What the kernel says about nvidia_fs: loaded, not loaded, or nothing (no /proc to look at). */
+        Optional<Boolean> nvidiaFs() {
+            if (nvfsProc || modules.map(m -> m.loaded("nvidia_fs")).orElse(false)) {
+                return Optional.of(true);
+            }
+            return modules.isPresent() ? Optional.of(false) : Optional.empty();
+        }
     }
 
     @Override
@@ -107,57 +150,102 @@ public final class GdsReadyCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
-        // without a spec, judge with the defaults: IOMMU must be off, nothing else is required
-        ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : new ProbeSpec.Gds(null, null, null, null);
-        ToolResult result = context.tools().run("gdscheck", "-p");
-        if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
-            result = context.tools().run("gdscheck.py", "-p");
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : DEFAULTS;
+        ToolResult run = context.tools().run("gdscheck", "-p");
+        if (run.outcome() == ToolResult.Outcome.NOT_FOUND) {
+            run = context.tools().run("gdscheck.py", "-p");
         }
+        boolean backendRequired = BACKENDS.stream().anyMatch(b -> gds.filesystems().contains(b.filesystem()));
+        boolean topology = gds.requireNicGpuSameSwitch();
+        return new Facts(run,
+                host.read(CMDLINE).map(KernelCmdline::parse),
+                host.isDirectory(IOMMU_GROUPS) ? OptionalInt.of(host.list(IOMMU_GROUPS).size()) : OptionalInt.empty(),
+                host.read(NVFS_MODULES).map(NvidiaFsModules::parse),
+                backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
+                host.read(CUFILE_JSON),
+                topology ? nvidiaGpus(host) : Map.of(),
+                topology ? rdmaNics(host, context.spec()) : Map.of(),
+                new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
+                        host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
+                        HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)));
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        boolean required = spec.gds() != null;
+        ProbeSpec.Gds gds = required ? spec.gds() : DEFAULTS;
+        ToolResult result = facts.gdscheck();
+        Details none = new Details();
         if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
-            return CheckResult.builder(type())
-                    .verdict(context.discovery() ? Status.UNKNOWN : Status.FALSE, GDSCHECK_NOT_FOUND,
-                            "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
-                                    + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
-                                    + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH")
-                    .build();
+            return Judgement.only(Finding.of(required ? Status.FALSE : Status.UNKNOWN, GDSCHECK_NOT_FOUND,
+                    "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
+                            + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
+                            + "version>, part of nvidia-gds) or name the tool with --tool gdscheck=PATH"), none);
         }
         if (!result.ran()) {
-            return ToolVerdicts.cannotTell(type(), result, false,
-                    "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds").build();
+            return Judgement.only(ToolFindings.cannotTell(result, false,
+                    "Run `/usr/local/cuda/gds/tools/gdscheck -p` on the node and check that the NVIDIA driver responds"), none);
         }
         Optional<GdscheckReport> parsed = GdscheckReport.parse(result.stdout());
         if (parsed.isEmpty()) {
-            return result.succeeded()
-                    ? ToolVerdicts.unparseable(type(), result, "a gdscheck -p report").build()
-                    : ToolVerdicts.cannotTell(type(), result, false,
-                            "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports").build();
+            return Judgement.only(result.succeeded()
+                    ? ToolFindings.unparseable(result, "a gdscheck -p report")
+                    : ToolFindings.cannotTell(result, false,
+                            "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports"), none);
         }
-        return judge(context.host(), context.spec(), gds, parsed.get());
+        return judge(facts, gds, parsed.get());
     }
 
-    private CheckResult judge(HostRoot host, ProbeSpec spec, ProbeSpec.Gds gds, GdscheckReport report) {
-        CheckResult.Builder result = CheckResult.builder(type());
-        report.gdsVersion().ifPresent(v -> result.detail("gdsVersion", v));
-        result.detail("nvidiaFs", report.nvidiaFsVersion().orElse("not loaded"));
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.REASONS;
+    }
+
+    private static Judgement judge(Facts facts, ProbeSpec.Gds gds, GdscheckReport report) {
+        Details details = new Details();
+        report.gdsVersion().ifPresent(v -> details.put("gdsVersion", v));
+        details.put("nvidiaFs", report.nvidiaFsVersion().orElse("not loaded"));
         List<Finding> findings = new ArrayList<>();
         List<String> passed = new ArrayList<>();
 
+        nvidiaFs(facts.kernel(), report, findings, passed);
+        iommu(facts, gds, report, details, findings, passed);
+        if (report.nvidiaFsLoaded()) {
+            backends(facts, gds, details, findings);
+        }
+        filesystems(gds, report, details, findings, passed);
+        compatMode(facts, gds, report, details, findings);
+        if (gds.requireNicGpuSameSwitch()) {
+            topology(facts, details, findings, passed);
+        }
+        return Judgement.of(findings, Finding.passed(GDS_READY, "GDS is ready: " + String.join("; ", passed)), details);
+    }
+
+    /**
+     * gdscheck opens nvidia-fs as cuFile does, so it is the stronger source: the kernel having the
+     * module while gdscheck cannot see it is still a bounce buffer (False); gdscheck seeing a module
+     * the kernel does not list cannot be a clean True.
+     */
+    private static void nvidiaFs(KernelView kernel, GdscheckReport report, List<Finding> findings, List<String> passed) {
+        Optional<Boolean> inKernel = kernel.nvidiaFs();
         if (!report.nvidiaFsLoaded()) {
-            findings.add(new Finding(Status.FALSE, NVIDIA_FS_MISSING, nvidiaFsMissing(report)));
+            findings.add(Finding.of(Status.FALSE, NVIDIA_FS_MISSING, inKernel.orElse(false)
+                    ? "gdscheck -p shows no nvidia_fs version although the kernel has the nvidia_fs module loaded ("
+                            + (kernel.nvfsProc() ? NVFS_PROC + " exists" : MODULES + " lists it") + "): cuFile cannot reach "
+                            + "it, so its I/O goes through a POSIX bounce buffer. Check that /dev/nvidia-fs* exist and that "
+                            + "nvidia_fs matches the running NVIDIA driver (`ls -l /dev/nvidia-fs*`, `dmesg | grep -i nvidia_fs`), "
+                            + "then run `gdscheck -p` again"
+                    : nvidiaFsMissing(report)));
+        } else if (!inKernel.orElse(true)) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "gdscheck -p shows nvidia_fs "
+                    + report.nvidiaFsVersion().get() + " loaded, but the kernel lists no nvidia_fs module (" + MODULES
+                    + ") and there is no " + NVFS_PROC + ": one of them is not this host's. Run `lsmod | grep nvidia_fs` "
+                    + "and `gdscheck -p` on the node itself to settle it", "nvidia_fs: gdscheck and " + MODULES + " disagree"));
         } else {
             passed.add("nvidia_fs " + report.nvidiaFsVersion().get() + " loaded");
         }
-        iommu(host, gds, report, result, findings, passed);
-        if (report.nvidiaFsLoaded()) {
-            backends(host, gds, result, findings);
-        }
-        filesystems(gds, report, result, findings, passed);
-        compatMode(host, gds, report, result, findings);
-        if (gds.requireNicGpuSameSwitch()) {
-            topology(host, spec, result, findings, passed);
-        }
-        return verdict(result, findings, passed);
     }
 
     private static String nvidiaFsMissing(GdscheckReport report) {
@@ -168,64 +256,109 @@ public final class GdsReadyCheck implements Check {
                 + "nvidia-fs or nvidia-fs-dkms, built for the running kernel) and have it loaded at boot";
     }
 
-    private static void iommu(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    /**
+     * gdscheck is what GDS itself sees; the kernel's IOMMU groups and units, and the boot parameters
+     * when sysfs cannot tell, are its view. They stand in when gdscheck prints no IOMMU state, and
+     * when both answer and disagree the verdict is never a clean True: gdscheck saying enabled is
+     * the problem (False), gdscheck saying disabled against a kernel that remaps is Unknown.
+     */
+    private static void iommu(Facts facts, ProbeSpec.Gds gds, GdscheckReport report, Details result,
                               List<Finding> findings, List<String> passed) {
-        Optional<KernelCmdline> cmdline = host.read(CMDLINE).map(KernelCmdline::parse);
-        int groups = host.isDirectory(IOMMU_GROUPS) ? host.list(IOMMU_GROUPS).size() : -1;
+        Optional<KernelCmdline> cmdline = facts.cmdline();
+        int groups = facts.iommuGroups().orElse(-1);
+        int units = facts.kernel().iommuUnits().orElse(-1);
         List<String> evidence = new ArrayList<>();
-        Optional<Boolean> enabled = report.iommuEnabled();
-        if (enabled.isPresent()) {
-            evidence.add("gdscheck: " + (enabled.get() ? "enabled" : "disabled"));
-        }
+        Optional<Boolean> gdscheck = report.iommuEnabled();
+        gdscheck.ifPresent(e -> evidence.add("gdscheck: " + (e ? "enabled" : "disabled")));
         cmdline.ifPresent(c -> evidence.add("cmdline: "
                 + (c.iommuParameters().isEmpty() ? "no iommu parameter" : String.join(" ", c.iommuParameters()))));
         if (groups >= 0) {
             evidence.add("iommu_groups: " + groups);
         }
-        // gdscheck is what GDS itself sees; sysfs and the boot parameters stand in when its output has no PLATFORM INFO
-        if (enabled.isEmpty() && groups >= 0) {
-            enabled = Optional.of(groups > 0);
+        if (units > 0) {
+            evidence.add("iommu units: " + units);
         }
-        if (enabled.isEmpty() && cmdline.isPresent()) {
-            enabled = switch (cmdline.get().iommu()) {
+        Optional<Boolean> kernel;
+        if (groups > 0 || units > 0) {
+            kernel = Optional.of(true);
+        } else if (groups == 0) {
+            kernel = Optional.of(false);
+        } else {
+            kernel = cmdline.flatMap(c -> switch (c.iommu()) {
                 case OFF -> Optional.of(false);
                 case ON, PASSTHROUGH -> Optional.of(true);
-                case UNSPECIFIED -> Optional.empty();
-            };
+                case UNSPECIFIED -> Optional.<Boolean>empty();
+            });
         }
-        result.detail("iommu", enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
-        result.detail("iommuEvidence", String.join("; ", evidence));
+        Optional<Boolean> enabled = gdscheck.or(() -> kernel);
+        boolean disagree = gdscheck.isPresent() && kernel.isPresent() && !gdscheck.equals(kernel);
+        result.put("iommu", disagree ? "disputed" : enabled.map(e -> e ? "enabled" : "disabled").orElse("unknown"));
+        result.put("iommuEvidence", String.join("; ", evidence));
         if (!gds.requireIommuDisabled()) {
             return;
         }
+        String kernelSays = kernelIommu(groups, units, cmdline);
         if (enabled.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, IOMMU_STATE_UNKNOWN,
-                    "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
+            findings.add(missingView(facts, HostView.SYSFS, HostView.PROCFS).orElseGet(() -> Finding.of(Status.UNKNOWN,
+                    IOMMU_STATE_UNKNOWN, "cannot tell whether the IOMMU is enabled: gdscheck -p printed no IOMMU state, " + CMDLINE
                             + " has no iommu parameter and " + IOMMU_GROUPS + " cannot be read. Run `dmesg | grep -i iommu` "
-                            + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line"));
+                            + "on the node; if it is on, add intel_iommu=off or amd_iommu=off to the kernel command line")));
+        } else if (disagree && !gdscheck.get()) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE,
+                    "gdscheck -p says the IOMMU is disabled, but the kernel shows it on (" + kernelSays + "): if the "
+                            + "kernel is right, GPU-to-storage DMA is remapped and GDS falls back to the bounce buffer. Settle "
+                            + "it on the node with `dmesg | grep -i -e DMAR -e IOMMU` and `ls /sys/kernel/iommu_groups`; if "
+                            + "the IOMMU is on, add intel_iommu=off (Intel) or amd_iommu=off (AMD) to the kernel command line "
+                            + "and reboot", "IOMMU: gdscheck and the kernel disagree"));
         } else if (enabled.get()) {
             boolean passthrough = cmdline.map(c -> c.iommu() == KernelCmdline.IommuRequest.PASSTHROUGH).orElse(false);
-            findings.add(new Finding(Status.FALSE, IOMMU_ENABLED,
+            findings.add(Finding.of(Status.FALSE, IOMMU_ENABLED,
                     "the IOMMU is enabled (" + String.join("; ", evidence) + "): GPU-to-storage DMA is remapped, so GDS "
                             + "fails or falls back to the bounce buffer. Add intel_iommu=off (Intel) or amd_iommu=off (AMD) "
                             + "to GRUB_CMDLINE_LINUX_DEFAULT, regenerate the GRUB configuration and reboot"
                             + (passthrough ? "; passthrough (iommu=pt) is supported by NVIDIA only on some platforms such "
-                            + "as DGX: on those, set requireIommuDisabled: false" : "")));
+                            + "as DGX: on those, set requireIommuDisabled: false" : "")
+                            + (disagree ? ". gdscheck, which sees what GDS sees, says enabled although the kernel shows it "
+                            + "off (" + kernelSays + "); `dmesg | grep -i -e DMAR -e IOMMU` tells which is stale" : "")));
         } else {
             passed.add("IOMMU disabled");
         }
     }
 
+    /** The kernel's IOMMU evidence in words, for a message that names both sources. */
+    private static String kernelIommu(int groups, int units, Optional<KernelCmdline> cmdline) {
+        List<String> said = new ArrayList<>();
+        if (groups >= 0) {
+            said.add(groups + " IOMMU group(s) in " + IOMMU_GROUPS);
+        }
+        if (units >= 0) {
+            said.add(units + " IOMMU unit(s) in " + IOMMU_UNITS);
+        }
+        cmdline.filter(c -> !c.iommuParameters().isEmpty())
+                .ifPresent(c -> said.add(String.join(" ", c.iommuParameters()) + " in " + CMDLINE));
+        return String.join(", ", said);
+    }
+
+    /** The first of these parts of the host that the probe cannot see, as the finding that says what to mount. */
+    private static Optional<Finding> missingView(Facts facts, HostView... views) {
+        for (HostView view : views) {
+            if (facts.kernel().missing().contains(view)) {
+                return Optional.of(view.missing(facts.kernel().hostRoot()));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** For each required backend that is only served after its kernel driver registered with nvidia-fs. */
-    private static void backends(HostRoot host, ProbeSpec.Gds gds, CheckResult.Builder result, List<Finding> findings) {
+    private static void backends(Facts facts, ProbeSpec.Gds gds, Details result, List<Finding> findings) {
         List<Backend> required = BACKENDS.stream().filter(b -> gds.filesystems().contains(b.filesystem())).toList();
-        Optional<NvidiaFsModules> modules = host.read(NVFS_MODULES).map(NvidiaFsModules::parse);
-        modules.ifPresent(m -> result.detailList("nvfsModules", List.copyOf(m.modules().keySet())));
+        Optional<NvidiaFsModules> modules = facts.nvfsModules();
+        modules.ifPresent(m -> result.list("nvfsModules", List.copyOf(m.modules().keySet())));
         if (required.isEmpty()) {
             return;
         }
-        Optional<NvfsHookSymbols> hooks = host.read(KALLSYMS).map(NvfsHookSymbols::scan);
-        hooks.ifPresent(h -> result.detailList("nvfsHooks", List.copyOf(h.registrationSymbols())));
+        Optional<NvfsHookSymbols> hooks = facts.hooks();
+        hooks.ifPresent(h -> result.list("nvfsHooks", List.copyOf(h.registrationSymbols())));
         List<String> problems = new ArrayList<>();
         List<String> unknown = new ArrayList<>();
         for (Backend b : required) {
@@ -249,15 +382,15 @@ public final class GdsReadyCheck implements Check {
             // no modules file but the hook exported: nvidia-fs registers every driver exporting it when it loads
         }
         if (!problems.isEmpty()) {
-            findings.add(new Finding(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
+            findings.add(Finding.of(Status.FALSE, BACKEND_NOT_REGISTERED, String.join("; ", problems)));
         } else if (!unknown.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
+            findings.add(missingView(facts, HostView.PROCFS).orElseGet(() -> Finding.of(Status.UNKNOWN, BACKEND_REGISTRATION_UNKNOWN,
                     "cannot tell whether the drivers for " + String.join(", ", unknown) + " registered with nvidia-fs: "
-                            + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc"));
+                            + NVFS_MODULES + " and " + KALLSYMS + " are unreadable. Check that the probe sees the host's /proc")));
         }
     }
 
-    private static void filesystems(ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    private static void filesystems(ProbeSpec.Gds gds, GdscheckReport report, Details result,
                                     List<Finding> findings, List<String> passed) {
         if (gds.filesystems().isEmpty()) {
             // nothing named: GDS is only worth having if it serves something directly
@@ -267,9 +400,9 @@ public final class GdsReadyCheck implements Check {
                     .filter(DriverSupport::direct)
                     .map(DriverSupport::row)
                     .toList();
-            result.detailList("direct", direct);
+            result.list("direct", direct);
             if (direct.isEmpty() && !report.drivers().isEmpty()) {
-                findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+                findings.add(Finding.of(Status.FALSE, FILESYSTEM_UNSUPPORTED,
                         "gdscheck -p shows no file system or driver served directly (every DRIVER CONFIGURATION row is "
                                 + "Unsupported or compat only): all cuFile I/O goes through compat mode. Set up GDS for the "
                                 + "storage this node uses and list it in gds.filesystems"));
@@ -290,22 +423,22 @@ public final class GdsReadyCheck implements Check {
                 fixes.add("for " + fs + ", " + FILESYSTEM_FIXES.get(fs));
             }
         }
-        result.detailList("filesystems", shown);
+        result.list("filesystems", shown);
         if (unsupported.isEmpty()) {
             passed.add(String.join(", ", shown) + " served directly");
         } else {
-            findings.add(new Finding(Status.FALSE, FILESYSTEM_UNSUPPORTED,
+            findings.add(Finding.of(Status.FALSE, FILESYSTEM_UNSUPPORTED,
                     "gdscheck -p shows " + String.join(", ", unsupported) + " not served by GDS: cuFile I/O there silently "
                             + "uses compat mode (POSIX reads through a bounce buffer). To fix: " + String.join("; ", fixes)));
         }
     }
 
-    private static void compatMode(HostRoot host, ProbeSpec.Gds gds, GdscheckReport report, CheckResult.Builder result,
+    private static void compatMode(Facts facts, ProbeSpec.Gds gds, GdscheckReport report, Details result,
                                    List<Finding> findings) {
-        Optional<String> text = host.read(CUFILE_JSON);
+        Optional<String> text = facts.cufileJson();
         Optional<CufileJson> json = text.flatMap(CufileJson::parse);
         if (text.isPresent() && json.isEmpty()) {
-            result.detail("cufileJson", "unparseable");
+            result.put("cufileJson", "unparseable");
         }
         // gdscheck prints the effective setting as use_compat_mode; cufile.json is what an admin edits
         Optional<Boolean> effective = report.cufileFlag("use_compat_mode");
@@ -314,15 +447,26 @@ public final class GdsReadyCheck implements Check {
                 : effective.orElse(true);
         boolean forced = json.flatMap(CufileJson::forceCompatMode).orElse(false)
                 || report.cufileFlag("force_compat_mode").orElse(false);
-        result.detail("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
+        result.put("compatMode", forced ? "forced" : allowed ? "allowed" : "forbidden");
         String where = json.isPresent() ? CUFILE_JSON : "gdscheck's CUFILE CONFIGURATION (" + CUFILE_JSON + " unreadable)";
+        if (json.isPresent() && !json.get().compatModeAllowed() && effective.orElse(false)) {
+            // the effective value is what cuFile does: the file the admin edited is not the one in effect
+            where = "gdscheck's effective use_compat_mode (true, although " + CUFILE_JSON + " sets allow_compat_mode "
+                    + "false: cuFile reads another file, see CUFILE_ENV_PATH_JSON)";
+        }
+        if (!forced && json.isEmpty() && effective.isEmpty() && gds.forbidCompatMode()
+                && facts.kernel().missing().contains(HostView.ETC)) {
+            // no cufile.json to read and no effective value: cuFile's default is not evidence when /etc is not visible
+            findings.add(HostView.ETC.missing(facts.kernel().hostRoot()));
+            return;
+        }
         if (forced) {
-            findings.add(new Finding(Status.FALSE, COMPAT_MODE_FORCED,
+            findings.add(Finding.of(Status.FALSE, COMPAT_MODE_FORCED,
                     where + " forces compat mode (properties.force_compat_mode: true): every cuFile read and write goes "
                             + "through POSIX and GDS is never used. Set \"force_compat_mode\": false in the properties "
                             + "section of " + CUFILE_JSON));
         } else if (allowed && gds.forbidCompatMode()) {
-            findings.add(new Finding(Status.FALSE, COMPAT_MODE_ALLOWED,
+            findings.add(Finding.of(Status.FALSE, COMPAT_MODE_ALLOWED,
                     where + " allows compat mode (properties.allow_compat_mode is true or unset, which defaults to true): "
                             + "where GDS cannot serve a file, cuFile silently falls back to POSIX reads through a bounce "
                             + "buffer instead of failing. Set \"allow_compat_mode\": false in the properties section of "
@@ -330,12 +474,15 @@ public final class GdsReadyCheck implements Check {
         }
     }
 
-    private static void topology(HostRoot host, ProbeSpec spec, CheckResult.Builder result, List<Finding> findings,
-                                 List<String> passed) {
-        Map<String, PciePath> gpus = nvidiaGpus(host);
-        Map<String, PciePath> nics = rdmaNics(host, spec);
+    private static void topology(Facts facts, Details result, List<Finding> findings, List<String> passed) {
+        Map<String, PciePath> gpus = facts.gpus();
+        Map<String, PciePath> nics = facts.nics();
+        if ((gpus.isEmpty() || nics.isEmpty()) && facts.kernel().missing().contains(HostView.SYSFS)) {
+            findings.add(HostView.SYSFS.missing(facts.kernel().hostRoot()));
+            return;
+        }
         if (gpus.isEmpty() || nics.isEmpty()) {
-            findings.add(new Finding(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
+            findings.add(Finding.of(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
                     "cannot compare PCIe placement: " + (gpus.isEmpty() ? "no NVIDIA GPU (vendor 0x10de, display or 3D "
                             + "controller) found under " + PCI_DEVICES : "no RDMA NIC found under " + INFINIBAND)
                             + ". Check that the probe sees the host's /sys, or run `nvidia-smi topo -m` on the node"));
@@ -343,7 +490,7 @@ public final class GdsReadyCheck implements Check {
         }
         List<String> paired = new ArrayList<>();
         List<String> crossing = new ArrayList<>();
-        List<String> facts = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
         for (Map.Entry<String, PciePath> gpu : gpus.entrySet()) {
             Optional<String> match = Optional.empty();
             for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
@@ -355,21 +502,21 @@ public final class GdsReadyCheck implements Check {
             }
             if (match.isPresent()) {
                 paired.add(match.get());
-                facts.add(match.get());
+                seen.add(match.get());
             } else {
                 Map.Entry<String, PciePath> nearest = nearest(gpu.getValue(), nics);
-                facts.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
+                seen.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
                 crossing.add("GPU " + gpu.getKey() + " at " + gpu.getValue() + " and " + nearest.getKey() + " at "
                         + nearest.getValue() + " " + (gpu.getValue().hostBridge().equals(nearest.getValue().hostBridge())
                         ? "meet only at root complex " + gpu.getValue().hostBridge()
                         : "are on different root complexes"));
             }
         }
-        result.detailList("topology", facts);
+        result.list("topology", seen);
         if (crossing.isEmpty()) {
             passed.add(String.join(", ", paired));
         } else {
-            findings.add(new Finding(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
+            findings.add(Finding.of(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
                     "no RDMA NIC shares a PCIe switch with the GPU: " + String.join("; ", crossing) + ". GPUDirect traffic "
                             + "then crosses the CPU root complex, at a fraction of the bandwidth. Put GPU and NIC in slots "
                             + "under one PCIe switch (`nvidia-smi topo -m` should show PIX or PXB for the pair), or drop "
@@ -429,19 +576,5 @@ public final class GdsReadyCheck implements Check {
             n++;
         }
         return n;
-    }
-
-    private CheckResult verdict(CheckResult.Builder result, List<Finding> findings, List<String> passed) {
-        Optional<Finding> first = findings.stream().filter(f -> f.status() == Status.FALSE).findFirst()
-                .or(() -> findings.stream().findFirst());
-        if (first.isEmpty()) {
-            return result.verdict(Status.TRUE, GDS_READY, "GDS is ready: " + String.join("; ", passed)).build();
-        }
-        List<String> others = findings.stream().filter(f -> f != first.get()).map(Finding::reason).toList();
-        if (!others.isEmpty()) {
-            result.detailList("problems", findings.stream().map(Finding::reason).toList());
-        }
-        return result.verdict(first.get().status(), first.get().reason(), first.get().message()
-                + (others.isEmpty() ? "" : ". Also: " + String.join(", ", others))).build();
     }
 }

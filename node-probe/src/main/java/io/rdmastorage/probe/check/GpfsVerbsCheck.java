@@ -37,7 +37,7 @@ import java.util.Set;
  * <p>Every problem found is reported (the first, most fundamental one gives the reason); a tool
  * that cannot answer makes the verdict Unknown only when nothing definite is wrong.
  */
-public final class GpfsVerbsCheck implements Check {
+public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
 
     static final String LOG = "/var/adm/ras/mmfs.log.latest";
     /** Recent = the last day; older errors were most likely dealt with. */
@@ -48,6 +48,23 @@ public final class GpfsVerbsCheck implements Check {
     private static final int LOG_LINE_MAX_CHARS = 200;
     private static final int PEERS_NAMED = 5;
     private static final ProbeSpec.Gpfs NOTHING_REQUIRED = new ProbeSpec.Gpfs(null, null, null, null);
+
+    /**
+     * What GPFS told us. A tool is asked only when the answers before it make its answer matter
+     * (and the daemon can give it: mmdiag and mmfsadm hang while it is down), so later ones may be empty.
+     *
+     * @param state       {@code mmgetstate -Y}
+     * @param config      {@code mmdiag --config -Y}, asked once GPFS is active
+     * @param verbsStatus {@code mmfsadm test verbs status}, asked unless verbsRdma is known to be disabled
+     * @param network     {@code mmdiag --network}, asked once verbs are started
+     * @param verbsConn   {@code mmfsadm test verbs conn}, asked when there are peers to look for
+     * @param cluster     {@code mmlscluster -Y}'s members, to know each peer under all its names
+     * @param logErrors   VERBS RDMA error lines of the last day in mmfs.log.latest
+     */
+    public record Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
+                        Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
+                        List<MmfsLogVerbsErrors.Line> logErrors) {
+    }
 
     @Override
     public CheckType type() {
@@ -65,85 +82,149 @@ public final class GpfsVerbsCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
-        return new Run(context).verdict();
+    protected Facts gather(ProbeContext context) {
+        ToolRunner tools = context.tools();
+        ToolResult state = tools.run("mmgetstate", "-Y");
+        Optional<GpfsNodeState> local = localState(state);
+        if (local.isEmpty() || !local.get().active()) {
+            return new Facts(state, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), List.of(), List.of());
+        }
+        ToolResult config = tools.run("mmdiag", "--config", "-Y");
+        Optional<ToolResult> verbsStatus = Optional.empty();
+        Optional<ToolResult> network = Optional.empty();
+        Optional<ToolResult> verbsConn = Optional.empty();
+        List<GpfsClusterNode> cluster = List.of();
+        // with verbsRdma off there is no verbs layer to ask: every peer is on TCP by definition
+        if (parsedConfig(config).flatMap(c -> c.flag("verbsRdma")).orElse(true)) {
+            verbsStatus = Optional.of(tools.run("mmfsadm", "test", "verbs", "status"));
+            if (verbsStatus.filter(ToolResult::succeeded).map(r -> VerbsStatus.parse(r.stdout()).started()).orElse(false)) {
+                network = Optional.of(tools.run("mmdiag", "--network"));
+                ProbeSpec.Gpfs spec = context.spec().gpfs() != null ? context.spec().gpfs() : NOTHING_REQUIRED;
+                if (!connectedPeers(network.get()).isEmpty() || !requiredPeers(spec, local.get().nodeName()).isEmpty()) {
+                    verbsConn = Optional.of(tools.run("mmfsadm", "test", "verbs", "conn"));
+                    if (verbsConn.get().succeeded()) {
+                        ToolResult members = tools.run("mmlscluster", "-Y");
+                        cluster = members.succeeded() ? GpfsClusterNode.from(GpfsYOutput.parse(members.stdout())) : List.of();
+                    }
+                }
+            }
+        }
+        List<MmfsLogVerbsErrors.Line> logErrors = context.host().readTail(LOG, LOG_TAIL_BYTES)
+                .map(log -> MmfsLogVerbsErrors.recent(log, context.now(), LOG_WINDOW))
+                .orElse(List.of());
+        return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors);
     }
 
-    /** One probe of one node: the facts gathered so far and the problems found. */
-    private final class Run {
-        private final ProbeContext context;
-        private final ToolRunner tools;
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        return new Judge(facts, spec.gpfs()).judgement();
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.SENTENCES;
+    }
+
+    /** The node's own state: mmgetstate -Y lists the local node first. */
+    private static Optional<GpfsNodeState> localState(ToolResult state) {
+        if (!state.succeeded()) {
+            return Optional.empty();
+        }
+        return GpfsNodeState.from(GpfsYOutput.parse(state.stdout())).stream().findFirst();
+    }
+
+    /** The effective configuration, when mmdiag answered with records. */
+    private static Optional<GpfsConfig> parsedConfig(ToolResult run) {
+        if (!run.succeeded()) {
+            return Optional.empty();
+        }
+        GpfsConfig config = GpfsConfig.from(GpfsYOutput.parse(run.stdout()));
+        return config.values().isEmpty() ? Optional.empty() : Optional.of(config);
+    }
+
+    private static List<MmdiagNetwork.TcpConnection> connectedPeers(ToolResult run) {
+        if (!run.succeeded()) {
+            return List.of();
+        }
+        MmdiagNetwork network = MmdiagNetwork.parse(run.stdout());
+        return network.recognized() ? network.connectedPeers() : List.of();
+    }
+
+    /** The profile's required peers, less this node itself. */
+    private static List<String> requiredPeers(ProbeSpec.Gpfs spec, String gpfsNode) {
+        return spec.requiredPeers().stream().filter(p -> !VerbsConnections.sameHost(p, gpfsNode)).toList();
+    }
+
+    /** The rules, applied to one node's facts: the problems found and the facts shown. */
+    private static final class Judge {
+        private final Facts facts;
         private final ProbeSpec.Gpfs spec;
         private final boolean required;
-        private final CheckResult.Builder result = CheckResult.builder(type());
-        private final List<CheckResult> failures = new ArrayList<>();
-        private final List<CheckResult> unknowns = new ArrayList<>();
+        private final Details details = new Details();
+        private final List<Finding> findings = new ArrayList<>();
         private String gpfsNode;
         private int peersConnected;
 
-        Run(ProbeContext context) {
-            this.context = context;
-            this.tools = context.tools();
-            this.required = context.spec().gpfs() != null;
-            this.spec = required ? context.spec().gpfs() : NOTHING_REQUIRED;
+        Judge(Facts facts, ProbeSpec.Gpfs section) {
+            this.facts = facts;
+            this.required = section != null;
+            this.spec = required ? section : NOTHING_REQUIRED;
         }
 
-        CheckResult verdict() {
-            ToolResult stateRun = tools.run("mmgetstate", "-Y");
+        Judgement judgement() {
+            ToolResult stateRun = facts.state();
             if (!stateRun.succeeded()) {
-                return ToolVerdicts.cannotTell(type(), stateRun, required, stateRun.outcome() == ToolResult.Outcome.NOT_FOUND
+                return Judgement.only(ToolFindings.cannotTell(stateRun, required, stateRun.outcome() == ToolResult.Outcome.NOT_FOUND
                         ? "IBM Storage Scale (GPFS) is not installed here: install it, name a non-standard install with "
                                 + "--tool mmgetstate=PATH, or keep this node out of the profile with its nodeSelector"
-                        : "Run `/usr/lpp/mmfs/bin/mmgetstate -Y` on the node to see why").build();
+                        : "Run `/usr/lpp/mmfs/bin/mmgetstate -Y` on the node to see why"), details);
             }
-            List<GpfsNodeState> states = GpfsNodeState.from(GpfsYOutput.parse(stateRun.stdout()));
-            if (states.isEmpty()) {
-                return ToolVerdicts.unparseable(type(), stateRun, "mmgetstate -Y output with a node state").build();
+            Optional<GpfsNodeState> state = localState(stateRun);
+            if (state.isEmpty()) {
+                return Judgement.only(ToolFindings.unparseable(stateRun, "mmgetstate -Y output with a node state"), details);
             }
-            GpfsNodeState local = states.get(0);
+            GpfsNodeState local = state.get();
             gpfsNode = local.nodeName();
-            result.detail("gpfsNode", gpfsNode).detail("state", local.state());
+            details.put("gpfsNode", gpfsNode).put("state", local.state());
             if (!local.active()) {
-                // mmdiag and mmfsadm ask the daemon: without an active daemon they fail or hang, so stop here
-                return result.verdict(Status.FALSE, GPFS_NOT_RUNNING, "GPFS is '" + local.state() + "' on " + gpfsNode
+                // mmdiag and mmfsadm ask the daemon: without an active daemon they fail or hang, so they were not asked
+                return Judgement.only(Finding.of(Status.FALSE, GPFS_NOT_RUNNING, "GPFS is '" + local.state() + "' on " + gpfsNode
                         + ", not active, so nothing is served over RDMA. Start it with `mmstartup -N " + gpfsNode
-                        + "`; if it does not become active (`mmgetstate -N " + gpfsNode + "`), read " + LOG).build();
+                        + "`; if it does not become active (`mmgetstate -N " + gpfsNode + "`), read " + LOG), details);
             }
-            Optional<GpfsConfig> config = effectiveConfig();
+            Optional<GpfsConfig> config = effectiveConfig(asked(facts.config(), "mmdiag --config -Y"));
             Optional<Boolean> verbsRdma = config.flatMap(this::verbsRdma);
             config.ifPresent(this::compareVerbsPorts);
-            // with verbsRdma off there is no verbs layer to ask: every peer is on TCP by definition
             if (verbsRdma.orElse(true) && verbsStarted(verbsRdma.isPresent())) {
                 comparePeers();
             }
             config.ifPresent(this::compareVerbsRdmaSend);
             config.ifPresent(this::comparePagepool);
-            List<MmfsLogVerbsErrors.Line> logErrors = recentLogErrors();
-            return decide(logErrors);
+            String logNote = logNote();
+            return Judgement.of(findings, Finding.passed(RDMA_IN_USE, "GPFS on " + gpfsNode + " uses RDMA: verbsRdma enabled, "
+                    + "verbs started, " + peersSummary() + "."), details).withNote(logNote);
         }
 
-        private Optional<GpfsConfig> effectiveConfig() {
-            ToolResult run = tools.run("mmdiag", "--config", "-Y");
+        private Optional<GpfsConfig> effectiveConfig(ToolResult run) {
             if (!run.succeeded()) {
-                unknowns.add(ToolVerdicts.cannotTell(type(), run, required,
-                        "Run `mmdiag --config` on the node; it needs a responsive GPFS daemon (`mmdiag --waiters`)").build());
+                findings.add(daemonFailed(run,
+                        "Run `mmdiag --config` on the node; it needs a responsive GPFS daemon (`mmdiag --waiters`)"));
                 return Optional.empty();
             }
-            GpfsConfig config = GpfsConfig.from(GpfsYOutput.parse(run.stdout()));
-            if (config.values().isEmpty()) {
-                unknowns.add(ToolVerdicts.unparseable(type(), run, "mmdiag -Y configuration records").build());
+            Optional<GpfsConfig> parsed = parsedConfig(run);
+            if (parsed.isEmpty()) {
+                findings.add(ToolFindings.unparseable(run, "mmdiag -Y configuration records"));
                 return Optional.empty();
             }
+            GpfsConfig config = parsed.get();
             if (config.flag("verbsRdma").isEmpty()) {
-                unknowns.add(ToolVerdicts.unparseable(type(), run, "a configuration listing verbsRdma enable or disable")
-                        .build());
+                findings.add(ToolFindings.unparseable(run, "a configuration listing verbsRdma enable or disable"));
             }
-            result.detail("verbsRdma", config.value("verbsRdma").orElse(null))
-                    .detail("verbsPorts", config.value("verbsPorts").orElse(""));
-            config.pagepoolBytes().ifPresent(bytes -> result.detail("pagepool", ByteQuantity.format(bytes)));
+            details.put("verbsRdma", config.value("verbsRdma").orElse(null))
+                    .put("verbsPorts", config.value("verbsPorts").orElse(""));
+            config.pagepoolBytes().ifPresent(bytes -> details.put("pagepool", ByteQuantity.format(bytes)));
             return Optional.of(config);
         }
-
         private Optional<Boolean> verbsRdma(GpfsConfig config) {
             Optional<Boolean> enabled = config.flag("verbsRdma");
             if (enabled.isPresent() && !enabled.get()) {
@@ -182,19 +263,19 @@ public final class GpfsVerbsCheck implements Check {
 
         /** Whether the verbs layer runs; {@code configKnown} says whether verbsRdma was read as enabled. */
         private boolean verbsStarted(boolean configKnown) {
-            ToolResult run = tools.run("mmfsadm", "test", "verbs", "status");
+            ToolResult run = asked(facts.verbsStatus(), "mmfsadm test verbs status");
             if (!run.succeeded()) {
-                unknowns.add(ToolVerdicts.cannotTell(type(), run, required,
+                findings.add(daemonFailed(run,
                         "Run `mmfsadm test verbs status` on the node; if it hangs, the daemon is busy or hung "
-                                + "(`mmdiag --waiters`)").build());
+                                + "(`mmdiag --waiters`)"));
                 return false;
             }
             VerbsStatus status = VerbsStatus.parse(run.stdout());
             if (!status.recognized()) {
-                unknowns.add(ToolVerdicts.unparseable(type(), run, "a 'VERBS RDMA status:' line").build());
+                findings.add(ToolFindings.unparseable(run, "a 'VERBS RDMA status:' line"));
                 return false;
             }
-            result.detail("verbsStatus", status.state().get());
+            details.put("verbsStatus", status.state().get());
             if (status.started()) {
                 return true;
             }
@@ -215,19 +296,18 @@ public final class GpfsVerbsCheck implements Check {
 
         private void comparePeers() {
             List<MmdiagNetwork.TcpConnection> connected = connectedPeers();
-            List<String> requiredPeers = spec.requiredPeers().stream()
-                    .filter(p -> !VerbsConnections.sameHost(p, gpfsNode)).toList();
+            List<String> requiredPeers = requiredPeers(spec, gpfsNode);
             if (connected.isEmpty() && requiredPeers.isEmpty()) {
                 return;
             }
-            ToolResult run = tools.run("mmfsadm", "test", "verbs", "conn");
+            ToolResult run = asked(facts.verbsConn(), "mmfsadm test verbs conn");
             if (!run.succeeded()) {
-                unknowns.add(ToolVerdicts.cannotTell(type(), run, required,
-                        "Run `mmfsadm test verbs conn` on the node to list its RDMA connections").build());
+                findings.add(daemonFailed(run,
+                        "Run `mmfsadm test verbs conn` on the node to list its RDMA connections"));
                 return;
             }
             VerbsConnections verbs = VerbsConnections.parse(run.stdout());
-            List<GpfsClusterNode> cluster = clusterNodes();
+            List<GpfsClusterNode> cluster = facts.cluster();
             List<String> onTcp = new ArrayList<>();
             int overRdma = 0;
             for (MmdiagNetwork.TcpConnection peer : connected) {
@@ -248,12 +328,12 @@ public final class GpfsVerbsCheck implements Check {
                 }
             }
             peersConnected = connected.size();
-            result.detail("peersConnected", connected.size()).detail("peersOverRdma", overRdma);
+            details.put("peersConnected", connected.size()).put("peersOverRdma", overRdma);
             if (!onTcp.isEmpty()) {
-                result.detailList("peersOnTcp", onTcp);
+                details.list("peersOnTcp", onTcp);
             }
             if (!requiredMissing.isEmpty()) {
-                result.detailList("requiredPeersWithoutRdma", requiredMissing);
+                details.list("requiredPeersWithoutRdma", requiredMissing);
             }
             if (onTcp.isEmpty() && requiredMissing.isEmpty()) {
                 return;
@@ -278,25 +358,18 @@ public final class GpfsVerbsCheck implements Check {
         }
 
         private List<MmdiagNetwork.TcpConnection> connectedPeers() {
-            ToolResult run = tools.run("mmdiag", "--network");
+            ToolResult run = asked(facts.network(), "mmdiag --network");
             if (!run.succeeded()) {
-                unknowns.add(ToolVerdicts.cannotTell(type(), run, required,
-                        "Run `mmdiag --network` on the node to list the peers it is connected to").build());
+                findings.add(daemonFailed(run,
+                        "Run `mmdiag --network` on the node to list the peers it is connected to"));
                 return List.of();
             }
             MmdiagNetwork network = MmdiagNetwork.parse(run.stdout());
             if (!network.recognized()) {
-                unknowns.add(ToolVerdicts.unparseable(type(), run, "mmdiag --network output with a TCP connection table")
-                        .build());
+                findings.add(ToolFindings.unparseable(run, "mmdiag --network output with a TCP connection table"));
                 return List.of();
             }
             return network.connectedPeers();
-        }
-
-        /** The cluster's members, to know each peer under all its names; optional, matching works without. */
-        private List<GpfsClusterNode> clusterNodes() {
-            ToolResult run = tools.run("mmlscluster", "-Y");
-            return run.succeeded() ? GpfsClusterNode.from(GpfsYOutput.parse(run.stdout())) : List.of();
         }
 
         private void compareVerbsRdmaSend(GpfsConfig config) {
@@ -314,9 +387,9 @@ public final class GpfsVerbsCheck implements Check {
             }
             OptionalLong pagepool = config.pagepoolBytes();
             if (pagepool.isEmpty()) {
-                unknowns.add(CheckResult.builder(type()).verdict(Status.UNKNOWN, Reasons.OUTPUT_UNPARSEABLE,
+                findings.add(Finding.of(Status.UNKNOWN, Reasons.OUTPUT_UNPARSEABLE,
                         "`mmdiag --config -Y` on " + gpfsNode + " shows no readable pagepool ("
-                                + config.value("pagepool").orElse("absent") + "); run `mmdiag --config` by hand").build());
+                                + config.value("pagepool").orElse("absent") + "); run `mmdiag --config` by hand"));
             } else if (pagepool.getAsLong() < minimum) {
                 fail(PAGEPOOL_TOO_SMALL, "effective pagepool on " + gpfsNode + " is " + ByteQuantity.format(pagepool.getAsLong())
                         + ", below the profile's minPagepool " + spec.minPagepool() + ". Run `mmchconfig pagepool="
@@ -324,44 +397,39 @@ public final class GpfsVerbsCheck implements Check {
             }
         }
 
-        private List<MmfsLogVerbsErrors.Line> recentLogErrors() {
-            List<MmfsLogVerbsErrors.Line> lines = context.host().readTail(LOG, LOG_TAIL_BYTES)
-                    .map(log -> MmfsLogVerbsErrors.recent(log, context.now(), LOG_WINDOW))
-                    .orElse(List.of());
-            if (!lines.isEmpty()) {
-                result.detail("verbsErrors24h", lines.size()).detail("recentVerbsErrors",
-                        lines.subList(Math.max(0, lines.size() - LOG_LINES_SHOWN), lines.size()).stream()
-                                .map(l -> clip(l.text()))
-                                .toList());
+        /** The day's VERBS RDMA errors: facts in the details, the latest in every verdict's message. */
+        private String logNote() {
+            List<MmfsLogVerbsErrors.Line> lines = facts.logErrors();
+            if (lines.isEmpty()) {
+                return "";
             }
-            return lines;
+            details.put("verbsErrors24h", lines.size()).put("recentVerbsErrors",
+                    lines.subList(Math.max(0, lines.size() - LOG_LINES_SHOWN), lines.size()).stream()
+                            .map(l -> clip(l.text()))
+                            .toList());
+            return " " + LOG + " has " + lines.size() + " VERBS RDMA error line(s) in the last 24h, latest: "
+                    + withoutTimestamp(lines.get(lines.size() - 1));
         }
 
-        private CheckResult decide(List<MmfsLogVerbsErrors.Line> logErrors) {
-            String logNote = logErrors.isEmpty() ? "" : " " + LOG + " has " + logErrors.size()
-                    + " VERBS RDMA error line(s) in the last 24h, latest: " + withoutTimestamp(logErrors.get(logErrors.size() - 1));
-            if (!failures.isEmpty()) {
-                StringBuilder message = new StringBuilder(failures.get(0).message());
-                for (CheckResult other : failures.subList(1, failures.size())) {
-                    message.append(". Also ").append(other.reason()).append(": ").append(other.message());
-                }
-                if (failures.size() > 1 || !unknowns.isEmpty()) {
-                    List<String> reasons = new ArrayList<>();
-                    failures.forEach(f -> reasons.add(f.reason()));
-                    unknowns.forEach(u -> reasons.add(u.reason()));
-                    result.detailList("problems", reasons);
-                }
-                return result.verdict(Status.FALSE, failures.get(0).reason(), message + "." + logNote).build();
+        /**
+         * A daemon command that could not answer. One that exited with an error contradicts mmgetstate's
+         * "active" (an active daemon answers): the verdict depends on which is right, so it is Unknown
+         * with both named; a hang or a missing tool is the tool's own finding.
+         */
+        private Finding daemonFailed(ToolResult run, String fix) {
+            if (!run.ran()) {
+                return ToolFindings.cannotTell(run, required, fix);
             }
-            if (!unknowns.isEmpty()) {
-                CheckResult first = unknowns.get(0);
-                for (Map.Entry<String, Object> d : first.details().entrySet()) {
-                    result.detail(d.getKey(), d.getValue());
-                }
-                return result.verdict(first.status(), first.reason(), first.message() + logNote).build();
-            }
-            return result.verdict(Status.TRUE, RDMA_IN_USE, "GPFS on " + gpfsNode + " uses RDMA: verbsRdma enabled, "
-                    + "verbs started, " + peersSummary() + "." + logNote).build();
+            return Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "`mmgetstate -Y` says GPFS is active on " + gpfsNode
+                    + ", but " + run.problem() + ": an active daemon answers it. Settle it on the node with `mmgetstate -N "
+                    + gpfsNode + "` and `mmdiag --waiters`, then run `" + run.command() + "` by hand; " + LOG
+                    + " says why the daemon does not answer", run.tool() + " failed although GPFS is active")
+                    .withDetail("command", run.command());
+        }
+
+        /** A tool whose answer the rules need was asked by {@link #gather}; facts without it are a bug. */
+        private static ToolResult asked(Optional<ToolResult> run, String command) {
+            return run.orElseThrow(() -> new IllegalStateException("the facts lack `" + command + "`, which these rules need"));
         }
 
         private String peersSummary() {
@@ -370,8 +438,9 @@ public final class GpfsVerbsCheck implements Check {
                     : "all " + peersConnected + " connected peer(s) over RDMA";
         }
 
+        /** A problem of the running daemon's settings or connections: a sentence, ended. */
         private void fail(String reason, String message) {
-            failures.add(CheckResult.builder(type()).verdict(Status.FALSE, reason, message).build());
+            findings.add(Finding.of(Status.FALSE, reason, message + "."));
         }
     }
 

@@ -30,24 +30,40 @@ import java.util.function.Predicate;
  * even though we do not know the intent; the message says how to declare targets instead. FC and
  * loop controllers are neither RDMA nor its fallback, and PCIe drives are local: they are not judged.
  */
-public final class NvmeofRdmaCheck implements Check {
+public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
 
     static final String NVME_CLASS = "/sys/class/nvme";
     /** When several targets fail, the first reason of this list is the check's reason. */
     private static final List<String> REASON_ORDER =
             List.of(TRANSPORT_TCP, TARGET_NOT_CONNECTED, CONTROLLER_NOT_LIVE, CONTROLLER_UNREADABLE);
-    private static final int MAX_SENTENCES = 3;
     private static final String DIAGNOSE = "`nvme list-subsys` and `dmesg | grep -i nvme`";
+
+    /**
+     * What the host's sysfs shows.
+     *
+     * @param hostRoot     where the host's file system is seen, for messages
+     * @param sysfsVisible whether the host's /sys is there at all ({@link HostView#SYSFS})
+     * @param controllers  every controller under /sys/class/nvme, by number
+     */
+    public record Facts(String hostRoot, boolean sysfsVisible, List<NvmeController> controllers) {
+    }
 
     @Override
     public CheckType type() {
         return CheckType.NVMEOF_RDMA;
     }
 
+    /**
+     * With declared targets always; with an empty section or none, where there are rdma or tcp
+     * controllers to judge, or (with a section) where the host's /sys cannot be seen to look for them.
+     */
     @Override
     public boolean applies(ProbeContext context) {
         ProbeSpec.Nvmeof nvmeof = context.spec().nvmeof();
         if (nvmeof != null && !nvmeof.targets().isEmpty()) {
+            return true;
+        }
+        if (nvmeof != null && !HostView.SYSFS.visible(context.host())) {
             return true;
         }
         return (context.discovery() || nvmeof != null)
@@ -55,27 +71,38 @@ public final class NvmeofRdmaCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
-        ProbeSpec.Nvmeof nvmeof = context.spec().nvmeof();
-        if (nvmeof == null || nvmeof.targets().isEmpty()) {
-            return survey(controllers(context.host()));
-        }
-        if (!context.host().isDirectory("/sys/class")) {
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), controllers(host));
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        ProbeSpec.Nvmeof nvmeof = spec.nvmeof();
+        if (!facts.sysfsVisible()) {
             // no /sys at all is a probe mount problem, not a node without NVMe: do not call targets missing
-            return CheckResult.builder(type())
-                    .verdict(Status.UNKNOWN, SYSFS_UNAVAILABLE, "the host's /sys is not visible under the host root "
-                            + context.host().root() + "; mount the host's /sys there (read-only) and probe again")
-                    .build();
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), new Details());
         }
-        List<NvmeController> controllers = controllers(context.host());
-        List<TargetVerdict> verdicts = nvmeof.targets().stream().map(t -> judge(t, controllers)).toList();
-        CheckResult.Builder result = CheckResult.builder(type())
-                .detailList("targets", verdicts.stream().map(TargetVerdict::detail).toList());
-        List<TargetVerdict> failing = verdicts.stream().filter(v -> v.status != Status.TRUE).toList();
-        if (failing.isEmpty()) {
-            return result.verdict(Status.TRUE, CONNECTED, allConnected(verdicts)).build();
+        if (nvmeof == null || nvmeof.targets().isEmpty()) {
+            return survey(facts.controllers());
         }
-        return worst(result, failing);
+        List<TargetVerdict> verdicts = nvmeof.targets().stream().map(t -> judge(t, facts.controllers())).toList();
+        Details details = new Details().list("targets", verdicts.stream().map(TargetVerdict::detail).toList());
+        List<Finding> findings = verdicts.stream().filter(v -> v.status != Status.TRUE)
+                .map(v -> Finding.of(v.status, v.reason, v.sentence, v.sentence))
+                .toList();
+        return Judgement.of(findings, Finding.passed(CONNECTED, allConnected(verdicts)), details);
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
+    }
+
+    /** When several targets fail, the first reason of this list is the check's reason. */
+    @Override
+    protected List<String> precedence() {
+        return REASON_ORDER;
     }
 
     /** One declared target against every controller of the node. */
@@ -125,39 +152,37 @@ public final class NvmeofRdmaCheck implements Check {
     }
 
     /** Without declared targets: report every rdma/tcp controller, flag tcp and controllers that are not live. */
-    private CheckResult survey(List<NvmeController> controllers) {
+    private static Judgement survey(List<NvmeController> controllers) {
         List<NvmeController> judged = matching(controllers, NvmeofRdmaCheck::isJudgedInSurvey);
-        CheckResult.Builder result = CheckResult.builder(type())
-                .detailList("controllers", judged.stream().map(c -> c.path() + " " + c.subsysnqn()).toList());
+        Details details = new Details()
+                .list("controllers", judged.stream().map(c -> c.path() + " " + c.subsysnqn()).toList());
         List<NvmeController> tcp = matching(judged, NvmeController::isTcp);
         if (!tcp.isEmpty()) {
             NvmeController c = tcp.get(0);
-            return result.verdict(Status.FALSE, TRANSPORT_TCP, "NVMe-oF over tcp, not rdma: " + pathList(tcp)
+            return Judgement.only(Finding.of(Status.FALSE, TRANSPORT_TCP, "NVMe-oF over tcp, not rdma: " + pathList(tcp)
                     + ". If this storage should use RDMA, reconnect it: " + disconnectCommand(tcp) + ", then `nvme connect -t rdma -n "
                     + c.subsysnqn() + " -a " + c.address().traddr().orElse("<traddr>") + " -s "
                     + c.address().port(NvmeController.DEFAULT_PORT).orElse(NvmeController.DEFAULT_PORT)
-                    + "`; if tcp is intended, list the RDMA targets in the profile's nvmeof.targets so that only they are judged")
-                    .build();
+                    + "`; if tcp is intended, list the RDMA targets in the profile's nvmeof.targets so that only they are judged"), details);
         }
         List<NvmeController> notLive = matching(judged, c -> c.isComplete() && !c.isLive());
         if (!notLive.isEmpty()) {
             NvmeController c = notLive.get(0);
-            return result.verdict(Status.FALSE, CONTROLLER_NOT_LIVE, "NVMe-oF controller not live: " + pathList(notLive)
+            return Judgement.only(Finding.of(Status.FALSE, CONTROLLER_NOT_LIVE, "NVMe-oF controller not live: " + pathList(notLive)
                     + (c.isReconnecting() ? " (the kernel may still be reconnecting after a path or target loss)" : "")
                     + ". Check the target and the fabric with " + DIAGNOSE + "; if it does not become live, `nvme disconnect -d "
-                    + c.name() + "` and connect it again with `nvme connect -t rdma ...`")
-                    .build();
+                    + c.name() + "` and connect it again with `nvme connect -t rdma ...`"), details);
         }
         List<NvmeController> unclear = matching(judged, c -> !c.isComplete());
         if (!unclear.isEmpty()) {
             NvmeController c = unclear.get(0);
-            return result.verdict(Status.UNKNOWN, CONTROLLER_UNREADABLE, String.join(", ", c.unreadable()) + " of " + c.name()
+            return Judgement.only(Finding.of(Status.UNKNOWN, CONTROLLER_UNREADABLE, String.join(", ", c.unreadable()) + " of " + c.name()
                     + " could not be read; run `cat " + NVME_CLASS + "/" + c.name() + "/{transport,address,subsysnqn,state}` and "
-                    + DIAGNOSE).build();
+                    + DIAGNOSE), details);
         }
-        return result.verdict(Status.TRUE, CONNECTED, judged.isEmpty()
+        return Judgement.only(Finding.passed(CONNECTED, judged.isEmpty()
                 ? "no NVMe-oF controller over rdma or tcp on this node"
-                : judged.size() + " NVMe-oF controller(s), all over rdma and live: " + names(judged)).build();
+                : judged.size() + " NVMe-oF controller(s), all over rdma and live: " + names(judged)), details);
     }
 
     /**
@@ -170,19 +195,6 @@ public final class NvmeofRdmaCheck implements Check {
 
     private static boolean mayBeRdmaOrTcp(NvmeController c) {
         return c.isIpFabric() || c.transport().isEmpty();
-    }
-
-    private CheckResult worst(CheckResult.Builder result, List<TargetVerdict> failing) {
-        Status status = failing.stream().map(v -> v.status).reduce(Status.TRUE, Status::worse);
-        List<TargetVerdict> shown = new ArrayList<>();
-        for (String reason : REASON_ORDER) {
-            failing.stream().filter(v -> v.status == status && v.reason.equals(reason)).forEach(shown::add);
-        }
-        failing.stream().filter(v -> !shown.contains(v)).forEach(shown::add);
-        List<String> sentences = shown.stream().limit(MAX_SENTENCES).map(v -> v.sentence).toList();
-        String message = String.join("; ", sentences)
-                + (shown.size() > MAX_SENTENCES ? "; and " + (shown.size() - MAX_SENTENCES) + " more target(s) failing" : "");
-        return result.verdict(status, shown.get(0).reason, message).build();
     }
 
     private static String allConnected(List<TargetVerdict> verdicts) {

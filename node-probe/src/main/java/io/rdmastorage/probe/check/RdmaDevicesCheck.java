@@ -17,7 +17,6 @@ import io.rdmastorage.probe.verbs.VerbsReport.Failure;
 import io.rdmastorage.probe.verbs.VerbsReport.PortAttributes;
 import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -36,10 +35,36 @@ import java.util.Optional;
  * <p>The sysfs part reads the host under {@code --host-root}; user-space verbs run in the probe's
  * own container (see {@link UserspaceVerbs}), so they are tried only once sysfs says the ports work.
  */
-public final class RdmaDevicesCheck implements Check {
+public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
 
     static final String SYSFS_CLASS = "/sys/class/infiniband";
 
+
+    /**
+     * What the host shows.
+     *
+     * @param hostRoot     where the host's file system is seen, for messages
+     * @param sysfsVisible whether the host's /sys is there at all ({@link HostView#SYSFS})
+     * @param devices      the entries of /sys/class/infiniband
+     * @param ports   every port of those devices, by {@code device/port}
+     * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
+     */
+    public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                        Optional<VerbsAttempt> verbs) {
+    }
+
+    /**
+     * One try of user-space verbs on the working ports.
+     *
+     * @param report  what libibverbs answered; empty when the binding itself failed
+     * @param failure that failure ({@code UnsatisfiedLinkError: ...}) when it did
+     */
+    public record VerbsAttempt(Map<String, List<Integer>> wanted, Optional<VerbsReport> report, Optional<String> failure) {
+    }
+
+    /** The sysfs part's outcome; {@code working} are the ports the verdict rests on. */
+    private record SysfsJudgement(List<Finding> findings, List<SysfsIbPort> working, String passedMessage) {
+    }
 
     private final UserspaceVerbs verbs;
 
@@ -64,36 +89,72 @@ public final class RdmaDevicesCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
+    protected Facts gather(ProbeContext context) {
         HostRoot host = context.host();
         ProbeSpec.Rdma rdma = context.spec().rdma();
         List<String> devices = host.list(SYSFS_CLASS);
-        CheckResult.Builder result = CheckResult.builder(type());
-        if (devices.isEmpty()) {
-            return result.verdict(Status.FALSE, NO_RDMA_DEVICES, "no RDMA devices under " + SYSFS_CLASS
-                    + ": the HCA is missing or its driver is not loaded; check `lspci | grep -i -e mellanox -e infiniband`, "
-                    + "`dmesg | grep -i mlx5`, then `modprobe mlx5_ib` and `ibv_devinfo`").build();
-        }
         Map<String, SysfsIbPort> ports = readPorts(host, devices);
-        result.detailList("ports", ports.values().stream().map(SysfsIbPort::summary).toList());
-        List<DevicePort> expected = rdma == null ? List.of() : rdma.devicePorts();
-        Verdict sysfs = expected.isEmpty() ? judgeAny(ports) : judgeExpected(expected, devices, ports);
-        if (sysfs.status() != Status.TRUE || rdma == null || !rdma.userspaceVerbs()) {
-            return result.verdict(sysfs.status(), sysfs.reason(), sysfs.message()).build();
+        Optional<VerbsAttempt> attempt = Optional.empty();
+        if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
+            SysfsJudgement sysfs = judgeSysfs(devices, ports, rdma.devicePorts());
+            if (sysfs.findings().isEmpty()) {
+                attempt = Optional.of(tryVerbs(sysfs.working()));
+            }
         }
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt);
+    }
+
+    private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
         Map<String, List<Integer>> wanted = new LinkedHashMap<>();
-        for (SysfsIbPort port : sysfs.judged()) {
+        for (SysfsIbPort port : working) {
             wanted.computeIfAbsent(port.device(), d -> new ArrayList<>()).add(port.port());
         }
-        return userspaceVerbs(result, sysfs, wanted);
+        try {
+            return new VerbsAttempt(wanted, Optional.of(verbs.probe(wanted)), Optional.empty());
+        } catch (RuntimeException | LinkageError e) {
+            return new VerbsAttempt(wanted, Optional.empty(), Optional.of(e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+        }
     }
 
-    /** What the sysfs part found; {@code judged} are the working ports the verdict rests on. */
-    private record Verdict(Status status, String reason, String message, List<SysfsIbPort> judged) {
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        ProbeSpec.Rdma rdma = spec.rdma();
+        Details details = new Details();
+        if (!facts.sysfsVisible()) {
+            // a probe that cannot see /sys knows nothing about the HCAs: never tell the admin to load a driver
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), details);
+        }
+        if (facts.devices().isEmpty()) {
+            // /sys is there (net, block, ... have entries) but the RDMA class is not: no HCA or no driver
+            return Judgement.only(Finding.of(Status.FALSE, NO_RDMA_DEVICES, "no RDMA devices under " + SYSFS_CLASS
+                    + ": the HCA is missing or its driver is not loaded; check `lspci | grep -i -e mellanox -e infiniband`, "
+                    + "`dmesg | grep -i mlx5`, then `modprobe mlx5_ib` and `ibv_devinfo`"), details);
+        }
+        details.list("ports", facts.ports().values().stream().map(SysfsIbPort::summary).toList());
+        List<DevicePort> expected = rdma == null ? List.of() : rdma.devicePorts();
+        SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(), expected);
+        Finding passed = Finding.passed(PORTS_ACTIVE, sysfs.passedMessage());
+        if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
+            return Judgement.of(sysfs.findings(), passed, details);
+        }
+        if (facts.verbs().isEmpty()) {
+            // required but not tried: the sysfs part alone is not the evidence the spec asks for
+            return Judgement.only(Finding.of(Status.UNKNOWN, VERBS_UNAVAILABLE, "user-space verbs were not tried although "
+                    + "rdma.userspaceVerbs requires them; report this node-probe failure with the probe's stderr"), details);
+        }
+        return Judgement.only(judgeVerbs(facts.verbs().get(), sysfs.passedMessage(), details), details);
     }
 
-    /** One problem found; the worst comes first in the message, the others by their summary. */
-    private record Finding(Status status, String reason, String summary, String message) {
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
+    }
+
+    /** Among False findings, a missing device before a port that is down. */
+    @Override
+    protected List<String> precedence() {
+        return List.of(DEVICE_MISSING);
     }
 
     private static Map<String, SysfsIbPort> readPorts(HostRoot host, List<String> devices) {
@@ -117,21 +178,25 @@ public final class RdmaDevicesCheck implements Check {
         return host.readAttribute(path).orElse(null);
     }
 
-    /** rdma.devices given: each must exist and work. */
-    private static Verdict judgeExpected(List<DevicePort> expected, List<String> devices, Map<String, SysfsIbPort> ports) {
+    /** rdma.devices given: each must exist and work; else every port is reported and one working port is enough. */
+    private static SysfsJudgement judgeSysfs(List<String> devices, Map<String, SysfsIbPort> ports, List<DevicePort> expected) {
+        return expected.isEmpty() ? judgeAny(ports) : judgeExpected(expected, devices, ports);
+    }
+
+    private static SysfsJudgement judgeExpected(List<DevicePort> expected, List<String> devices, Map<String, SysfsIbPort> ports) {
         List<Finding> findings = new ArrayList<>();
         List<SysfsIbPort> working = new ArrayList<>();
         for (DevicePort wanted : expected) {
             SysfsIbPort port = ports.get(wanted.toString());
             if (!devices.contains(wanted.device())) {
-                findings.add(new Finding(Status.FALSE, DEVICE_MISSING, wanted + " missing",
+                findings.add(Finding.of(Status.FALSE, DEVICE_MISSING,
                         "expected " + wanted + " but " + SYSFS_CLASS + " has no " + wanted.device() + " (found "
                         + String.join(", ", devices) + "): check the card (`lspci -d 15b3:`), its driver "
-                        + "(`dmesg | grep -i mlx5`), and whether udev renamed it (`rdma link`)"));
+                        + "(`dmesg | grep -i mlx5`), and whether udev renamed it (`rdma link`)", wanted + " missing"));
             } else if (port == null) {
-                findings.add(new Finding(Status.FALSE, DEVICE_MISSING, wanted + " missing",
+                findings.add(Finding.of(Status.FALSE, DEVICE_MISSING,
                         wanted.device() + " has no port " + wanted.port() + " (its ports: " + portsOf(wanted.device(), ports)
-                        + "); fix rdma.devices or check `ibstat " + wanted.device() + "`"));
+                        + "); fix rdma.devices or check `ibstat " + wanted.device() + "`", wanted + " missing"));
             } else if (!port.readable()) {
                 findings.add(unreadable(port));
             } else if (!port.healthy()) {
@@ -140,18 +205,13 @@ public final class RdmaDevicesCheck implements Check {
                 working.add(port);
             }
         }
-        if (findings.isEmpty()) {
-            return new Verdict(Status.TRUE, PORTS_ACTIVE, listed(working) + " ACTIVE with the link up"
-                    + rateSuffix(working), working);
-        }
-        return combine(findings, working);
+        return new SysfsJudgement(findings, working, listed(working) + " ACTIVE with the link up" + rateSuffix(working));
     }
 
-    /** No rdma.devices: report every port; one working port is enough, the others are named. */
-    private static Verdict judgeAny(Map<String, SysfsIbPort> ports) {
+    private static SysfsJudgement judgeAny(Map<String, SysfsIbPort> ports) {
         if (ports.isEmpty()) {
-            return new Verdict(Status.UNKNOWN, PORT_STATE_UNREADABLE, "RDMA devices exist under " + SYSFS_CLASS
-                    + " but none has ports listed: check the probe's /sys mount and `ibstat`", List.of());
+            return new SysfsJudgement(List.of(Finding.of(Status.UNKNOWN, PORT_STATE_UNREADABLE, "RDMA devices exist under "
+                    + SYSFS_CLASS + " but none has ports listed: check the probe's /sys mount and `ibstat`")), List.of(), "");
         }
         List<SysfsIbPort> working = ports.values().stream().filter(SysfsIbPort::healthy).toList();
         List<SysfsIbPort> others = ports.values().stream().filter(p -> !p.healthy()).toList();
@@ -161,43 +221,20 @@ public final class RdmaDevicesCheck implements Check {
                 message += "; not working (no rdma.devices required them): " + String.join(", ",
                         others.stream().map(p -> p.name() + " " + p.states()).toList());
             }
-            return new Verdict(Status.TRUE, PORTS_ACTIVE, message, working);
+            return new SysfsJudgement(List.of(), working, message);
         }
-        List<Finding> findings = others.stream()
-                .map(p -> p.readable() ? down(p) : unreadable(p))
-                .toList();
-        return combine(findings, List.of());
-    }
-
-    private static Verdict combine(List<Finding> findings, List<SysfsIbPort> working) {
-        List<Finding> sorted = new ArrayList<>(findings);
-        sorted.sort(Comparator.comparingInt(RdmaDevicesCheck::severity));   // stable: spec order within a kind
-        Finding first = sorted.get(0);
-        StringBuilder message = new StringBuilder(first.message());
-        if (sorted.size() > 1) {
-            message.append("; also ").append(sorted.size() - 1).append(" more: ").append(String.join(", ",
-                    sorted.subList(1, Math.min(sorted.size(), 4)).stream().map(Finding::summary).toList()));
-        }
-        return new Verdict(first.status(), first.reason(), message.toString(), working);
-    }
-
-    /** False before Unknown; among False, a missing device before a port that is down. */
-    private static int severity(Finding f) {
-        if (f.status() != Status.FALSE) {
-            return 3;
-        }
-        return f.reason().equals(DEVICE_MISSING) ? 0 : 1;
+        return new SysfsJudgement(others.stream().map(p -> p.readable() ? down(p) : unreadable(p)).toList(), List.of(), "");
     }
 
     private static Finding down(SysfsIbPort port) {
-        return new Finding(Status.FALSE, PORT_DOWN, port.name() + " " + port.states(), notWorking(port));
+        return Finding.of(Status.FALSE, PORT_DOWN, notWorking(port), port.name() + " " + port.states());
     }
 
     private static Finding unreadable(SysfsIbPort port) {
-        return new Finding(Status.UNKNOWN, PORT_STATE_UNREADABLE, port.name() + " unreadable",
+        return Finding.of(Status.UNKNOWN, PORT_STATE_UNREADABLE,
                 "cannot read the state of " + port.name() + " (" + port.states() + ") under " + SYSFS_CLASS
                         + ": check that the probe mounts the host's /sys, and `ibstat " + port.device() + " "
-                        + port.port() + "`");
+                        + port.port() + "`", port.name() + " unreadable");
     }
 
     /** What is wrong with a port and what to do, in the words an InfiniBand administrator uses. */
@@ -249,66 +286,62 @@ public final class RdmaDevicesCheck implements Check {
 
     // ---- user-space verbs --------------------------------------------------------------------
 
-    private CheckResult userspaceVerbs(CheckResult.Builder result, Verdict sysfs, Map<String, List<Integer>> wanted) {
-        VerbsReport report;
-        try {
-            report = verbs.probe(wanted);
-        } catch (RuntimeException | LinkageError e) {
-            return result.verdict(Status.UNKNOWN, VERBS_UNAVAILABLE, "user-space verbs could not be tried ("
-                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
-                    + "); report this node-probe failure with the probe's stderr").build();
+    /** The verbs part's finding; {@code sysfsMessage} opens the True message. Adds memlock and the devices seen. */
+    private static Finding judgeVerbs(VerbsAttempt attempt, String sysfsMessage, Details details) {
+        if (attempt.report().isEmpty()) {
+            return Finding.of(Status.UNKNOWN, VERBS_UNAVAILABLE, "user-space verbs could not be tried ("
+                    + attempt.failure().orElse("no answer") + "); report this node-probe failure with the probe's stderr");
         }
+        VerbsReport report = attempt.report().get();
         String memlock = report.memlock().map(RdmaDevicesCheck::describe).orElse("unknown");
-        result.detail("memlock", memlock);
+        details.put("memlock", memlock);
         if (report.loadProblem().isPresent()) {
-            return result.verdict(Status.FALSE, VERBS_UNAVAILABLE, "user-space verbs unavailable: libibverbs cannot be "
+            return Finding.of(Status.FALSE, VERBS_UNAVAILABLE, "user-space verbs unavailable: libibverbs cannot be "
                     + "loaded in the probe (" + report.loadProblem().get() + "); the probe image needs rdma-core's "
-                    + "libibverbs1 and ibverbs-providers, and a writable /tmp for jnr-ffi's native stub").build();
+                    + "libibverbs1 and ibverbs-providers, and a writable /tmp for jnr-ffi's native stub");
         }
         if (report.listErrno().isPresent()) {
-            return result.verdict(Status.FALSE, VERBS_UNAVAILABLE, noDevicesVisible("ibv_get_device_list failed: "
-                    + Errno.name(report.listErrno().getAsInt()))).build();
+            return Finding.of(Status.FALSE, VERBS_UNAVAILABLE, noDevicesVisible("ibv_get_device_list failed: "
+                    + Errno.name(report.listErrno().getAsInt())));
         }
-        result.detailList("verbsDevices", report.visible());
+        details.list("verbsDevices", report.visible());
         if (report.visible().isEmpty()) {
-            return result.verdict(Status.FALSE, VERBS_UNAVAILABLE, noDevicesVisible("ibv_get_device_list returned none"))
-                    .build();
+            return Finding.of(Status.FALSE, VERBS_UNAVAILABLE, noDevicesVisible("ibv_get_device_list returned none"));
         }
-        result.detailList("verbs", report.tests().stream().map(RdmaDevicesCheck::describe).toList());
+        details.list("verbs", report.tests().stream().map(RdmaDevicesCheck::describe).toList());
         for (DeviceTest test : report.tests()) {
             Optional<Failure> failure = test.failure();
             if (failure.isPresent()) {
-                return verbsFailure(result, report, test, failure.get(), memlock);
+                return verbsFailure(report, test, failure.get(), memlock);
             }
             for (PortAttributes port : test.ports()) {
                 if (!port.active()) {
-                    return result.verdict(Status.FALSE, PORT_DOWN, "libibverbs in the probe reports " + test.device() + "/"
+                    return Finding.of(Status.FALSE, PORT_DOWN, "libibverbs in the probe reports " + test.device() + "/"
                             + port.port() + " " + port.stateName() + " although the host's sysfs says ACTIVE: the probe "
                             + "container may see another device (check the RDMA device plugin or VF assignment) or the "
-                            + "port just changed; run `ibv_devinfo -d " + test.device() + "`").build();
+                            + "port just changed; run `ibv_devinfo -d " + test.device() + "`");
                 }
             }
         }
-        return result.verdict(Status.TRUE, PORTS_ACTIVE, sysfs.message() + "; libibverbs opened "
-                + String.join(", ", wanted.keySet()) + " and registered " + ByteQuantity.format(UserspaceVerbs.REGION_BYTES)
-                + " on each (RLIMIT_MEMLOCK " + memlock + ")").build();
+        return Finding.passed(PORTS_ACTIVE, sysfsMessage + "; libibverbs opened "
+                + String.join(", ", attempt.wanted().keySet()) + " and registered " + ByteQuantity.format(UserspaceVerbs.REGION_BYTES)
+                + " on each (RLIMIT_MEMLOCK " + memlock + ")");
     }
 
-    private static CheckResult verbsFailure(CheckResult.Builder result, VerbsReport report, DeviceTest test,
-                                            Failure failure, String memlock) {
+    private static Finding verbsFailure(VerbsReport report, DeviceTest test, Failure failure, String memlock) {
         String device = test.device();
         String call = failure.step().call() + "(" + device + ")";
         return switch (failure.step()) {
-            case NOT_LISTED -> result.verdict(Status.FALSE, VERBS_UNAVAILABLE, "libibverbs in the probe lists "
+            case NOT_LISTED -> Finding.of(Status.FALSE, VERBS_UNAVAILABLE, "libibverbs in the probe lists "
                     + String.join(", ", report.visible()) + " but not " + device + ": mount its /dev/infiniband/uverbs* "
-                    + "into the probe pod and check that a provider for it is installed (`ibv_devices` in the pod)").build();
-            case OPEN_DEVICE -> result.verdict(Status.FALSE, VERBS_UNAVAILABLE, call + " failed with " + failure.errnoName()
+                    + "into the probe pod and check that a provider for it is installed (`ibv_devices` in the pod)");
+            case OPEN_DEVICE -> Finding.of(Status.FALSE, VERBS_UNAVAILABLE, call + " failed with " + failure.errnoName()
                     + ": the probe cannot open /dev/infiniband/uverbs* (run `ls -l /dev/infiniband` in the pod; it needs "
-                    + "the device mounted and read-write access)").build();
-            case QUERY_PORT, ALLOC_PD -> result.verdict(Status.FALSE, VERBS_UNAVAILABLE, call + " failed with "
+                    + "the device mounted and read-write access)");
+            case QUERY_PORT, ALLOC_PD -> Finding.of(Status.FALSE, VERBS_UNAVAILABLE, call + " failed with "
                     + failure.errnoName() + ": the device opens but does not work for verbs; check `dmesg` for "
-                    + device + " errors and run `ibv_devinfo -d " + device + "`").build();
-            case REG_MR -> registrationFailure(result, device, failure, memlock, report.memlock());
+                    + device + " errors and run `ibv_devinfo -d " + device + "`");
+            case REG_MR -> registrationFailure(device, failure, memlock, report.memlock());
         };
     }
 
@@ -317,19 +350,19 @@ public final class RdmaDevicesCheck implements Check {
      * exceed it, EPERM when the limit is 0 (ib_umem_get). With an unlimited limit, ENOMEM is a real
      * shortage instead.
      */
-    private static CheckResult registrationFailure(CheckResult.Builder result, String device, Failure failure,
-                                                   String memlock, Optional<ProcLimits.Limit> limit) {
+    private static Finding registrationFailure(String device, Failure failure, String memlock,
+                                               Optional<ProcLimits.Limit> limit) {
         String what = "registering " + ByteQuantity.format(UserspaceVerbs.REGION_BYTES) + " with " + device
                 + " failed (ibv_reg_mr: " + failure.errnoName() + ")";
         boolean limited = limit.map(l -> !l.softUnlimited()).orElse(true);
         if ((failure.errno() == Errno.ENOMEM || failure.errno() == Errno.EPERM) && limited) {
-            return result.verdict(Status.FALSE, MEMLOCK_TOO_LOW, what + " and the probe's RLIMIT_MEMLOCK is " + memlock
+            return Finding.of(Status.FALSE, MEMLOCK_TOO_LOW, what + " and the probe's RLIMIT_MEMLOCK is " + memlock
                     + ": RDMA pins memory, so GPFS, NVMe-oF and GDS fail the same way; set the container runtime's "
                     + "memlock limit to unlimited (`LimitMEMLOCK=infinity` in containerd's or CRI-O's systemd unit, "
-                    + "`ulimit -l unlimited`), then re-probe").build();
+                    + "`ulimit -l unlimited`), then re-probe");
         }
-        return result.verdict(Status.FALSE, MEMORY_REGISTRATION_FAILED, what + " with RLIMIT_MEMLOCK " + memlock
-                + ": check `dmesg` for " + device + " errors and the node's free memory").build();
+        return Finding.of(Status.FALSE, MEMORY_REGISTRATION_FAILED, what + " with RLIMIT_MEMLOCK " + memlock
+                + ": check `dmesg` for " + device + " errors and the node's free memory");
     }
 
     private static String noDevicesVisible(String why) {

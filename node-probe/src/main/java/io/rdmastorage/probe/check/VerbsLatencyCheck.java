@@ -52,13 +52,26 @@ import java.util.Optional;
  * which is what this check exists to find, so it is kept apart from PeerUnreachable),
  * {@code DeviceMissing} (perftest has no such HCA); Unknown for a tool that could not answer.
  */
-public final class VerbsLatencyCheck implements Check {
+public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts> {
 
     static final String TOOL = "ib_write_lat";
     /** How long the server keeps its TCP listener after ib_write_lat: the client's comparison comes after its own run. */
     static final Duration TCP_GRACE = Duration.ofSeconds(10);
     private static final String INSTALL = "Install perftest on the node (Debian/Ubuntu: `apt-get install perftest`, "
             + "RHEL: `dnf install perftest`) or point node-probe at it with --tool ib_write_lat=PATH";
+
+    /**
+     * What one side measured.
+     *
+     * @param run             the last ib_write_lat run
+     * @param connectAttempts client side: how many runs it took (refused connects are tried again); 0 on the server
+     * @param tcpServed       server side with the TCP comparison: whether the client's ping-pong was served
+     * @param tcpError        why the TCP comparison could not be made (listen or ping-pong failed)
+     * @param tcp             client side with the TCP comparison, after a measurement: the ping-pong's result
+     */
+    public record Facts(ToolResult run, int connectAttempts, Optional<Boolean> tcpServed, Optional<String> tcpError,
+                        Optional<TcpPingPong.Result> tcp) {
+    }
 
     /** The server's address for the client side; empty on the server side. */
     private final Optional<String> peer;
@@ -109,7 +122,7 @@ public final class VerbsLatencyCheck implements Check {
     }
 
     @Override
-    public CheckResult run(ProbeContext context) {
+    protected Facts gather(ProbeContext context) {
         ProbeSpec.Latency spec = context.spec().latency();
         if (peer.isPresent()) {
             RetryWindow retry = new RetryWindow(connectTimeout);
@@ -117,12 +130,41 @@ public final class VerbsLatencyCheck implements Check {
             while (peerUnreachable(result) && retry.pause()) {
                 result = runTool(context, spec);
             }
-            return judge(context, spec, result).detail("connectAttempts", retry.attempts()).build();
+            Optional<TcpPingPong.Result> tcp = Optional.empty();
+            Optional<String> tcpError = Optional.empty();
+            if (spec.transportComparison() && typicalRow(result, spec).isPresent()) {
+                try {
+                    tcp = Optional.of(TcpPingPong.run(peer.get(), tcpPort + 1, spec.size(), spec.iterations(),
+                            context.tools().timeout()));
+                } catch (IOException e) {
+                    tcpError = Optional.of(String.valueOf(e.getMessage()));
+                }
+            }
+            return new Facts(result, retry.attempts(), Optional.empty(), tcpError, tcp);
         }
         if (!spec.transportComparison()) {
-            return judge(context, spec, runTool(context, spec)).build();
+            return new Facts(runTool(context, spec), 0, Optional.empty(), Optional.empty(), Optional.empty());
         }
         return serveWithComparison(context, spec);
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        ProbeSpec.Latency latency = spec.latency();
+        Details details = parameters(latency);
+        Finding finding = judge(latency, facts, details);
+        if (peer.isPresent()) {
+            details.put("connectAttempts", facts.connectAttempts());
+        } else {
+            facts.tcpServed().ifPresent(served -> details.put("tcpServed", served));
+            facts.tcpError().ifPresent(error -> details.put("tcpError", error));
+        }
+        return Judgement.only(finding, details);
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
     }
 
     private ToolResult runTool(ProbeContext context, ProbeSpec.Latency spec) {
@@ -134,6 +176,14 @@ public final class VerbsLatencyCheck implements Check {
                 && failed.failure() == PerftestLatency.Failure.PEER_UNREACHABLE;
     }
 
+    /** The measured row a verdict can rest on: the spec's message size, with a t_typical. */
+    private static Optional<Row> typicalRow(ToolResult result, ProbeSpec.Latency spec) {
+        if (!result.ran() || !(PerftestLatency.parse(output(result)) instanceof Measured measured)) {
+            return Optional.empty();
+        }
+        return measured.row(spec.size()).filter(r -> r.tTypical() != null);
+    }
+
     private static String output(ToolResult result) {
         return result.stdout() + "\n" + result.stderr();
     }
@@ -142,39 +192,40 @@ public final class VerbsLatencyCheck implements Check {
      * The server side with the TCP comparison: listening before ib_write_lat starts, because the
      * client comes to it as soon as its own run is over; never waiting beyond --tool-timeout in all.
      */
-    private CheckResult serveWithComparison(ProbeContext context, ProbeSpec.Latency spec) {
+    private Facts serveWithComparison(ProbeContext context, ProbeSpec.Latency spec) {
         long start = System.nanoTime();
         TcpEchoServer echo;
         try {
             echo = TcpEchoServer.open(bind, tcpPort + 1, spec.size());
         } catch (IOException e) {
-            return judge(context, spec, runTool(context, spec)).detail("tcpServed", false)
-                    .detail("tcpError", e.getMessage()).build();
+            return new Facts(runTool(context, spec), 0, Optional.of(false), Optional.of(String.valueOf(e.getMessage())),
+                    Optional.empty());
         }
         try (echo) {
             ToolResult result = runTool(context, spec);
             Duration left = context.tools().timeout().minusNanos(System.nanoTime() - start);
             boolean served = result.succeeded() && echo.awaitServed(left.compareTo(TCP_GRACE) < 0 ? left : TCP_GRACE);
-            return judge(context, spec, result).detail("tcpServed", served).build();
+            return new Facts(result, 0, Optional.of(served), Optional.empty(), Optional.empty());
         }
     }
 
-    /** The verdict on one ib_write_lat run, still open for details. */
-    private CheckResult.Builder judge(ProbeContext context, ProbeSpec.Latency spec, ToolResult result) {
+    /** The finding on one ib_write_lat run; adds the measured values to the details. */
+    private Finding judge(ProbeSpec.Latency spec, Facts facts, Details details) {
+        ToolResult result = facts.run();
         switch (result.outcome()) {
             case NOT_FOUND -> {
-                return facts(ToolVerdicts.cannotTell(type(), result, true, INSTALL), spec);
+                return ToolFindings.cannotTell(result, true, INSTALL);
             }
             case START_FAILED -> {
-                return facts(ToolVerdicts.cannotTell(type(), result, true,
-                        "Check that the host's ib_write_lat is an executable perftest binary"), spec);
+                return ToolFindings.cannotTell(result, true,
+                        "Check that the host's ib_write_lat is an executable perftest binary");
             }
             case TIMED_OUT -> {
-                return facts(ToolVerdicts.cannotTell(type(), result, true, peer.isPresent()
+                return ToolFindings.cannotTell(result, true, peer.isPresent()
                         ? "Check that " + peer.get() + " is reachable from this node (`ping " + peer.get()
                                 + "`) and that `node-probe latency-server` is running there, or raise --tool-timeout"
                         : "No latency client connected and finished in time: start `node-probe latency-client --peer "
-                                + "<this node's address>` on the peer while the server waits, or raise --tool-timeout"), spec);
+                                + "<this node's address>` on the peer while the server waits, or raise --tool-timeout");
             }
             default -> {
                 // EXITED: judged below from what perftest printed
@@ -182,45 +233,43 @@ public final class VerbsLatencyCheck implements Check {
         }
         PerftestLatency.Result parsed = PerftestLatency.parse(output(result));
         if (parsed instanceof Failed failed) {
-            return failed(failed, spec, result);
+            return failed(failed, spec, result, details);
         }
         if (parsed instanceof Measured measured) {
-            return measured(measured, spec, result, context.tools().timeout());
+            return measured(measured, spec, result, facts, details);
         }
         String why = ((Unrecognised) parsed).why();
         if (!result.succeeded()) {
-            return facts(ToolVerdicts.cannotTell(type(), result, true,
-                    "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`"), spec);
+            return ToolFindings.cannotTell(result, true,
+                    "Run it by hand on this node to see perftest's error, and check `ibv_devinfo -d " + spec.device() + "`");
         }
-        return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table (found " + why + ")"), spec);
+        return ToolFindings.unparseable(result, "a perftest latency table (found " + why + ")");
     }
 
-    /** {@code tcpWithin}: how long the client's TCP comparison may take (--tool-timeout). */
-    private CheckResult.Builder measured(Measured measured, ProbeSpec.Latency spec, ToolResult result, Duration tcpWithin) {
+    private Finding measured(Measured measured, ProbeSpec.Latency spec, ToolResult result, Facts facts, Details b) {
         Optional<Row> found = measured.row(spec.size());
         if (found.isEmpty() || found.get().tTypical() == null) {
             String missing = found.isEmpty() ? "a row for " + spec.size() + "-byte messages" : "a t_typical column";
-            return facts(ToolVerdicts.unparseable(type(), result, "a perftest latency table with " + missing), spec);
+            return ToolFindings.unparseable(result, "a perftest latency table with " + missing);
         }
         Row row = found.get();
         double typical = row.tTypical();
-        CheckResult.Builder b = facts(CheckResult.builder(type()), spec)
-                .detail("tMinMicros", row.tMin())
-                .detail("tTypicalMicros", row.tTypical())
-                .detail("tAvgMicros", row.tAvg())
-                .detail("p99Micros", row.p99())
-                .detail("p999Micros", row.p999())
-                .detail("linkType", measured.linkType().orElse(null));
+        b.put("tMinMicros", row.tMin())
+                .put("tTypicalMicros", row.tTypical())
+                .put("tAvgMicros", row.tAvg())
+                .put("p99Micros", row.p99())
+                .put("p999Micros", row.p999())
+                .put("linkType", measured.linkType().orElse(null));
         String measuredText = "typical RDMA write latency " + direction() + " is " + micros(typical) + " ("
                 + spec.size() + "-byte messages, " + row.iterations() + " iterations, " + spec.device() + " port " + spec.port()
                 + measured.linkType().map(l -> ", link type " + l).orElse("") + ")";
         String comparison = peer.isPresent() && spec.transportComparison()
-                ? compareOverTcp(b, spec, typical, tcpWithin) : "";
+                ? compareOverTcp(b, facts, typical) : "";
         if (typical <= spec.maxTypicalMicros()) {
-            return b.verdict(Status.TRUE, WITHIN_THRESHOLD, measuredText + ", within maxTypicalMicros "
+            return Finding.passed(WITHIN_THRESHOLD, measuredText + ", within maxTypicalMicros "
                     + micros(spec.maxTypicalMicros()) + comparison);
         }
-        return b.verdict(Status.FALSE, ABOVE_THRESHOLD, measuredText + ", above maxTypicalMicros "
+        return Finding.of(Status.FALSE, ABOVE_THRESHOLD, measuredText + ", above maxTypicalMicros "
                 + micros(spec.maxTypicalMicros()) + comparison + ". Check that " + spec.device() + " port " + spec.port()
                 + " runs at full rate on the intended fabric (`ibstat " + spec.device() + " " + spec.port()
                 + "`; a soft-RoCE device or a link type of Ethernet without RoCE tuning is far slower), that the route "
@@ -232,62 +281,59 @@ public final class VerbsLatencyCheck implements Check {
      * The client's TCP ping-pong with the server's echo on the next port: adds its details and
      * returns the clause the message gets. A failure is reported, never held against the fabric.
      */
-    private String compareOverTcp(CheckResult.Builder b, ProbeSpec.Latency spec, double rdmaTypical, Duration within) {
-        TcpPingPong.Result tcp;
-        try {
-            tcp = TcpPingPong.run(peer.orElseThrow(), tcpPort + 1, spec.size(), spec.iterations(), within);
-        } catch (IOException e) {
-            b.detail("tcpError", e.getMessage());
-            return "; the TCP comparison failed: " + e.getMessage();
+    private static String compareOverTcp(Details b, Facts facts, double rdmaTypical) {
+        if (facts.tcp().isEmpty()) {
+            String error = facts.tcpError().orElse("not run");
+            b.put("tcpError", error);
+            return "; the TCP comparison failed: " + error;
         }
-        b.detail("tcpTypicalMicros", tcp.typicalMicros())
-                .detail("tcpP99Micros", tcp.p99Micros())
-                .detail("tcpIterations", tcp.roundTrips());
+        TcpPingPong.Result tcp = facts.tcp().get();
+        b.put("tcpTypicalMicros", tcp.typicalMicros())
+                .put("tcpP99Micros", tcp.p99Micros())
+                .put("tcpIterations", tcp.roundTrips());
         String clause = "; the same pair over TCP: " + micros(tcp.typicalMicros()) + " typical";
         if (rdmaTypical <= 0) {
             return clause;   // a speed-up over nothing is not a number
         }
         double speedup = Math.round(tcp.typicalMicros() / rdmaTypical * 10) / 10.0;
-        b.detail("rdmaSpeedup", speedup);
+        b.put("rdmaSpeedup", speedup);
         return clause + (speedup >= 1 ? ", RDMA is " + plain(speedup) + "× faster"
                 : ", RDMA is not faster here (" + plain(speedup) + "×)");
     }
 
-    private CheckResult.Builder failed(Failed failed, ProbeSpec.Latency spec, ToolResult result) {
-        CheckResult.Builder b = facts(CheckResult.builder(type()), spec)
-                .detail("command", result.command())
-                .detail("perftestError", failed.text());
+    private Finding failed(Failed failed, ProbeSpec.Latency spec, ToolResult result, Details b) {
+        b.put("command", result.command()).put("perftestError", failed.text());
         String said = " (perftest: " + failed.text() + ")";
         return switch (failed.failure()) {
-            case DEVICE_MISSING -> b.verdict(Status.FALSE, DEVICE_MISSING, "perftest cannot find RDMA device "
+            case DEVICE_MISSING -> Finding.of(Status.FALSE, DEVICE_MISSING, "perftest cannot find RDMA device "
                     + spec.device() + said + ". Check `ibv_devices` on this node and the profile's latency.device");
-            case PEER_UNREACHABLE -> b.verdict(Status.FALSE, PEER_UNREACHABLE, peer.isPresent()
+            case PEER_UNREACHABLE -> Finding.of(Status.FALSE, PEER_UNREACHABLE, peer.isPresent()
                     ? "ib_write_lat could not reach the latency server at " + IpAddress.withPort(peer.get(), tcpPort) + said
                             + ". Start `node-probe latency-server` on that node first, and make sure TCP port " + tcpPort
                             + " is open between the nodes"
                     : "the latency client broke off the out-of-band exchange" + said + ". Check the client's report, and "
                             + "that TCP port " + tcpPort + " is open between the nodes");
-            case RDMA_CONNECTION, COMPLETION_ERROR -> b.verdict(Status.FALSE, RDMA_PATH_FAILED,
+            case RDMA_CONNECTION, COMPLETION_ERROR -> Finding.of(Status.FALSE, RDMA_PATH_FAILED,
                     "the nodes reached each other over TCP but RDMA " + direction() + " failed" + said + ". Check that "
                             + spec.device() + " port " + spec.port() + " and the peer's port are ACTIVE on the same fabric "
                             + "and partition (`ibstat " + spec.device() + " " + spec.port() + "`), try `ibv_rc_pingpong -d "
                             + spec.device() + " -i " + spec.port() + "` between the nodes, and for RoCE check the GID index, "
                             + "MTU and PFC settings");
-            case LOCAL_SETUP -> facts(ToolVerdicts.cannotTell(type(), result, true, "perftest could not set up " + spec.device()
+            case LOCAL_SETUP -> ToolFindings.cannotTell(result, true, "perftest could not set up " + spec.device()
                     + " on this node" + said + "; check `ibv_devinfo -d " + spec.device() + "` and the locked-memory limit "
-                    + "(`ulimit -l`)"), spec).detail("perftestError", failed.text());
+                    + "(`ulimit -l`)");
         };
     }
 
     /** What every verdict carries: the peer and the parameters the measurement was made with. */
-    private CheckResult.Builder facts(CheckResult.Builder b, ProbeSpec.Latency spec) {
-        return b.detail("role", peer.isPresent() ? "client" : "server")
-                .detail("peer", peer.orElse(null))
-                .detail("device", spec.device())
-                .detail("port", spec.port())
-                .detail("sizeBytes", spec.size())
-                .detail("iterations", spec.iterations())
-                .detail("maxTypicalMicros", spec.maxTypicalMicros());
+    private Details parameters(ProbeSpec.Latency spec) {
+        return new Details().put("role", peer.isPresent() ? "client" : "server")
+                .put("peer", peer.orElse(null))
+                .put("device", spec.device())
+                .put("port", spec.port())
+                .put("sizeBytes", spec.size())
+                .put("iterations", spec.iterations())
+                .put("maxTypicalMicros", spec.maxTypicalMicros());
     }
 
     private String direction() {

@@ -158,6 +158,19 @@ public final class HostRoot {
         }
     }
 
+    /** A directory with at least one entry: an empty one is often a mount point nothing was mounted on. */
+    public boolean hasEntries(String hostPath) {
+        Path dir = resolve(hostPath);
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isPresent();
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+    }
+
     /**
      * The host path a link or directory really stands for, relative to the root, such as
      * {@code /sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0} for {@code /sys/class/infiniband/mlx5_0/device}.

@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.parse;
 
+import java.util.Collections;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -21,7 +22,8 @@ public record NvfsHookSymbols(Set<String> registrationSymbols) {
     private static final String[] EXPORT_PREFIXES = {"__ksymtab_", "__kstrtab_", "__kstrtabns_", "__kcrctab_"};
 
     public NvfsHookSymbols {
-        registrationSymbols = Set.copyOf(registrationSymbols);
+        // sorted, so that the report (and the status written from it) is the same on every run
+        registrationSymbols = Collections.unmodifiableSortedSet(new TreeSet<>(registrationSymbols));
     }
 
     public static NvfsHookSymbols scan(String kallsyms) {

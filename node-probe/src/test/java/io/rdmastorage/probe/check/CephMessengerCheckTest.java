@@ -50,4 +50,15 @@ class CephMessengerCheckTest {
 
         assertThat(ProbeRun.withSpec(host, "{\"ceph\":{}}").hasCheck("CephMessenger")).isFalse();
     }
+
+    @Test
+    void aCephSectionOnAHostWithoutEtcIsUnknownNotSkipped() {
+        FixtureHost host = FixtureHost.at(dir.resolve("root")).mkdir("/sys/class/net");
+
+        JsonNode check = ProbeRun.withSpec(host, "{\"ceph\":{}}").check("CephMessenger");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("HostViewMissing");
+        assertThat(check.path("message").asText()).contains("the host's /etc is not visible");
+    }
 }

@@ -358,4 +358,29 @@ class GdsReadyCheckTest {
                     .isIn("GdsReady", "NvidiaFsMissing", "FilesystemUnsupported", "BackendNotRegistered");
         }
     }
+
+    // ---- issue 13 ------------------------------------------------------------------------------
+
+    @Test
+    void gdscheckAndTheKernelDisagreeingOnTheIommuIsNotACleanTrue() {
+        JsonNode check = gds(GdsFixtures.iommuDisputed(host()), GdsFixtures.SPEC);
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("SourcesDisagree");
+        assertThat(check.path("message").asText()).contains("gdscheck -p says the IOMMU is disabled",
+                "12 IOMMU group(s)", "2 IOMMU unit(s)", "intel_iommu=on");
+        assertThat(check.path("details").path("iommuEvidence").asText())
+                .isEqualTo("gdscheck: disabled; cmdline: intel_iommu=on; iommu_groups: 12; iommu units: 2");
+    }
+
+    @Test
+    void aHostWithoutSysCannotShowThePcieTopology() {
+        FixtureHost host = io.rdmastorage.probe.testing.NodeScenarios.sysNotMounted(GdsFixtures.healthy(host()));
+
+        JsonNode check = gds(host, GdsFixtures.SPEC);
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("HostViewMissing");
+        assertThat(check.path("message").asText()).contains("the host's /sys is not visible");
+    }
 }

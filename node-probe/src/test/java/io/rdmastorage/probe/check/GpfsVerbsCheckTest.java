@@ -224,4 +224,16 @@ class GpfsVerbsCheckTest {
     void discoverySkipsNodesWithoutGpfs() {
         assertThat(ProbeRun.on(host().mkdir("/usr/bin")).hasCheck("GpfsVerbs")).isFalse();
     }
+
+    @Test
+    void activeButTheDaemonDoesNotAnswerIsSourcesDisagree() {
+        FixtureHost host = GpfsFixtures.healthy(host());
+        host.tool(GpfsFixtures.BIN + "/mmdiag").on("--config", "-Y").fails(1, "mmdiag: GPFS daemon not running\n");
+
+        JsonNode check = gpfs(ProbeRun.withSpec(host, SPEC));
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("SourcesDisagree");
+        assertThat(check.path("message").asText()).contains("says GPFS is active on gpu-01-ib", "GPFS daemon not running");
+    }
 }

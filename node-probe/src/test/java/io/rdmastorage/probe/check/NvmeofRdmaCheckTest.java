@@ -206,7 +206,18 @@ class NvmeofRdmaCheckTest {
         JsonNode check = ProbeRun.withSpec(host().mkdir("/etc"), SPEC).check("NvmeofRdma");
 
         assertThat(check.path("status").asText()).isEqualTo("Unknown");
-        assertThat(check.path("reason").asText()).isEqualTo("SysfsUnavailable");
+        // issue 13: SysfsUnavailable became the reason every check gives for a host view it cannot see
+        assertThat(check.path("reason").asText()).isEqualTo("HostViewMissing");
+    }
+
+    @Test
+    void anEmptySectionOnAHostWithoutSysfsIsUnknownNotAbsent() {
+        // the host's / mounted without its submounts: /sys is an empty mount point
+        JsonNode check = ProbeRun.withSpec(host().mkdir("/sys").mkdir("/etc"), "{\"nvmeof\":{}}").check("NvmeofRdma");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("HostViewMissing");
+        assertThat(check.path("message").asText()).contains("the host's /sys is not visible");
     }
 
     @Test

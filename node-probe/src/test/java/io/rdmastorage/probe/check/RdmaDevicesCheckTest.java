@@ -187,4 +187,26 @@ class RdmaDevicesCheckTest {
         assertThat(check.path("status").asText()).isEqualTo("True");
         assertThat(check.path("message").asText()).isEqualTo("hfi1_0/1, mlx4_0/1, mlx4_0/2, mlx5_0/1 ACTIVE with the link up");
     }
+
+    // ---- issue 13: a missing host view is not a broken host ---------------------------------
+
+    @Test
+    void aHostRootWithoutSysIsUnknownNotNoRdmaDevices() {
+        FixtureHost host = host().mkdir("/etc").file("/etc/hostname", "gpu-01\n");
+
+        for (ProbeRun run : new ProbeRun[] {ProbeRun.withSpec(host, RdmaFixtures.SPEC), ProbeRun.on(host)}) {
+            JsonNode check = run.check("RdmaDevices");
+            assertThat(check.path("status").asText()).isEqualTo("Unknown");
+            assertThat(check.path("reason").asText()).isEqualTo("HostViewMissing");
+            assertThat(check.path("message").asText()).contains("the host's /sys is not visible").doesNotContain("modprobe");
+        }
+    }
+
+    @Test
+    void anEmptySysMountPointIsUnknownToo() {
+        FixtureHost host = io.rdmastorage.probe.testing.NodeScenarios.sysNotMounted(RdmaFixtures.healthy(host()));
+
+        assertThat(ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices").path("reason").asText())
+                .isEqualTo("HostViewMissing");
+    }
 }

@@ -94,4 +94,31 @@ class NodeScenariosTest {
                 .containsPattern("GpfsVerbs +False +TcpFallback +.*gpu-02")
                 .containsPattern("NvmeofRdma +True");
     }
+
+    @Test
+    void aProbeThatCannotSeeSysFencesNothing() {
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir), "host-sys-not-mounted"),
+                NodeScenarios.HEALTHY_SPEC);
+
+        for (String type : List.of("RdmaDevices", "NvmeofRdma", "GdsReady")) {
+            assertThat(run.check(type).path("status").asText()).as(type).isEqualTo("Unknown");
+            assertThat(run.check(type).path("reason").asText()).as(type).isEqualTo("HostViewMissing");
+        }
+        assertThat(run.check("GpfsVerbs").path("status").asText()).isEqualTo("True");
+        assertThat(run.check("CephMessenger").path("status").asText()).isEqualTo("True");
+        assertThat(run.report().path("status").asText()).isEqualTo("Unknown");
+    }
+
+    @Test
+    void disputedIommuChangesOnlyGdsReadyAndOnlyToUnknown() {
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir), "gds-iommu-disputed"),
+                NodeScenarios.HEALTHY_SPEC);
+
+        assertThat(run.check("GdsReady").path("reason").asText()).isEqualTo("SourcesDisagree");
+        for (String other : ALL_CHECKS) {
+            if (!other.equals("GdsReady")) {
+                assertThat(run.check(other).path("status").asText()).as(other).isEqualTo("True");
+            }
+        }
+    }
 }

@@ -110,6 +110,21 @@ public final class GdsFixtures {
         return host;
     }
 
+    /**
+     * gdscheck and the kernel disagree on the IOMMU: the healthy (recorded) gdscheck output says
+     * "IOMMU: disabled", but the node was booted with intel_iommu=on, its IOMMU groups are populated
+     * and /sys/class/iommu lists two DMAR units. Constructed from the healthy node's files.
+     */
+    public static FixtureHost iommuDisputed(FixtureHost host) {
+        healthy(host);
+        host.file("/proc/cmdline", CMDLINE + " intel_iommu=on\n");
+        for (int group = 0; group < 12; group++) {
+            host.mkdir("/sys/kernel/iommu_groups/" + group + "/devices");
+        }
+        host.mkdir("/sys/class/iommu/dmar0").mkdir("/sys/class/iommu/dmar1");
+        return host;
+    }
+
     /** nvidia-fs not loaded: the recorded GDS 1.15 output of a host without it (only NVMe P2PDMA works). */
     public static FixtureHost nvidiaFsMissing(FixtureHost host) {
         healthy(host);

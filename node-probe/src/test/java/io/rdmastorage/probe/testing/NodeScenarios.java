@@ -55,7 +55,9 @@ public final class NodeScenarios {
             Map.entry("gds-filesystem-unsupported", GdsFixtures::filesystemUnsupported),
             Map.entry("rdma-port-down", RdmaFixtures::portDown),
             Map.entry("rdma-no-subnet-manager", RdmaFixtures::portInit),
-            Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma));
+            Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma),
+            Map.entry("host-sys-not-mounted", NodeScenarios::sysNotMounted),
+            Map.entry("gds-iommu-disputed", GdsFixtures::iommuDisputed));
 
     private NodeScenarios() {
     }
@@ -69,6 +71,15 @@ public final class NodeScenarios {
         host.file("/etc/hostname", "gpu-01\n");
         host.file("/etc/ceph/ceph.conf", "[global]\nfsid = 7d5e6a2c-0c0b-4a57-9a7e-3f1c2f0b9d10\nms_type = async+posix\n");
         return host;
+    }
+
+    /**
+     * The probe pod's view of a healthy node whose host root was mounted without its submounts:
+     * {@code /sys} is an empty mount point (as a container prints "libnuma: Warning: /sys not
+     * mounted or invalid"). Nothing is wrong with the node; the probe cannot see its devices.
+     */
+    public static FixtureHost sysNotMounted(FixtureHost host) {
+        return host.delete("/sys").mkdir("/sys");
     }
 
     /** The healthy node with one failure mode from {@link #FAILURES} applied. */

@@ -8,6 +8,7 @@ import io.rdmastorage.contract.CheckDescriptor;
 import io.rdmastorage.contract.Measurement;
 import io.rdmastorage.contract.PrinterColumn;
 import io.rdmastorage.contract.Reason;
+import io.rdmastorage.contract.Reasons;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,7 +41,9 @@ public final class GdsReady {
             Reason.probe(CROSS_SWITCH_TOPOLOGY, FALSE, "a GPU shares no PCIe switch with an RDMA NIC"),
             Reason.probe(IOMMU_STATE_UNKNOWN, UNKNOWN, "the IOMMU state cannot be told from gdscheck, sysfs or the kernel command line"),
             Reason.probe(BACKEND_REGISTRATION_UNKNOWN, UNKNOWN, "whether the storage driver registered with nvidia-fs cannot be told"),
-            Reason.probe(TOPOLOGY_UNKNOWN, UNKNOWN, "the GPUs' and NICs' PCIe paths cannot be read")),
+            Reason.probe(TOPOLOGY_UNKNOWN, UNKNOWN, "the GPUs' and NICs' PCIe paths cannot be read"),
+            Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "gdscheck and the kernel contradict each other on the IOMMU "
+                    + "or on nvidia_fs, and gdscheck does not show the problem")),
             Optional.of(PrinterColumn.conditionStatus("GDS", "GdsReady")));
 
     private GdsReady() {

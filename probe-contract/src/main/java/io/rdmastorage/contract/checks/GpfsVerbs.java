@@ -2,11 +2,13 @@ package io.rdmastorage.contract.checks;
 
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
 
 import io.rdmastorage.contract.CheckDescriptor;
 import io.rdmastorage.contract.Measurement;
 import io.rdmastorage.contract.PrinterColumn;
 import io.rdmastorage.contract.Reason;
+import io.rdmastorage.contract.Reasons;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,7 +32,9 @@ public final class GpfsVerbs {
             Reason.probe(VERBS_RDMA_NOT_STARTED, FALSE, "`mmfsadm test verbs status` says verbs RDMA is not started"),
             Reason.probe(TCP_FALLBACK, FALSE, "peers connected in `mmdiag --network` are absent from `mmfsadm test verbs conn`: silent TCP"),
             Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off"),
-            Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool")),
+            Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool"),
+            Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "mmgetstate says active but a daemon command (mmdiag, mmfsadm) "
+                    + "exits with an error")),
             Optional.of(PrinterColumn.conditionStatus("GPFS", "GpfsVerbs")));
 
     private GpfsVerbs() {

@@ -18,7 +18,6 @@ public final class NvmeofRdma {
     public static final String TARGET_NOT_CONNECTED = "TargetNotConnected";
     public static final String CONTROLLER_NOT_LIVE = "ControllerNotLive";
     public static final String CONTROLLER_UNREADABLE = "ControllerUnreadable";
-    public static final String SYSFS_UNAVAILABLE = "SysfsUnavailable";
     public static final String CONNECTED = "ConnectedOverRdma";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("NvmeofRdma", "nvmeof", Measurement.NODE_PROBE, List.of(
@@ -26,8 +25,7 @@ public final class NvmeofRdma {
             Reason.probe(TRANSPORT_TCP, FALSE, "a path of the target is on tcp, even beside a live rdma path: the silent fallback"),
             Reason.probe(CONTROLLER_NOT_LIVE, FALSE, "the target's controller is connecting/resetting/dead, not live"),
             Reason.probe(TARGET_NOT_CONNECTED, FALSE, "no controller for the target's NQN, address and port"),
-            Reason.probe(CONTROLLER_UNREADABLE, UNKNOWN, "a controller's sysfs attributes cannot be read"),
-            Reason.probe(SYSFS_UNAVAILABLE, UNKNOWN, "the host's /sys is not visible under the host root")),
+            Reason.probe(CONTROLLER_UNREADABLE, UNKNOWN, "a controller's sysfs attributes cannot be read")),
             Optional.of(PrinterColumn.conditionStatus("NVMEOF", "NvmeofRdma")));
 
     private NvmeofRdma() {
