@@ -160,13 +160,7 @@ class OperatorEndToEndTest {
     }
 
     private static Map<String, String> conditions(String node) {
-        RdmaStorageNode v = env.verdict("training", node);
-        assertThat(v).as("RdmaStorageNode for " + node).isNotNull();
-        Map<String, String> byType = new java.util.LinkedHashMap<>();
-        for (Condition c : v.getStatus().getConditions()) {
-            byType.put(c.getType(), c.getStatus() + "/" + c.getReason());
-        }
-        return byType;
+        return env.conditions("training", node);
     }
 
     private static Condition find(List<Condition> conditions, String type) {

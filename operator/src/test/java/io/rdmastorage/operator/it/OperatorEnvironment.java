@@ -150,6 +150,19 @@ final class OperatorEnvironment implements AutoCloseable {
         return admin.resources(RdmaStorageProfile.class).withName(name).get();
     }
 
+    /** A node's verdict as type → "status/reason", in the order the operator wrote them. */
+    Map<String, String> conditions(String profile, String node) {
+        RdmaStorageNode v = verdict(profile, node);
+        if (v == null || v.getStatus() == null) {
+            throw new AssertionError("no RdmaStorageNode status for " + node + " in " + profile);
+        }
+        Map<String, String> byType = new java.util.LinkedHashMap<>();
+        for (io.fabric8.kubernetes.api.model.Condition c : v.getStatus().getConditions()) {
+            byType.put(c.getType(), c.getStatus() + "/" + c.getReason());
+        }
+        return byType;
+    }
+
     RdmaStorageNode verdict(String profile, String node) {
         return admin.resources(RdmaStorageNode.class).withName(StorageNodeName.of(profile, node)).get();
     }

@@ -3,14 +3,11 @@ package io.rdmastorage.operator.it;
 import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.Condition;
-import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.probe.vm.VmNode;
 import io.rdmastorage.testing.SimulatedNode;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -56,23 +53,13 @@ class RealKernelThroughOperatorVmIT {
                         && p.getStatus().getNodes().getMatched() == 2 && p.getStatus().getNodes().getUnknown() == 0;
             });
 
-            assertThat(conditions(env, "vm-rdma")).containsEntry("Ready", "True/AllChecksPassed")
+            assertThat(env.conditions("real-kernel", "vm-rdma")).containsEntry("Ready", "True/AllChecksPassed")
                     .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "True/ConnectedOverRdma");
-            assertThat(conditions(env, "vm-tcp")).containsEntry("Ready", "False/ChecksFailed")
+            assertThat(env.conditions("real-kernel", "vm-tcp")).containsEntry("Ready", "False/ChecksFailed")
                     .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "False/TransportTcp");
             String table = env.plane.kubectl().run("get", "rdmastorage").orThrow("kubectl get rdmastorage");
             System.err.println(table);
             assertThat(table).contains("real-kernel.vm-rdma").contains("real-kernel.vm-tcp");
         }
-    }
-
-    private static Map<String, String> conditions(OperatorEnvironment env, String node) {
-        RdmaStorageNode v = env.verdict("real-kernel", node);
-        assertThat(v).as("RdmaStorageNode for " + node).isNotNull();
-        Map<String, String> byType = new LinkedHashMap<>();
-        for (Condition c : v.getStatus().getConditions()) {
-            byType.put(c.getType(), c.getStatus() + "/" + c.getReason());
-        }
-        return byType;
     }
 }
