@@ -67,9 +67,16 @@ final class ClusterWrites {
      * write and a watch event more per pod. A pod that may still run gets its grace period.
      */
     void deletePod(Pod pod) {
-        // with a body (DeleteOptions): a raw request without one would go out as a GET
-        client.raw(podsPath(pod.getMetadata().getNamespace()) + "/" + pod.getMetadata().getName(), "DELETE",
-                ended(pod) ? "{\"gracePeriodSeconds\":0}" : "{}");
+        try {
+            // with a body (DeleteOptions): a raw request without one would go out as a GET
+            client.raw(podsPath(pod.getMetadata().getNamespace()) + "/" + pod.getMetadata().getName(), "DELETE",
+                    ended(pod) ? "{\"gracePeriodSeconds\":0}" : "{}");
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                throw e;
+            }
+            LOG.debug("probe pod {} is gone already", pod.getMetadata().getName());
+        }
     }
 
     /** Succeeded or Failed: every container has terminated, and with restartPolicy Never none starts again. */

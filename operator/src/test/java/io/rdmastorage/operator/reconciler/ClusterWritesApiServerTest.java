@@ -69,6 +69,19 @@ class ClusterWritesApiServerTest {
     }
 
     @Test
+    void deletingAPodThatIsGoneIsFine() {
+        // regression (issue 14, defect 5): a 404 aborted the whole reconcile and waited for a retry
+        KubernetesClient admin = LocalControlPlane.shared().adminClient();
+        String ns = "cluster-writes-gone";
+        io.fabric8.kubernetes.api.model.Pod pod = boundPod(admin, ns, "probe-w-3", "w-3");
+        ClusterWrites writes = new ClusterWrites(admin);
+
+        writes.deletePod(pod);   // never created (or removed by someone else): nothing to do
+
+        assertThat(admin.pods().inNamespace(ns).withName("probe-w-3").get()).isNull();
+    }
+
+    @Test
     void aPodThatHasEndedIsGoneAtOnceWithoutWaitingForItsKubelet() {
         KubernetesClient admin = LocalControlPlane.shared().adminClient();
         String ns = "cluster-writes-ended";
