@@ -3,18 +3,17 @@ package io.rdmastorage.operator.reconciler;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
+import io.rdmastorage.operator.nodes.MarkingKey;
 import io.rdmastorage.operator.verdict.NotProbed;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /** Which nodes a profile covers, and whether a covered node can be probed now. */
 public final class NodeSelection {
-
-    /** Verdict labels are {@code rdmastorage.io/<profile>} (see nodes.MarkingKey). */
-    private static final String OWN_LABEL_PREFIX = "rdmastorage.io/";
 
     private NodeSelection() {
     }
@@ -71,20 +70,25 @@ public final class NodeSelection {
     /**
      * Whether a node update can change what profiles do with it: its labels (other than the
      * verdict labels we set ourselves, which would only echo our own writes), readiness, cordon.
-     * Kubelet heartbeats change none of these and are ignored.
+     * Kubelet heartbeats change none of these and are ignored. Only the keys of existing
+     * profiles ({@link MarkingKey#of}) are ours: a user's {@code rdmastorage.io/tier} may be what
+     * a profile selects on.
+     *
+     * @param profiles the names of the profiles there are, whose marking keys this operator writes
      */
-    public static boolean relevantChange(Node before, Node after) {
-        return !Objects.equals(foreignLabels(before), foreignLabels(after))
+    public static boolean relevantChange(Node before, Node after, Set<String> profiles) {
+        return !Objects.equals(foreignLabels(before, profiles), foreignLabels(after, profiles))
                 || !whyNotProbeable(before).equals(whyNotProbeable(after));
     }
 
-    private static Map<String, String> foreignLabels(Node node) {
+    private static Map<String, String> foreignLabels(Node node, Set<String> profiles) {
         Map<String, String> labels = node.getMetadata().getLabels();
         if (labels == null) {
             return Map.of();
         }
         Map<String, String> foreign = new HashMap<>(labels);
-        foreign.keySet().removeIf(key -> key.startsWith(OWN_LABEL_PREFIX));
+        foreign.keySet().removeIf(key -> key.startsWith(MarkingKey.PREFIX)
+                && profiles.contains(key.substring(MarkingKey.PREFIX.length())));
         return foreign;
     }
 }

@@ -88,7 +88,9 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         var nodes = new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, RdmaStorageProfile.class)
                 .withName(NODES)
                 .withSecondaryToPrimaryMapper(allProfiles)
-                .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after))
+                .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after,
+                        context.getPrimaryCache().list().map(p -> p.getMetadata().getName())
+                                .collect(Collectors.toSet())))
                 .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)

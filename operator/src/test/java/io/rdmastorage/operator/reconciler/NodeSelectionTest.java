@@ -11,6 +11,7 @@ import io.rdmastorage.operator.verdict.NotProbed;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -159,6 +160,13 @@ class NodeSelectionTest {
     @Nested
     class RelevantChange {
 
+        /** The profile whose verdict label the node carries in these tests. */
+        private static final Set<String> PROFILES = Set.of("gpfs-training");
+
+        private static boolean relevantChange(Node before, Node after) {
+            return NodeSelection.relevantChange(before, after, PROFILES);
+        }
+
         @Test
         void aKubeletHeartbeatIsNotRelevant() {
             Node before = node("True");
@@ -168,7 +176,7 @@ class NodeSelectionTest {
                             .withReason("KubeletReady").withLastHeartbeatTime("2026-03-01T12:00:40Z").build())
                     .endStatus().build();
 
-            assertThat(NodeSelection.relevantChange(before, after)).isFalse();
+            assertThat(relevantChange(before, after)).isFalse();
         }
 
         @Test
@@ -177,9 +185,9 @@ class NodeSelectionTest {
             Node labelled = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "verified"));
             Node relabelled = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "failed"));
 
-            assertThat(NodeSelection.relevantChange(before, labelled)).isFalse();
-            assertThat(NodeSelection.relevantChange(labelled, relabelled)).isFalse();
-            assertThat(NodeSelection.relevantChange(relabelled, before)).isFalse();
+            assertThat(relevantChange(before, labelled)).isFalse();
+            assertThat(relevantChange(labelled, relabelled)).isFalse();
+            assertThat(relevantChange(relabelled, before)).isFalse();
         }
 
         @Test
@@ -187,14 +195,27 @@ class NodeSelectionTest {
             Node before = node("True");
             Map<String, String> labels = before.getMetadata().getLabels();
 
-            assertThat(NodeSelection.relevantChange(before, withLabels(before, with(labels, "team", "ml")))).isTrue();
-            assertThat(NodeSelection.relevantChange(before,
+            assertThat(relevantChange(before, withLabels(before, with(labels, "team", "ml")))).isTrue();
+            assertThat(relevantChange(before,
                     withLabels(before, with(labels, "nvidia.com/gpu.present", "false")))).isTrue();
-            assertThat(NodeSelection.relevantChange(before,
+            assertThat(relevantChange(before,
                     withLabels(before, without(labels, "nvidia.com/gpu.present")))).isTrue();
             // only the prefix of our verdict labels is ours, not every key that mentions rdmastorage.io
-            assertThat(NodeSelection.relevantChange(before,
+            assertThat(relevantChange(before,
                     withLabels(before, with(labels, "example.rdmastorage.io/tier", "fast")))).isTrue();
+        }
+
+        @Test
+        void aUserLabelUnderOurPrefixIsRelevant() {
+            // regression (issue 14, defect 6): a profile selecting rdmastorage.io/tier=gold matched 0 nodes for minutes
+            Node before = node("True");
+            Map<String, String> labels = before.getMetadata().getLabels();
+
+            assertThat(relevantChange(before,
+                    withLabels(before, with(labels, "rdmastorage.io/tier", "gold")))).isTrue();
+            // the key of a profile that is gone is no echo of our writes either
+            assertThat(NodeSelection.relevantChange(before,
+                    withLabels(before, with(labels, "rdmastorage.io/gpfs-training", "verified")), Set.of())).isTrue();
         }
 
         @Test
@@ -202,26 +223,26 @@ class NodeSelectionTest {
             Node none = withLabels(node("True"), null);
             Node empty = withLabels(node("True"), Map.of());
 
-            assertThat(NodeSelection.relevantChange(none, empty)).isFalse();
+            assertThat(relevantChange(none, empty)).isFalse();
         }
 
         @Test
         void goingNotReadyOrReadyAgainIsRelevant() {
-            assertThat(NodeSelection.relevantChange(node("True"), node("Unknown"))).isTrue();
-            assertThat(NodeSelection.relevantChange(node("False"), node("True"))).isTrue();
+            assertThat(relevantChange(node("True"), node("Unknown"))).isTrue();
+            assertThat(relevantChange(node("False"), node("True"))).isTrue();
         }
 
         @Test
         void cordoningAndUncordoningAreRelevant() {
-            assertThat(NodeSelection.relevantChange(node("True"), cordoned(node("True")))).isTrue();
-            assertThat(NodeSelection.relevantChange(cordoned(node("True")), node("True"))).isTrue();
+            assertThat(relevantChange(node("True"), cordoned(node("True")))).isTrue();
+            assertThat(relevantChange(cordoned(node("True")), node("True"))).isTrue();
         }
 
         @Test
         void aChangeThatLeavesTheNodeUnprobeableForTheSameReasonIsNotRelevant() {
             // cordoned wins over NotReady: the verdict says NodeUnschedulable either way
-            assertThat(NodeSelection.relevantChange(cordoned(node("True")), cordoned(node("False")))).isFalse();
-            assertThat(NodeSelection.relevantChange(node("False"), node("Unknown"))).isFalse();
+            assertThat(relevantChange(cordoned(node("True")), cordoned(node("False")))).isFalse();
+            assertThat(relevantChange(node("False"), node("Unknown"))).isFalse();
         }
     }
 
