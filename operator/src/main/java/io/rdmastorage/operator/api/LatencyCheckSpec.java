@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -57,6 +58,7 @@ public class LatencyCheckSpec {
      * match the profile's nodeSelector (they get no verdict unless they do). Unset: the ring.
      */
     @OperatorOnly
+    @SchemaFrom(type = LabelSelectorSchema.class)
     private LabelSelector referenceNodeSelector;
 
     /** Which address of a peer's Node object the client connects to (default InternalIP). */

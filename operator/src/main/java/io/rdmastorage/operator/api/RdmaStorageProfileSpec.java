@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -28,6 +29,7 @@ public class RdmaStorageProfileSpec {
     static final int MAX_DURATION_LENGTH = 32;
 
     /** Nodes to check; an empty selector matches every node. */
+    @SchemaFrom(type = LabelSelectorSchema.class)
     private LabelSelector nodeSelector;
     /** Copied to the probe pods, so they run on tainted GPU or storage nodes. */
     @Size(max = Rules.MAX_LIST)

@@ -103,7 +103,11 @@ class CrdValidationTest {
                 Arguments.of("latency at its bounds", "latency: {device: irdma-eth1, port: 255, size: 8388608, iterations: 10000000, maxTypicalMicros: 1000000}"),
                 Arguments.of("fractional latency threshold", "latency: {device: mlx5_0, maxTypicalMicros: 2.5}"),
                 Arguments.of("rdma ports, any HCA naming", "rdma: {devices: [mlx5_0/1, rxe0/1, bnxt_re0/255, hfi1_0/1], userspaceVerbs: true}"),
-                Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"));
+                Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"),
+                Arguments.of("every selector operator", "nodeSelector: {matchExpressions: [{key: a, operator: In, values: [x]},"
+                        + " {key: b, operator: NotIn, values: [v, w]}, {key: c, operator: Exists}, {key: d, operator: DoesNotExist, values: []}]}"),
+                Arguments.of("reference nodes by expression", "latency: {device: mlx5_0, referenceNodeSelector:"
+                        + " {matchExpressions: [{key: role, operator: In, values: [storage]}]}}"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -155,7 +159,20 @@ class CrdValidationTest {
                 Arguments.of("spec.probeTimeout", "probeTimeout: 0s", "longer than 0s"),
                 Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: 0", "greater than or equal to 1"),
                 Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: 1001", "less than or equal to 1000"),
-                Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: lots", "integer"));
+                Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: lots", "integer"),
+                // issue 14, defect 1: an expression without operator crashed every reconcile
+                Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a}]}", "Required value"),
+                Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a, operator: Gt, values: [\"1\"]}]}",
+                        "Unsupported value"),
+                Arguments.of("spec.nodeSelector.matchExpressions[0]", "nodeSelector: {matchExpressions: [{key: a, operator: In}]}", "values must be non-empty for operator In"),
+                Arguments.of("spec.nodeSelector.matchExpressions[0]", "nodeSelector: {matchExpressions: [{key: a, operator: NotIn, values: []}]}",
+                        "values must be non-empty for operator NotIn"),
+                Arguments.of("spec.nodeSelector.matchExpressions[0]", "nodeSelector: {matchExpressions: [{key: a, operator: Exists, values: [x]}]}",
+                        "values must be empty for operator Exists"),
+                Arguments.of("spec.latency.referenceNodeSelector.matchExpressions[0].operator", "latency: {device: mlx5_0, referenceNodeSelector:"
+                        + " {matchExpressions: [{key: role}]}}", "Required value"),
+                Arguments.of("spec.latency.referenceNodeSelector.matchExpressions[0]", "latency: {device: mlx5_0, referenceNodeSelector:"
+                        + " {matchExpressions: [{key: role, operator: DoesNotExist, values: [x]}]}}", "values must be empty for operator DoesNotExist"));
     }
 
     @ParameterizedTest(name = "{0}: {1}")
