@@ -11,7 +11,9 @@
 --                zero, nodes not joined yet). Nothing failed, but nothing is verified either; or
 --                Ready Unknown NodesUnknown where the unknown nodes named are only NotReady or
 --                cordoned nodes (NodeNotReady, NodeUnschedulable), which are not probed until back.
---   Degraded     Ready False (NodesNotReady, InvalidSpec), with the Ready message; or Ready Unknown
+--   Degraded     Ready Unknown ReconcileFailing, whatever the generations say: the operator cannot
+--                reconcile the profile (the message has the error), so it would never catch up;
+--                Ready False (NodesNotReady, InvalidSpec), with the Ready message; or Ready Unknown
 --                for a reason that means trouble: NodesUnknown naming any node Unknown for another
 --                reason than the above (ProbeTimedOut, ProbeFailedToStart, ProbeFailed,
 --                ReportMissing, ReportUnparseable, ReportOversized, ReportNodeMismatch,
@@ -89,11 +91,14 @@ local function health(obj)
   if status == nil then
     return "Progressing", "Waiting for the operator's first verdict on this profile"
   end
+  local ready = readyCondition(status)
+  if ready ~= nil and ready.status == "Unknown" and ready.reason == "ReconcileFailing" then
+    return "Degraded", tostring(ready.message)
+  end
   if status.observedGeneration == nil or status.observedGeneration ~= generation then
     return "Progressing", "Waiting for the operator to observe generation " .. tostring(generation)
         .. " (status is for " .. tostring(status.observedGeneration) .. ")"
   end
-  local ready = readyCondition(status)
   if ready == nil then
     return "Progressing", "Waiting for the Ready condition"
   end

@@ -275,12 +275,17 @@ final class ProfilePlanner {
             ProfilePlan.Marking marking = null;
             if (cached != null && forget && NodeMarkings.carriesMarkings(profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, null, true);
-            } else if (cached != null && !forget && (settings.nodeLabels() || settings.taintNotReady()
-                    || settings.nodeCondition() || NodeMarkings.carriesMarkings(profileName, cached))) {
+            } else if (cached != null && !forget && marks(settings, profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, ready(status), false);
             }
             return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, marking);
         }
+    }
+
+    /** Whether the node's markings for this profile need attention: an option is on, or it carries some. */
+    static boolean marks(ProfileSettings settings, String profile, Node node) {
+        return settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
+                || NodeMarkings.carriesMarkings(profile, node);
     }
 
     /** The Ready condition of a verdict, for node markings. */

@@ -10,6 +10,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
@@ -151,6 +152,40 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, now);
         events.recordProfileChange(profile, profile.getStatus(), status);
         return statusUpdate(profile, status, plan.wakeAt(), now);
+    }
+
+    /**
+     * A reconcile that failed: the failure becomes the profile's Ready and expired verdicts are
+     * written ({@link FailedReconcile}); JOSDK retries as configured. After its last retry the
+     * profile is woken for the next expiry, or it would wait for an event that may never come.
+     */
+    @Override
+    public ErrorStatusUpdateControl<RdmaStorageProfile> updateErrorStatus(RdmaStorageProfile profile,
+                                                                         Context<RdmaStorageProfile> context,
+                                                                         Exception e) {
+        if (FailedReconcile.interrupted(e)) {
+            return ErrorStatusUpdateControl.noStatusUpdate();   // stopping: the next leader reconciles
+        }
+        Instant now = clock.instant();
+        LOG.warn("profile {}: reconcile failed: {}", profile.getMetadata().getName(), e.toString());
+        Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
+                n -> n, (a, b) -> a));
+        Instant wakeAt = FailedReconcile.expireStale(profile, context.getSecondaryResources(RdmaStorageNode.class),
+                nodes, new ClusterWrites(context.getClient()), new NodeMarkings(context.getClient()), now)
+                .orElse(now.plus(ProfilePlanner.MAX_WAIT));
+        RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
+        ErrorStatusUpdateControl<RdmaStorageProfile> control;
+        if (StatusComparison.same(profile.getStatus(), status)) {
+            control = ErrorStatusUpdateControl.noStatusUpdate();
+        } else {
+            RdmaStorageProfile patch = new RdmaStorageProfile();
+            patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).build());
+            patch.setStatus(status);
+            control = ErrorStatusUpdateControl.patchStatus(patch);
+        }
+        boolean retriesLeft = context.getRetryInfo().map(r -> !r.isLastAttempt()).orElse(false);
+        return retriesLeft ? control
+                : control.rescheduleAfter(Duration.ofMillis(Math.max(1_000, Duration.between(now, wakeAt).toMillis())));
     }
 
     /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */

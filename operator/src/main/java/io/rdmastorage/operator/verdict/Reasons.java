@@ -55,6 +55,8 @@ public final class Reasons {
     public static final String NO_MATCHING_NODES = "NoMatchingNodes";
     public static final String ALL_NODES_PASSED = "AllNodesPassed";
     public static final String NODES_FAILING = "NodesFailing";
+    /** The operator's reconcile of the profile keeps failing (Ready Unknown, the error in the message). */
+    public static final String RECONCILE_FAILING = "ReconcileFailing";
 
     private Reasons() {
     }

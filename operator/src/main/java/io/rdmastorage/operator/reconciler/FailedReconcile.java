@@ -1,0 +1,153 @@
+package io.rdmastorage.operator.reconciler;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.measurement.Lifecycle;
+import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
+import io.rdmastorage.operator.verdict.Reasons;
+import io.rdmastorage.operator.verdict.SafeText;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What is still done when a reconcile fails (JOSDK's {@code updateErrorStatus}), so that no failure
+ * can freeze a verdict: the profile's Ready says the reconcile fails and why (Unknown
+ * {@link Reasons#RECONCILE_FAILING}), and the verdicts whose result has passed its expiry are
+ * written as expired ({@link Lifecycle#toExpire}, {@link NodeVerdicts#expire}) with the node
+ * markings following them. This path reads only the cached verdicts and nodes and the spec's
+ * interval, so it works when planning, the probe spec or pod creation does not.
+ */
+final class FailedReconcile {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FailedReconcile.class);
+    /** How much of the error a condition quotes. */
+    static final int MESSAGE_EXCERPT = 512;
+
+    private FailedReconcile() {
+    }
+
+    /**
+     * The profile's status after a failed reconcile: the last aggregate kept (nodes, the other
+     * conditions, observedGeneration: this generation was not observed), Ready Unknown
+     * ReconcileFailing naming the error, first.
+     */
+    static RdmaStorageProfileStatus status(RdmaStorageProfile profile, Exception error, Instant now) {
+        long generation = profile.getMetadata().getGeneration() == null ? 0 : profile.getMetadata().getGeneration();
+        RdmaStorageProfileStatus previous = profile.getStatus();
+        RdmaStorageProfileStatus status = new RdmaStorageProfileStatus();
+        status.setObservedGeneration(previous == null ? null : previous.getObservedGeneration());
+        status.setNodes(previous == null ? null : previous.getNodes());
+        List<Condition> before = previous == null || previous.getConditions() == null ? List.of()
+                : previous.getConditions();
+        Condition ready = Conditions.merge(before, List.of(Conditions.of(CheckTypes.READY, Conditions.UNKNOWN,
+                Reasons.RECONCILE_FAILING, "the operator cannot reconcile this profile: " + describe(error)
+                        + "; verdicts past their expiry turn Unknown ResultExpired meanwhile", generation, now)),
+                now, generation).get(0);
+        // Ready says what holds now; the other conditions stay as the last aggregate left them
+        List<Condition> conditions = new ArrayList<>(List.of(ready));
+        before.stream().filter(c -> !CheckTypes.READY.equals(c.getType())).forEach(conditions::add);
+        status.setConditions(conditions);
+        return status;
+    }
+
+    /**
+     * What went wrong, quoted (an API server's answer may hold anything): the innermost cause, and
+     * for a refusal of the API server its code and message, which name the field it refused.
+     */
+    static String describe(Throwable error) {
+        Throwable root = rootCause(error);
+        String text;
+        if (root instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+            text = "the API server answered " + k.getCode() + " " + k.getStatus().getReason() + ": "
+                    + k.getStatus().getMessage();
+        } else {
+            text = root.getClass().getSimpleName() + ": " + root.getMessage();
+        }
+        return SafeText.quote(text, MESSAGE_EXCERPT);
+    }
+
+    /** Whether the reconcile was interrupted (the operator stopping), which is no failure of the profile. */
+    static boolean interrupted(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable rootCause(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    /**
+     * Writes every verdict of the profile whose result is due to expire as expired and brings its
+     * node's markings in line; one write failing does not stop the others.
+     *
+     * @param nodes the cached nodes by name, for the markings
+     * @return the earliest expiry still to come, to wake for
+     */
+    static Optional<Instant> expireStale(RdmaStorageProfile profile, Collection<RdmaStorageNode> verdicts,
+                                         Map<String, Node> nodes, ClusterWrites writes, NodeMarkings markings,
+                                         Instant now) {
+        ProfileSettings settings = settings(profile.getSpec());
+        String profileName = profile.getMetadata().getName();
+        Instant wakeAt = null;
+        for (RdmaStorageNode verdict : verdicts) {
+            RdmaStorageNodeStatus status = verdict.getStatus();
+            if (status == null || verdict.getSpec() == null) {
+                continue;
+            }
+            // the verdict's own generation: whether it says ResultExpired already is about what it holds
+            long generation = status.getObservedGeneration() == null ? 0 : status.getObservedGeneration();
+            Lifecycle.Last last = NodeProbePlanner.last(status, generation, settings);
+            wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
+            if (!Lifecycle.toExpire(last, now)) {
+                continue;
+            }
+            String nodeName = verdict.getSpec().getNodeName();
+            try {
+                RdmaStorageNode written = writes.writeVerdict(profile, nodeName, verdict,
+                        NodeVerdicts.expire(status, now, settings.expiry()));
+                Node node = nodes.get(nodeName);
+                if (node != null && ProfilePlanner.marks(settings, profileName, node)) {
+                    markings.apply(profileName, settings, node, ProfilePlanner.ready(written.getStatus()));
+                }
+                LOG.info("profile {}: the verdict of node {} expired while reconciles fail", profileName, nodeName);
+            } catch (RuntimeException e) {
+                LOG.warn("profile {}: cannot write the expiry of node {}'s verdict: {}", profileName, nodeName,
+                        e.toString());
+            }
+        }
+        return Optional.ofNullable(wakeAt);
+    }
+
+    /** The spec's settings; a spec they cannot be read from expires by the defaults (15m interval). */
+    private static ProfileSettings settings(RdmaStorageProfileSpec spec) {
+        try {
+            return ProfileSettings.of(spec == null ? new RdmaStorageProfileSpec() : spec);
+        } catch (RuntimeException e) {
+            return ProfileSettings.of(new RdmaStorageProfileSpec());
+        }
+    }
+}
