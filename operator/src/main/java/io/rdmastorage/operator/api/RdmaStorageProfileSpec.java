@@ -25,6 +25,11 @@ public class RdmaStorageProfileSpec {
 
     /** The shortest re-probe period: probing more often would only load the nodes. */
     public static final String MIN_INTERVAL = "1m";
+    /**
+     * The longest re-probe period, a year: probeTimeout is shorter, so activeDeadlineSeconds stays
+     * far below the int32 the API server takes, and 3 × interval (the expiry) is a valid instant.
+     */
+    public static final String MAX_INTERVAL = "8760h";
     public static final int MAX_CONCURRENT_PROBES = 1000;
     static final int MAX_DURATION_LENGTH = 32;
 
@@ -33,6 +38,7 @@ public class RdmaStorageProfileSpec {
     private LabelSelector nodeSelector;
     /** Copied to the probe pods, so they run on tainted GPU or storage nodes. */
     @Size(max = Rules.MAX_LIST)
+    @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
     /** Re-probe period per node, a Go duration such as 15m. */
     @Default("15m")
@@ -40,6 +46,8 @@ public class RdmaStorageProfileSpec {
     @Size(max = MAX_DURATION_LENGTH)
     @ValidationRule(value = "duration(self) >= duration('" + MIN_INTERVAL + "')",
             message = "must be at least " + MIN_INTERVAL)
+    @ValidationRule(value = "duration(self) <= duration('" + MAX_INTERVAL + "')",
+            message = "must be at most " + MAX_INTERVAL + " (a probe pod's activeDeadlineSeconds is an int32)")
     private String interval;
     /** A probe pod that has not finished by then is a failed probe (Unknown). */
     @Default("3m")

@@ -106,6 +106,10 @@ class CrdValidationTest {
                 Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"),
                 Arguments.of("every selector operator", "nodeSelector: {matchExpressions: [{key: a, operator: In, values: [x]},"
                         + " {key: b, operator: NotIn, values: [v, w]}, {key: c, operator: Exists}, {key: d, operator: DoesNotExist, values: []}]}"),
+                Arguments.of("tolerations as Kubernetes takes them", "tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule},"
+                        + " {key: dedicated, operator: Equal, value: storage}, {operator: Exists},"
+                        + " {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]"),
+                Arguments.of("the longest interval", "{interval: 8760h, probeTimeout: 8759h}"),
                 Arguments.of("reference nodes by expression", "latency: {device: mlx5_0, referenceNodeSelector:"
                         + " {matchExpressions: [{key: role, operator: In, values: [storage]}]}}"));
     }
@@ -160,6 +164,16 @@ class CrdValidationTest {
                 Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: 0", "greater than or equal to 1"),
                 Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: 1001", "less than or equal to 1000"),
                 Arguments.of("spec.maxConcurrentProbes", "maxConcurrentProbes: lots", "integer"),
+                // issue 14, defect 2: tolerations and durations the API server refuses in every probe pod
+                Arguments.of("spec.tolerations[0].key", "tolerations: [{key: \"a b;$(x)\", operator: Exists}]", "should match"),
+                Arguments.of("spec.tolerations[0].operator", "tolerations: [{key: a, operator: Foo}]", "Unsupported value"),
+                Arguments.of("spec.tolerations[0].effect", "tolerations: [{key: a, operator: Exists, effect: Sometimes}]", "Unsupported value"),
+                Arguments.of("spec.tolerations[0]", "tolerations: [{key: a, operator: Exists, value: b}]", "value must be empty when operator is Exists"),
+                Arguments.of("spec.tolerations[0]", "tolerations: [{value: b}]", "operator must be Exists when key is empty"),
+                Arguments.of("spec.tolerations[0]", "tolerations: [{key: a, operator: Exists, effect: NoSchedule, tolerationSeconds: 5}]",
+                        "tolerationSeconds needs effect NoExecute"),
+                Arguments.of("spec.tolerations[0].value", "tolerations: [{key: a, operator: Equal, value: \"b c\"}]", "should match"),
+                Arguments.of("spec.interval", "{interval: 2562047h, probeTimeout: 2562046h}", "at most 8760h"),
                 // issue 14, defect 1: an expression without operator crashed every reconcile
                 Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a}]}", "Required value"),
                 Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a, operator: Gt, values: [\"1\"]}]}",
