@@ -26,6 +26,8 @@ public class GpfsCheckSpec {
     @Pattern(Rules.BYTE_QUANTITY_REGEX)
     @Size(max = 32)
     @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "must be a positive size such as 16Gi")
+    // node-probe reads it as bytes in a long (ByteQuantity): refuse what does not fit, as it would
+    @ValidationRule(value = "quantity(self).isLessThan(quantity('8Ei'))", message = "must be less than 8Ei")
     private String minPagepool;
 
     public List<String> getVerbsPorts() {

@@ -109,6 +109,8 @@ class CrdValidationTest {
                 Arguments.of("tolerations as Kubernetes takes them", "tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule},"
                         + " {key: dedicated, operator: Equal, value: storage}, {operator: Exists},"
                         + " {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]"),
+                Arguments.of("an exbibyte pagepool", "gpfs: {minPagepool: 7Ei}"),
+                Arguments.of("a fractional pagepool of whole bytes", "gpfs: {minPagepool: 1.5Gi}"),
                 Arguments.of("the longest interval", "{interval: 8760h, probeTimeout: 8759h}"),
                 Arguments.of("reference nodes by expression", "latency: {device: mlx5_0, referenceNodeSelector:"
                         + " {matchExpressions: [{key: role, operator: In, values: [storage]}]}}"));
@@ -143,6 +145,9 @@ class CrdValidationTest {
                 Arguments.of("spec.gpfs.requiredPeers", "gpfs: {requiredPeers: [\"-oProxyCommand=x\"]}", "GPFS node name"),
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: \"16 GiB\"}", "should match"),
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: \"0Gi\"}", "positive size"),
+                // issue 14: sizes node-probe refuses (more bytes than a long holds) are refused here too
+                Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 9999999999999999999999Ei}", "less than 8Ei"),
+                Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 8Ei}", "less than 8Ei"),
                 Arguments.of("spec.rdma.devices[0]", "rdma: {devices: [\"mlx5_0/1 && reboot\"]}", "should match"),
                 Arguments.of("spec.rdma.devices", "rdma: {devices: [mlx5_0/0]}", "between 1 and 255"),
                 Arguments.of("spec.latency.device", "latency: {device: \"mlx5_0;id\"}", "should match"),
