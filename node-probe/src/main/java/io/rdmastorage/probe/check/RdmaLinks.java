@@ -33,7 +33,7 @@ public final class RdmaLinks {
     /**
      * What the host shows about links.
      *
-     * @param gids      the used GID entries of Ethernet ports, by port name
+     * @param gids      the used GID entries of RoCE ports (Ethernet, not iWARP), by port name
      * @param netdevs   the netdev of each Ethernet port, by port name, where one is known
      * @param netdevMtu each such netdev's MTU
      * @param hcas      firmware, board id and PCIe link per device
@@ -62,8 +62,13 @@ public final class RdmaLinks {
             if (port.infiniband()) {
                 continue;
             }
-            List<RoceGid> table = gidTable(host, port);
-            gids.put(port.name(), table);
+            // iWARP (node_type "4: RNIC") is Ethernet too, but addresses peers by IP, without RoCE GIDs
+            boolean iwarp = host.readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/node_type")
+                    .map(t -> t.startsWith("4:")).orElse(false);
+            List<RoceGid> table = iwarp ? List.of() : gidTable(host, port);
+            if (!iwarp) {
+                gids.put(port.name(), table);
+            }
             netdev(host, port, table).ifPresent(netdev -> {
                 netdevs.put(port.name(), netdev);
                 host.readAttribute("/sys/class/net/" + netdev + "/mtu").flatMap(RdmaLinks::number)
@@ -143,7 +148,7 @@ public final class RdmaLinks {
         report(facts, details);
         List<Finding> findings = new ArrayList<>();
         for (SysfsIbPort port : working) {
-            if (!port.infiniband()) {
+            if (facts.gids().containsKey(port.name())) {
                 roceGid(facts, port).ifPresent(findings::add);
             }
         }

@@ -279,4 +279,18 @@ class RdmaDevicesCheckTest {
         assertThat(run.exitCode()).isNotZero();
         assertThat(run.stderr()).contains("rdma.minMtu").contains("must be one of 256, 512, 1024, 2048, 4096");
     }
+
+    @Test
+    void iwarpPortsAreEthernetButNeedNoRoceGid() {
+        // constructed: an iWARP RNIC (node_type as the kernel prints it) on an Ethernet port without GIDs
+        FixtureHost host = host().file("/sys/class/infiniband/iwp0/node_type", "4: RNIC\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/state", "4: ACTIVE\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/phys_state", "0: <unknown>\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/rate", "25 Gb/sec (1X EDR)\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/link_layer", "Ethernet\n");
+
+        JsonNode check = ProbeRun.withSpec(host, "{\"rdma\":{\"devices\":[\"iwp0/1\"]}}").check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+    }
 }
