@@ -103,6 +103,8 @@ class CrdValidationTest {
                 Arguments.of("latency at its bounds", "latency: {device: irdma-eth1, port: 255, size: 8388608, iterations: 10000000, maxTypicalMicros: 1000000}"),
                 Arguments.of("fractional latency threshold", "latency: {device: mlx5_0, maxTypicalMicros: 2.5}"),
                 Arguments.of("rdma ports, any HCA naming", "rdma: {devices: [mlx5_0/1, rxe0/1, bnxt_re0/255, hfi1_0/1], userspaceVerbs: true}"),
+                Arguments.of("rdma link expectations", "rdma: {minMtu: 4096, minRate: \"400 Gb/sec\"}"),
+                Arguments.of("rdma fractional rate, smallest MTU", "rdma: {minMtu: 256, minRate: \"12.5 Gb/sec\"}"),
                 Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"),
                 Arguments.of("every selector operator", "nodeSelector: {matchExpressions: [{key: a, operator: In, values: [x]},"
                         + " {key: b, operator: NotIn, values: [v, w]}, {key: c, operator: Exists}, {key: d, operator: DoesNotExist, values: []}]}"),
@@ -150,6 +152,9 @@ class CrdValidationTest {
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 8Ei}", "less than 8Ei"),
                 Arguments.of("spec.rdma.devices[0]", "rdma: {devices: [\"mlx5_0/1 && reboot\"]}", "should match"),
                 Arguments.of("spec.rdma.devices", "rdma: {devices: [mlx5_0/0]}", "between 1 and 255"),
+                Arguments.of("spec.rdma.minMtu", "rdma: {minMtu: 9000}", "must be one of 256, 512, 1024, 2048, 4096"),
+                Arguments.of("spec.rdma.minRate", "rdma: {minRate: 400G}", "should match"),
+                Arguments.of("spec.rdma.minRate", "rdma: {minRate: \"4 Gb/sec;reboot\"}", "should match"),
                 Arguments.of("spec.latency.device", "latency: {device: \"mlx5_0;id\"}", "should match"),
                 Arguments.of("spec.latency.device", "latency: {port: 1}", "Required value"),
                 Arguments.of("spec.latency.port", "latency: {device: mlx5_0, port: 256}", "255"),
