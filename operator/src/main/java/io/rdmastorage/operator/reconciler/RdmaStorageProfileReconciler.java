@@ -174,15 +174,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 nodes, new ClusterWrites(context.getClient()), new NodeMarkings(context.getClient()), now)
                 .orElse(now.plus(ProfilePlanner.MAX_WAIT));
         RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
-        ErrorStatusUpdateControl<RdmaStorageProfile> control;
-        if (StatusComparison.same(profile.getStatus(), status)) {
-            control = ErrorStatusUpdateControl.noStatusUpdate();
-        } else {
-            RdmaStorageProfile patch = new RdmaStorageProfile();
-            patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).build());
-            patch.setStatus(status);
-            control = ErrorStatusUpdateControl.patchStatus(patch);
-        }
+        ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
+                ? ErrorStatusUpdateControl.noStatusUpdate() : ErrorStatusUpdateControl.patchStatus(statusPatch(profile, status));
         boolean retriesLeft = context.getRetryInfo().map(r -> !r.isLastAttempt()).orElse(false);
         return retriesLeft ? control
                 : control.rescheduleAfter(Duration.ofMillis(Math.max(1_000, Duration.between(now, wakeAt).toMillis())));
@@ -212,12 +205,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         if (StatusComparison.same(profile.getStatus(), status)) {
             return UpdateControl.<RdmaStorageProfile>noUpdate().rescheduleAfter(delay);
         }
+        return UpdateControl.patchStatus(statusPatch(profile, status)).rescheduleAfter(delay);
+    }
+
+    private static RdmaStorageProfile statusPatch(RdmaStorageProfile profile, RdmaStorageProfileStatus status) {
         // no resourceVersion: the status is ours alone and recomputed on every reconcile, so a
         // conflict (e.g. with our own finalizer patch) would only cost a retry
         RdmaStorageProfile patch = new RdmaStorageProfile();
         patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).build());
         patch.setStatus(status);
-        return UpdateControl.patchStatus(patch).rescheduleAfter(delay);
+        return patch;
     }
 
     private void ensureSpecConfigMap(RdmaStorageProfile profile, ProbeSpecDocument document,
