@@ -66,6 +66,7 @@ public class RdmaStorageProfileSpec {
     private GdsCheckSpec gds;
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
+    private RoceCheckSpec roce;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -177,5 +178,13 @@ public class RdmaStorageProfileSpec {
 
     public void setCeph(CephCheckSpec ceph) {
         this.ceph = ceph;
+    }
+
+    public RoceCheckSpec getRoce() {
+        return roce;
+    }
+
+    public void setRoce(RoceCheckSpec roce) {
+        this.roce = roce;
     }
 }

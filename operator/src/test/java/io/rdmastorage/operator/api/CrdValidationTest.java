@@ -103,6 +103,8 @@ class CrdValidationTest {
                 Arguments.of("latency at its bounds", "latency: {device: irdma-eth1, port: 255, size: 8388608, iterations: 10000000, maxTypicalMicros: 1000000}"),
                 Arguments.of("fractional latency threshold", "latency: {device: mlx5_0, maxTypicalMicros: 2.5}"),
                 Arguments.of("rdma ports, any HCA naming", "rdma: {devices: [mlx5_0/1, rxe0/1, bnxt_re0/255, hfi1_0/1], userspaceVerbs: true}"),
+                Arguments.of("roce at its bounds", "roce: {dscp: 63, priority: 7, devices: [mlx5_0/1, bnxt_re0/1], pfcPriorities: [0, 7]}"),
+                Arguments.of("roce lowest values", "roce: {dscp: 0, priority: 0}"),
                 Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"));
     }
 
@@ -145,6 +147,14 @@ class CrdValidationTest {
                 Arguments.of("spec.latency.maxTypicalMicros", "latency: {device: mlx5_0, maxTypicalMicros: 0}", "greater than 0"),
                 Arguments.of("spec.latency.maxTypicalMicros", "latency: {device: mlx5_0, maxTypicalMicros: -1}", "greater than 0"),
                 Arguments.of("spec.gds.filesystems[0]", "gds: {filesystems: [zfs]}", "Unsupported value"),
+                Arguments.of("spec.roce.dscp", "roce: {dscp: 64, priority: 3}", "less than or equal to 63"),
+                Arguments.of("spec.roce.dscp", "roce: {dscp: -1, priority: 3}", "greater than or equal to 0"),
+                Arguments.of("spec.roce.dscp", "roce: {priority: 3}", "Required value"),
+                Arguments.of("spec.roce.priority", "roce: {dscp: 26, priority: 8}", "less than or equal to 7"),
+                Arguments.of("spec.roce.priority", "roce: {dscp: 26}", "Required value"),
+                Arguments.of("spec.roce.pfcPriorities", "roce: {dscp: 26, priority: 3, pfcPriorities: [3, 8]}", "between 0 and 7"),
+                Arguments.of("spec.roce.devices[0]", "roce: {dscp: 26, priority: 3, devices: [\"mlx5_0/1;reboot\"]}", "should match"),
+                Arguments.of("spec.roce.devices", "roce: {dscp: 26, priority: 3, devices: [mlx5_0/0]}", "between 1 and 255"),
                 Arguments.of("spec.interval", "interval: -5m", "should match"),
                 Arguments.of("spec.interval", "interval: 15 minutes", "should match"),
                 Arguments.of("spec.interval", "interval: 30s", "at least 1m"),
