@@ -252,7 +252,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
     }
 
     private static String pfcText(Set<Integer> priorities) {
-        return priorities.isEmpty() ? "no priority" : "priority " + String.join(",", priorities.stream().map(String::valueOf).toList());
+        return priorities.isEmpty() ? "no priority" : "priority " + join(priorities);
     }
 
     /** The fleet facts of a port: what other nodes are compared with. */
@@ -262,7 +262,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         port.netdev().ifPresent(n -> d.put("netdev", n));
         trustOf(port).ifPresent(t -> d.put("trust", t.value()));
         port.mlnxQos().value().flatMap(MlnxQos::pfcEnabled).or(() -> port.dcbPfc().value())
-                .ifPresent(p -> d.put("pfc", List.copyOf(p)));
+                .ifPresent(p -> d.put("pfc", p.stream().sorted().toList()));
         Optional.ofNullable(port.ecnNp().get(roce.priority())).ifPresent(v -> d.put("ecnNp", v));
         Optional.ofNullable(port.ecnRp().get(roce.priority())).ifPresent(v -> d.put("ecnRp", v));
         port.cnpDscp().ifPresent(v -> d.put("cnpDscp", v));
@@ -393,7 +393,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
                                 + "(pauses traffic that is not storage)")
                         + ". Expected PFC on " + pfcText(expected) + " only: `mlnx_qos -i " + ifname() + " --pfc " + flags
                         + "` or `dcb pfc set dev " + ifname() + " prio-pfc all:off "
-                        + String.join(" ", expected.stream().map(p -> p + ":on").toList()) + "`",
+                        + String.join(" ", expected.stream().sorted().map(p -> p + ":on").toList()) + "`",
                         name + " PFC on " + pfcText(on.get())));
             }
         }
@@ -466,7 +466,8 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         return String.join("; ", java.util.Arrays.stream(sources).map(Source::problem).filter(p -> !p.isEmpty()).distinct().toList());
     }
 
+    /** In ascending order: the parsers' sets are unordered. */
     private static String join(Set<Integer> values) {
-        return String.join(",", values.stream().map(String::valueOf).toList());
+        return String.join(",", values.stream().sorted().map(String::valueOf).toList());
     }
 }

@@ -224,11 +224,7 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             }
             SpecValidator.bounded("roce.pfcPriorities", pfcPriorities);
             for (int i = 0; i < pfcPriorities.size(); i++) {
-                Integer p = pfcPriorities.get(i);
-                if (p == null) {
-                    throw new InvalidSpecException("roce.pfcPriorities[" + i + "]", "null must be a priority 0–7");
-                }
-                SpecValidator.range("roce.pfcPriorities[" + i + "]", p, 0, MAX_PRIORITY);
+                SpecValidator.range("roce.pfcPriorities[" + i + "]", pfcPriorities.get(i), 0, MAX_PRIORITY);
             }
         }
     }
