@@ -144,6 +144,22 @@ class RoceLosslessCheckTest {
     }
 
     @Test
+    void sixteenFailingPortsStayWithinTheReportLimit() {
+        FixtureHost host = host();
+        for (int d = 0; d < 16; d++) {
+            String port = "/sys/class/infiniband/mlx5_" + d + "/ports/1/";
+            host.file(port + "link_layer", "Ethernet\n").file(port + "gid_attrs/ndevs/0", "enp" + d + "s0f0np0\n");
+        }
+        host.tool(RoceFixtures.MLNX_QOS).otherwise().printsSample("roce/mlnx_qos_pcp_ratelimit.txt");
+        JsonNode check = check(host);   // asserts the 4 KiB limit
+
+        assertThat(check.path("reason").asText()).isEqualTo("TrustNotDscp");
+        assertThat(check.path("message").asText()).contains("also ");
+        assertThat(check.path("details").path("ports").size()).isEqualTo(CheckResult.MAX_LIST_ITEMS);
+        assertThat(check.path("details").path("portsTotal").asInt()).isEqualTo(16);
+    }
+
+    @Test
     void infinibandOnlyNodeHasNoRocePort() {
         JsonNode check = check(RdmaFixtures.healthy(host()));
 
