@@ -7,7 +7,7 @@
 # class-data-sharing archive (node-probe/image-cds.sh), and the Dockerfile's ENTRYPOINT and CMD, in
 # one layer written by umoci. Load it with `podman load -i OUTPUT`, `skopeo copy
 # oci-archive:OUTPUT docker-daemon:node-probe:TAG` (Docker), or `ctr image import OUTPUT`.
-# Needs root (or sudo), mmdebstrap and umoci (Debian packages); about a minute.
+# Needs root (or sudo); installs mmdebstrap and umoci (Debian packages) when missing; about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tag=${1:-0.1.0}
@@ -16,6 +16,8 @@ jar=node-probe/target/node-probe.jar
 [ -f "$jar" ] || { echo "no $jar: run mvn -B -pl node-probe -am package -DskipTests first" >&2; exit 1; }
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+source scripts/prerequisites.sh
+for tool in mmdebstrap umoci; do command -v "$tool" >/dev/null || apt_install "$tool"; done
 
 work=$(mktemp -d)
 trap '$sudo rm -rf "$work"' EXIT
