@@ -6,7 +6,6 @@ import static io.rdmastorage.contract.Status.UNKNOWN;
 
 import io.rdmastorage.contract.CheckDescriptor;
 import io.rdmastorage.contract.Measurement;
-import io.rdmastorage.contract.PrinterColumn;
 import io.rdmastorage.contract.Reason;
 import io.rdmastorage.contract.Reasons;
 import java.util.List;
@@ -39,7 +38,8 @@ public final class RoceLossless {
                     + "no rdma_cm configfs or traffic_class), or the port has no netdev"),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "two sources (mlnx_qos and dcb, configfs and traffic_class) "
                     + "disagree on a setting the verdict depends on")),
-            Optional.of(PrinterColumn.conditionStatus("ROCE", "RoceLossless")));
+            // no column of its own: `kubectl get rdmastoragenode` keeps its width (READY covers it)
+            Optional.empty());
 
     private RoceLossless() {
     }
