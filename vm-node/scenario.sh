@@ -66,8 +66,8 @@ reset() {
   ip link show veth0 >/dev/null 2>&1 || ip link add veth0 type veth peer name veth1
   ip addr replace "$ADDR0/24" dev veth0
   ip addr replace "$ADDR1/24" dev veth1
-  ip link set veth0 up
-  ip link set veth1 up
+  ip link set veth0 mtu 1500 up
+  ip link set veth1 mtu 1500 up
   wire
   rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev veth0
   rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev veth1
@@ -81,10 +81,12 @@ reset() {
   fi
   port 1 rdma
   port 2 tcp
-  # the ports report ACTIVE a moment after the netdev is up
+  # the ports report ACTIVE, and the IPv4-mapped RoCE v2 GIDs come back, a moment after the netdev is up
   for _ in $(seq 50); do
     [ "$(cat /sys/class/infiniband/rxe0/ports/1/state)" = "4: ACTIVE" ] \
-      && [ "$(cat /sys/class/infiniband/rxe1/ports/1/state)" = "4: ACTIVE" ] && return 0
+      && [ "$(cat /sys/class/infiniband/rxe1/ports/1/state)" = "4: ACTIVE" ] \
+      && grep -qs ':ffff:c000:0201$' /sys/class/infiniband/rxe0/ports/1/gids/* \
+      && grep -qs ':ffff:c000:0202$' /sys/class/infiniband/rxe1/ports/1/gids/* && return 0
     sleep 0.1
   done
   echo "rxe ports not ACTIVE" >&2

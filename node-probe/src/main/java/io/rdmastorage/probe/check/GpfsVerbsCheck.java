@@ -8,6 +8,7 @@ import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ByteQuantity;
 import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
@@ -20,6 +21,7 @@ import io.rdmastorage.probe.parse.VerbsConnections;
 import io.rdmastorage.probe.parse.VerbsStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +62,18 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
      * @param verbsConn   {@code mmfsadm test verbs conn}, asked when there are peers to look for
      * @param cluster     {@code mmlscluster -Y}'s members, to know each peer under all its names
      * @param logErrors   VERBS RDMA error lines of the last day in mmfs.log.latest
+     * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE)
      */
     public record Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
                         Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
-                        List<MmfsLogVerbsErrors.Line> logErrors) {
+                        List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers) {
+
+        /** Without link layers: ports whose kind sysfs does not show. */
+        public Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
+                     Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
+                     List<MmfsLogVerbsErrors.Line> logErrors) {
+            this(state, config, verbsStatus, network, verbsConn, cluster, logErrors, Map.of());
+        }
     }
 
     @Override
@@ -112,7 +122,15 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         List<MmfsLogVerbsErrors.Line> logErrors = context.host().readTail(LOG, LOG_TAIL_BYTES)
                 .map(log -> MmfsLogVerbsErrors.recent(log, context.now(), LOG_WINDOW))
                 .orElse(List.of());
-        return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors);
+        Map<String, String> linkLayers = new LinkedHashMap<>();
+        for (String port : parsedConfig(config).map(GpfsConfig::verbsPorts).orElse(List.of())) {
+            if (Rules.DEVICE_PORT.matcher(port).matches()) {
+                DevicePort p = DevicePort.parse(port);
+                context.host().readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + p.device() + "/ports/" + p.port() + "/link_layer")
+                        .ifPresent(layer -> linkLayers.put(port, layer));
+            }
+        }
+        return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers);
     }
 
     @Override
@@ -199,6 +217,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                 comparePeers();
             }
             config.ifPresent(this::compareVerbsRdmaSend);
+            config.ifPresent(this::compareVerbsRdmaCm);
             config.ifPresent(this::comparePagepool);
             String logNote = logNote();
             return Judgement.of(findings, Finding.passed(RDMA_IN_USE, "GPFS on " + gpfsNode + " uses RDMA: verbsRdma enabled, "
@@ -377,6 +396,20 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                 fail(VERBS_RDMA_SEND_DISABLED, "the profile requires verbsRdmaSend but its effective value on " + gpfsNode
                         + " is " + config.value("verbsRdmaSend").map(v -> "'" + v + "'").orElse("not set")
                         + ". Run `mmchconfig verbsRdmaSend=yes -N " + gpfsNode + "`, then " + restart(gpfsNode));
+            }
+        }
+
+        /** GPFS connects RoCE ports only through RDMA CM: with verbsRdmaCm off, verbs never come up on Ethernet. */
+        private void compareVerbsRdmaCm(GpfsConfig config) {
+            details.put("verbsRdmaCm", config.value("verbsRdmaCm").orElse(null))
+                    .put("verbsRdmaSend", config.value("verbsRdmaSend").orElse(null));
+            List<String> roce = facts.linkLayers().entrySet().stream()
+                    .filter(e -> e.getValue().equalsIgnoreCase("Ethernet")).map(Map.Entry::getKey).toList();
+            if (!roce.isEmpty() && !config.flag("verbsRdmaCm").orElse(true)) {
+                fail(VERBS_RDMA_CM_DISABLED, "verbsPorts " + String.join(", ", roce) + " on " + gpfsNode + " are RoCE "
+                        + "(link layer Ethernet) but the effective verbsRdmaCm is '" + config.value("verbsRdmaCm").orElse("")
+                        + "': GPFS needs RDMA CM to connect over Ethernet, so these ports carry no RDMA. Run "
+                        + "`mmchconfig verbsRdmaCm=enable -N " + gpfsNode + "`, then " + restart(gpfsNode));
             }
         }
 

@@ -48,9 +48,16 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
      * @param devices      the entries of /sys/class/infiniband
      * @param ports   every port of those devices, by {@code device/port}
      * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
+     * @param links   GIDs, netdev MTUs, PCIe links, firmware and kernel: the link expectations and the fleet's facts
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
-                        Optional<VerbsAttempt> verbs) {
+                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links) {
+
+        /** Without link facts: a host whose GIDs, MTUs and PCIe links show nothing to judge. */
+        public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                     Optional<VerbsAttempt> verbs) {
+            this(hostRoot, sysfsVisible, devices, ports, verbs, RdmaLinks.Facts.none());
+        }
     }
 
     /**
@@ -101,7 +108,8 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
-        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt);
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt,
+                RdmaLinks.gather(host, devices, ports));
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -134,16 +142,25 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         details.list("ports", facts.ports().values().stream().map(SysfsIbPort::summary).toList());
         List<DevicePort> expected = rdma == null ? List.of() : rdma.devicePorts();
         SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(), expected);
-        Finding passed = Finding.passed(PORTS_ACTIVE, sysfs.passedMessage());
+        Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
+        List<Finding> findings = new ArrayList<>(sysfs.findings());
+        findings.addAll(RdmaLinks.judge(facts.links(), rdma, sysfs.working(), report, details));
+        String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(rdma);
         if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
-            return Judgement.of(sysfs.findings(), passed, details);
+            return Judgement.of(findings, Finding.passed(PORTS_ACTIVE, passedMessage), details);
         }
         if (facts.verbs().isEmpty()) {
             // required but not tried: the sysfs part alone is not the evidence the spec asks for
-            return Judgement.only(Finding.of(Status.UNKNOWN, VERBS_UNAVAILABLE, "user-space verbs were not tried although "
-                    + "rdma.userspaceVerbs requires them; report this node-probe failure with the probe's stderr"), details);
+            findings.add(0, Finding.of(Status.UNKNOWN, VERBS_UNAVAILABLE, "user-space verbs were not tried although "
+                    + "rdma.userspaceVerbs requires them; report this node-probe failure with the probe's stderr"));
+            return Judgement.of(findings, null, details);
         }
-        return Judgement.only(judgeVerbs(facts.verbs().get(), sysfs.passedMessage(), details), details);
+        Finding verbsFinding = judgeVerbs(facts.verbs().get(), passedMessage, details);
+        if (verbsFinding.status() != Status.TRUE) {
+            findings.add(0, verbsFinding);
+            return Judgement.of(findings, null, details);
+        }
+        return Judgement.of(findings, verbsFinding, details);
     }
 
     @Override

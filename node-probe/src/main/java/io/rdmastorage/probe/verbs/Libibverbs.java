@@ -51,6 +51,7 @@ final class Libibverbs {
      */
     private static final int PORT_ATTR_BUFFER = 64;
     private static final int OFFSET_STATE = 0;
+    private static final int OFFSET_ACTIVE_MTU = 8;
     private static final int OFFSET_LID = 34;
     private static final int OFFSET_SM_LID = 36;
     private static final int OFFSET_PHYS_STATE = 45;
@@ -175,7 +176,8 @@ final class Libibverbs {
                         Byte.toUnsignedInt(attr.getByte(OFFSET_PHYS_STATE)),
                         Byte.toUnsignedInt(attr.getByte(OFFSET_LINK_LAYER)),
                         Short.toUnsignedInt(attr.getShort(OFFSET_LID)),
-                        Short.toUnsignedInt(attr.getShort(OFFSET_SM_LID))));
+                        Short.toUnsignedInt(attr.getShort(OFFSET_SM_LID)),
+                        attr.getInt(OFFSET_ACTIVE_MTU)));
             }
             Pointer pd = f.ibv_alloc_pd(context);
             if (pd == null) {

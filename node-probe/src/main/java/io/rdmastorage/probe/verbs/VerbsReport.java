@@ -86,9 +86,20 @@ public record VerbsReport(Optional<String> loadProblem, OptionalInt listErrno, L
     /**
      * The fields of {@code struct ibv_port_attr} the check uses, with verbs.h's codes:
      * state 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER; phys_state as in sysfs (5 LinkUp);
-     * link_layer 0 unspecified, 1 InfiniBand, 2 Ethernet.
+     * link_layer 0 unspecified, 1 InfiniBand, 2 Ethernet; active_mtu as enum ibv_mtu, 1 = 256 ...
+     * 5 = 4096 (0 when not reported).
      */
-    public record PortAttributes(int port, int state, int physState, int linkLayer, int lid, int smLid) {
+    public record PortAttributes(int port, int state, int physState, int linkLayer, int lid, int smLid, int activeMtu) {
+
+        /** Without the active MTU: a library that did not report it. */
+        public PortAttributes(int port, int state, int physState, int linkLayer, int lid, int smLid) {
+            this(port, state, physState, linkLayer, lid, smLid, 0);
+        }
+
+        /** The active MTU in bytes (256 << (code - 1)); empty when the code is not one of ibv_mtu's. */
+        public java.util.OptionalInt activeMtuBytes() {
+            return activeMtu >= 1 && activeMtu <= 5 ? java.util.OptionalInt.of(256 << (activeMtu - 1)) : java.util.OptionalInt.empty();
+        }
 
         private static final List<String> STATES = List.of("NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER");
 

@@ -43,6 +43,25 @@ class GpfsVerbsCheckTest {
     }
 
     @Test
+    void roceVerbsPortsWithoutRdmaCmAreNamed() {
+        JsonNode check = gpfs(ProbeRun.withSpec(GpfsFixtures.roceWithoutRdmaCm(host()), SPEC));
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("VerbsRdmaCmDisabled");
+        assertThat(check.path("message").asText()).startsWith("verbsPorts mlx5_0/1, mlx5_1/1 on gpu-01-ib are RoCE");
+        assertThat(check.path("details").path("verbsRdmaCm").asText()).isEqualTo("disable");
+    }
+
+    @Test
+    void roceVerbsPortsWithRdmaCmUseRdma() {
+        JsonNode check = gpfs(ProbeRun.withSpec(GpfsFixtures.roceWithRdmaCm(host()), SPEC));
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+        assertThat(check.path("details").path("verbsRdmaCm").asText()).isEqualTo("enable");
+        assertThat(check.path("details").path("verbsRdmaSend").asText()).isEqualTo("no");
+    }
+
+    @Test
     void tcpFallbackNamesThePeerAndQuotesTheLog() {
         ProbeRun run = ProbeRun.withSpec(GpfsFixtures.tcpFallback(host()), SPEC);
         JsonNode check = gpfs(run);

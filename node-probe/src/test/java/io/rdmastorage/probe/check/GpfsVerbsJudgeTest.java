@@ -38,6 +38,35 @@ class GpfsVerbsJudgeTest {
         return new GpfsVerbsCheck().verdict(facts, SPEC);
     }
 
+    /** The healthy node's facts on RoCE ports (link layer Ethernet) with the given verbsRdmaCm. */
+    private static GpfsVerbsCheck.Facts roce(String verbsRdmaCm, java.util.Map<String, String> linkLayers) {
+        GpfsVerbsCheck.Facts healthy = active("enable", GpfsFixtures.HEALTHY_PORTS, GpfsFixtures.HEALTHY_PAGEPOOL, true);
+        return new GpfsVerbsCheck.Facts(healthy.state(), Optional.of(ToolResults.printed("mmdiag --config -Y",
+                GpfsFixtures.mmdiagConfigY("enable", GpfsFixtures.HEALTHY_PORTS, GpfsFixtures.HEALTHY_PAGEPOOL, verbsRdmaCm))),
+                healthy.verbsStatus(), healthy.network(), healthy.verbsConn(), healthy.cluster(), List.of(), linkLayers);
+    }
+
+    @Test
+    void roceVerbsPortsWithoutRdmaCmAreVerbsRdmaCmDisabled() {
+        CheckResult result = verdict(roce("disable", java.util.Map.of("mlx5_0/1", "Ethernet", "mlx5_1/1", "InfiniBand")));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("VerbsRdmaCmDisabled");
+        assertThat(result.message()).startsWith("verbsPorts mlx5_0/1 on gpu-01-ib are RoCE (link layer Ethernet) but the "
+                + "effective verbsRdmaCm is 'disable'").contains("`mmchconfig verbsRdmaCm=enable -N gpu-01-ib`");
+        assertThat(result.details()).containsEntry("verbsRdmaCm", "disable").containsEntry("verbsRdmaSend", "no");
+    }
+
+    @Test
+    void roceWithRdmaCmAndInfinibandWithoutItAreFine() {
+        assertThat(verdict(roce("enable", java.util.Map.of("mlx5_0/1", "Ethernet", "mlx5_1/1", "Ethernet"))).status())
+                .isEqualTo(Status.TRUE);
+        assertThat(verdict(roce("disable", java.util.Map.of("mlx5_0/1", "InfiniBand", "mlx5_1/1", "InfiniBand"))).status())
+                .isEqualTo(Status.TRUE);
+        // no link layer read: the rule has no evidence either way
+        assertThat(verdict(roce("disable", java.util.Map.of())).status()).isEqualTo(Status.TRUE);
+    }
+
     @Test
     void everyPeerOverRdmaIsInUse() {
         CheckResult result = verdict(active("enable", GpfsFixtures.HEALTHY_PORTS, GpfsFixtures.HEALTHY_PAGEPOOL, true));

@@ -209,4 +209,88 @@ class RdmaDevicesCheckTest {
         assertThat(ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices").path("reason").asText())
                 .isEqualTo("HostViewMissing");
     }
+
+    // ---- link expectations: GID, MTU, rate, PCIe -------------------------------------------
+
+    private static final String ROCE_SPEC = "{\"rdma\":{\"devices\":[\"mlx5_bond_0/1\"],\"minMtu\":4096,\"minRate\":\"100 Gb/sec\"}}";
+
+    @Test
+    void roceNodeWithAnAddressedV2GidAndJumboFramesPassesAndReportsTheFleetFacts() {
+        FixtureHost host = RdmaFixtures.roce(host()).file("/proc/sys/kernel/osrelease", "6.8.0-45-generic\n");
+        ProbeRun run = ProbeRun.withSpec(host, ROCE_SPEC);
+        JsonNode check = run.check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText()).isEqualTo("mlx5_bond_0/1 ACTIVE with the link up (100 Gb/sec (4X EDR), "
+                + "Ethernet); MTU ≥ 4096, rate ≥ 100 Gb/sec");
+        JsonNode details = check.path("details");
+        assertThat(details.path("hcas").get(0).asText())
+                .isEqualTo("mlx5_bond_0: fw 28.39.1002, board MT_0000000834, PCIe 0000:03:00.0 32 GT/s x16 (max 32 GT/s x16)");
+        assertThat(details.path("netdevs").get(0).asText()).isEqualTo("mlx5_bond_0/1: bond0 mtu 9000");
+        assertThat(details.path("kernel").asText()).isEqualTo("6.8.0-45-generic");
+        assertThat(run.stdout().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(io.rdmastorage.contract.ReportSchema.MAX_BYTES);
+    }
+
+    @Test
+    void roceWithoutTheIpv4AddressIsNoRoceV2Gid() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.roceWithoutAddress(host()), ROCE_SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("NoRoceV2Gid");
+        assertThat(check.path("message").asText())
+                .startsWith("mlx5_bond_0/1 (RoCE) has no RoCE v2 GID for its netdev bond0 carrying an IP address")
+                .contains("`ip addr show bond0`");
+    }
+
+    @Test
+    void roceOnAn1500ByteNetdevIsMtuTooSmallForMinMtu4096() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.roceMtu1500(host()), ROCE_SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("MtuTooSmall");
+        assertThat(check.path("message").asText()).contains("bond0 with MTU 1500").contains("`ip link set bond0 mtu 4200`");
+    }
+
+    @Test
+    void aPortBelowMinRateIsRateBelowExpected() {
+        String spec = "{\"rdma\":{\"devices\":[\"mlx5_0/1\",\"mlx5_1/1\"],\"minRate\":\"400 Gb/sec\"}}";
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.rateHdr(host()), spec).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("RateBelowExpected");
+        assertThat(check.path("message").asText()).startsWith("mlx5_0/1 runs at 200 Gb/sec (4X HDR), below rdma.minRate 400 Gb/sec");
+    }
+
+    @Test
+    void aCardAtX4OfX16IsPcieLinkDegraded() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.pcieDegraded(host()), RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PcieLinkDegraded");
+        assertThat(check.path("message").asText())
+                .startsWith("mlx5_1's PCIe link (0000:05:00.0) trained at 32 GT/s x4 (max 32 GT/s x16)");
+    }
+
+    @Test
+    void anInvalidMinMtuIsRefusedBeforeAnythingIsRead() {
+        ProbeRun run = ProbeRun.withSpec(RdmaFixtures.healthy(host()), "{\"rdma\":{\"minMtu\":9000}}");
+
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.stderr()).contains("rdma.minMtu").contains("must be one of 256, 512, 1024, 2048, 4096");
+    }
+
+    @Test
+    void iwarpPortsAreEthernetButNeedNoRoceGid() {
+        // constructed: an iWARP RNIC (node_type as the kernel prints it) on an Ethernet port without GIDs
+        FixtureHost host = host().file("/sys/class/infiniband/iwp0/node_type", "4: RNIC\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/state", "4: ACTIVE\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/phys_state", "0: <unknown>\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/rate", "25 Gb/sec (1X EDR)\n")
+                .file("/sys/class/infiniband/iwp0/ports/1/link_layer", "Ethernet\n");
+
+        JsonNode check = ProbeRun.withSpec(host, "{\"rdma\":{\"devices\":[\"iwp0/1\"]}}").check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+    }
 }

@@ -91,6 +91,26 @@ public final class GpfsFixtures {
         return host;
     }
 
+    /**
+     * GPFS on RoCE ports (sysfs link_layer Ethernet for both verbsPorts) with verbsRdmaCm left at
+     * its default, disable.
+     */
+    public static FixtureHost roceWithoutRdmaCm(FixtureHost host) {
+        healthy(host);
+        for (String device : new String[] {"mlx5_0", "mlx5_1"}) {
+            host.file("/sys/class/infiniband/" + device + "/ports/1/link_layer", "Ethernet\n");
+        }
+        return host;
+    }
+
+    /** The same RoCE ports with verbsRdmaCm enable. */
+    public static FixtureHost roceWithRdmaCm(FixtureHost host) {
+        roceWithoutRdmaCm(host);
+        host.tool(BIN + "/mmdiag").on("--config", "-Y")
+                .prints(mmdiagConfigY("enable", HEALTHY_PORTS, HEALTHY_PAGEPOOL, "enable"));
+        return host;
+    }
+
     /** The daemon is down: mmgetstate says so, and the tools that ask the daemon fail. */
     public static FixtureHost notRunning(FixtureHost host) {
         healthy(host);
@@ -129,6 +149,11 @@ public final class GpfsFixtures {
      * lines); a real output lists every attribute, this one the relevant ones and some neighbours.
      */
     public static String mmdiagConfigY(String verbsRdma, String verbsPorts, long pagepoolBytes) {
+        return mmdiagConfigY(verbsRdma, verbsPorts, pagepoolBytes, "disable");
+    }
+
+    /** The same with a given verbsRdmaCm. */
+    public static String mmdiagConfigY(String verbsRdma, String verbsPorts, long pagepoolBytes, String verbsRdmaCm) {
         return "mmdiag:config:HEADER:version:reserved:reserved:name:value:changed:\n"
                 + "mmdiag:config:0:1:::maxMBpS:40000:static:\n"
                 + "mmdiag:config:0:1:::opensslLibName:/usr/lib64/libssl.so.10%3A/usr/lib64/libssl.so.6%3Alibss\n"
@@ -137,7 +162,7 @@ public final class GpfsFixtures {
                 + "mmdiag:config:0:1:::pagepoolMaxPhysMemPct:75::\n"
                 + "mmdiag:config:0:1:::verbsPorts:" + verbsPorts + ":static:\n"
                 + "mmdiag:config:0:1:::verbsRdma:" + verbsRdma + ":static:\n"
-                + "mmdiag:config:0:1:::verbsRdmaCm:disable::\n"
+                + "mmdiag:config:0:1:::verbsRdmaCm:" + verbsRdmaCm + "::\n"
                 + "mmdiag:config:0:1:::verbsRdmaSend:no::\n";
     }
 

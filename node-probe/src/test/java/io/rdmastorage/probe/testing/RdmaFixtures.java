@@ -72,6 +72,60 @@ public final class RdmaFixtures {
         return host;
     }
 
+    /** mlx5_1 trained at x4 of its x16 PCIe Gen5 link: a reseated card in the wrong slot. */
+    public static FixtureHost pcieDegraded(FixtureHost host) {
+        healthy(host);
+        return host.file(MLX5_1_PCI + "/current_link_width", "4\n");
+    }
+
+    /** mlx5_0 port 1 trained at HDR instead of NDR (a 200G cable or switch port). */
+    public static FixtureHost rateHdr(FixtureHost host) {
+        healthy(host);
+        port(host, "mlx5_0", "4: ACTIVE", "5: LinkUp", "200 Gb/sec (4X HDR)", "0x11");
+        return host;
+    }
+
+    /**
+     * A RoCE node: the LAG device mlx5_bond_0 on bond0 with the GID table of the show_gids sample
+     * (samples/roce: show_gids_mlx5_bond_0_4gids_real-TABs): link-local v1/v2 at 0/1, the
+     * IPv4-mapped 10.96.83.26 v1/v2 at 2/3; unused slots are the zero GID. bond0 at MTU 9000.
+     */
+    public static FixtureHost roce(FixtureHost host) {
+        hca(host, "mlx5_bond_0", MLX5_0_PCI, "0", "0c42:a103:00ad:479a");
+        String p = classDir("mlx5_bond_0") + "/ports/1/";
+        host.file(p + "state", "4: ACTIVE\n").file(p + "phys_state", "5: LinkUp\n")
+                .file(p + "rate", "100 Gb/sec (4X EDR)\n").file(p + "link_layer", "Ethernet\n")
+                .file(p + "lid", "0x0\n").file(p + "sm_lid", "0x0\n");
+        gid(host, 0, "fe80:0000:0000:0000:0e42:a1ff:fead:479a", "IB/RoCE v1");
+        gid(host, 1, "fe80:0000:0000:0000:0e42:a1ff:fead:479a", "RoCE v2");
+        gid(host, 2, "0000:0000:0000:0000:0000:ffff:0a60:531a", "IB/RoCE v1");
+        gid(host, 3, "0000:0000:0000:0000:0000:ffff:0a60:531a", "RoCE v2");
+        host.file(p + "gids/4", "0000:0000:0000:0000:0000:0000:0000:0000\n");
+        return host.file("/sys/class/net/bond0/mtu", "9000\n");
+    }
+
+    /** The RoCE node after bond0 lost its IPv4 address: only the link-local GIDs are left. */
+    public static FixtureHost roceWithoutAddress(FixtureHost host) {
+        roce(host);
+        String p = classDir("mlx5_bond_0") + "/ports/1/";
+        for (int i : new int[] {2, 3}) {
+            host.file(p + "gids/" + i, "0000:0000:0000:0000:0000:0000:0000:0000\n");
+            host.delete(p + "gid_attrs/types/" + i).delete(p + "gid_attrs/ndevs/" + i);
+        }
+        return host;
+    }
+
+    /** The RoCE node with bond0 at the Ethernet default MTU 1500. */
+    public static FixtureHost roceMtu1500(FixtureHost host) {
+        return roce(host).file("/sys/class/net/bond0/mtu", "1500\n");
+    }
+
+    private static void gid(FixtureHost host, int index, String gid, String type) {
+        String p = classDir("mlx5_bond_0") + "/ports/1/";
+        host.file(p + "gids/" + index, gid + "\n").file(p + "gid_attrs/types/" + index, type + "\n")
+                .file(p + "gid_attrs/ndevs/" + index, "bond0\n");
+    }
+
     /** No RDMA at all: sysfs without /sys/class/infiniband (no HCA, or mlx5_ib not loaded). */
     public static FixtureHost noDevices(FixtureHost host) {
         return host.mkdir("/sys/class/net").mkdir("/sys/devices");
@@ -112,6 +166,11 @@ public final class RdmaFixtures {
         host.file(pci + "/vendor", "0x15b3\n")
                 .file(pci + "/device", "0x1021\n")          // ConnectX-7
                 .file(pci + "/class", "0x020700\n")         // InfiniBand controller
+                // ConnectX-7 is a PCIe Gen5 x16 card, trained at full width and speed
+                .file(pci + "/current_link_speed", "32.0 GT/s PCIe\n")
+                .file(pci + "/current_link_width", "16\n")
+                .file(pci + "/max_link_speed", "32.0 GT/s PCIe\n")
+                .file(pci + "/max_link_width", "16\n")
                 .file(dev + "/node_type", "1: CA\n")
                 .file(dev + "/hca_type", "MT4129\n")
                 .file(dev + "/fw_ver", "28.39.1002\n")

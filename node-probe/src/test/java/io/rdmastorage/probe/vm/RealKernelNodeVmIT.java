@@ -132,6 +132,41 @@ class RealKernelNodeVmIT {
     }
 
     @Test
+    void netdevWithoutItsIpv4AddressLeavesRxeWithoutARoceV2StorageGid() {
+        // the kernel drops the IPv4-mapped GID with the address; the link-local (fe80::) one stays
+        sh("ip addr del 192.0.2.1/24 dev veth0\nfor _ in $(seq 50); do grep -qs ':ffff:c000:0201$' "
+                + "/sys/class/infiniband/rxe0/ports/1/gids/* || break; sleep 0.1; done");
+
+        ProbeRun run = probe("{\"rdma\":{\"devices\":[\"rxe0/1\"]}}");
+
+        assertCheck(run, "RdmaDevices", "False", "NoRoceV2Gid");
+        assertThat(run.check("RdmaDevices").path("message").asText())
+                .startsWith("rxe0/1 (RoCE) has no RoCE v2 GID for its netdev veth0 carrying an IP address "
+                        + "(its RoCE v2 GIDs are link-local only (fe80::), no storage address)");
+    }
+
+    @Test
+    void rxeOnA1500ByteNetdevRunsAtActiveMtu1024BelowMinMtu4096() {
+        ProbeRun run = probe("{\"rdma\":{\"devices\":[\"rxe0/1\"],\"userspaceVerbs\":true,\"minMtu\":4096}}");
+
+        assertCheck(run, "RdmaDevices", "False", "MtuTooSmall");
+        assertThat(run.check("RdmaDevices").path("message").asText())
+                .startsWith("rxe0/1 runs at active MTU 1024, below rdma.minMtu 4096").contains("`ip link set veth0 mtu 4200`");
+    }
+
+    @Test
+    void jumboNetdevsCarryMtu4096AndTheFleetFactsAreReported() {
+        sh("ip link set veth0 mtu 4200\nip link set veth1 mtu 4200");
+
+        ProbeRun run = probe("{\"rdma\":{\"devices\":[\"rxe0/1\",\"rxe1/1\"],\"userspaceVerbs\":true,\"minMtu\":4096}}");
+
+        assertCheck(run, "RdmaDevices", "True", "PortsActive");
+        JsonNode details = run.check("RdmaDevices").path("details");
+        assertThat(details.path("netdevs").toString()).contains("rxe0/1: veth0 mtu 4200").contains("rxe1/1: veth1 mtu 4200");
+        assertThat(details.path("kernel").asText()).startsWith("6.1.");
+    }
+
+    @Test
     void removedRxeDeviceIsDeviceMissing() {
         sh("rdma link delete rxe0");
 

@@ -22,6 +22,15 @@ public class RdmaCheckSpec {
     /** Also open each device and register memory through libibverbs. */
     private Boolean userspaceVerbs;
 
+    /** The smallest acceptable RDMA path MTU; on RoCE the netdev MTU must carry it plus the RoCE headers (4096 needs ≥ 4200). */
+    @ValidationRule(value = "self in [256, 512, 1024, 2048, 4096]", message = "minMtu must be one of 256, 512, 1024, 2048, 4096")
+    private Integer minMtu;
+
+    /** The slowest acceptable port rate as sysfs and perftest write it, e.g. "400 Gb/sec". */
+    @Pattern(Rules.LINK_RATE_REGEX)
+    @Size(max = 16)
+    private String minRate;
+
     public List<String> getDevices() {
         return devices;
     }
@@ -36,5 +45,21 @@ public class RdmaCheckSpec {
 
     public void setUserspaceVerbs(Boolean userspaceVerbs) {
         this.userspaceVerbs = userspaceVerbs;
+    }
+
+    public Integer getMinMtu() {
+        return minMtu;
+    }
+
+    public void setMinMtu(Integer minMtu) {
+        this.minMtu = minMtu;
+    }
+
+    public String getMinRate() {
+        return minRate;
+    }
+
+    public void setMinRate(String minRate) {
+        this.minRate = minRate;
     }
 }

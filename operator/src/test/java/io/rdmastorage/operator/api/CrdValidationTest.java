@@ -105,6 +105,8 @@ class CrdValidationTest {
                 Arguments.of("rdma ports, any HCA naming", "rdma: {devices: [mlx5_0/1, rxe0/1, bnxt_re0/255, hfi1_0/1], userspaceVerbs: true}"),
                 Arguments.of("roce at its bounds", "roce: {dscp: 63, priority: 7, devices: [mlx5_0/1, bnxt_re0/1], pfcPriorities: [0, 7]}"),
                 Arguments.of("roce lowest values", "roce: {dscp: 0, priority: 0}"),
+                Arguments.of("rdma link expectations", "rdma: {minMtu: 4096, minRate: \"400 Gb/sec\"}"),
+                Arguments.of("rdma fractional rate, smallest MTU", "rdma: {minMtu: 256, minRate: \"12.5 Gb/sec\"}"),
                 Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"));
     }
 
@@ -139,6 +141,9 @@ class CrdValidationTest {
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: \"0Gi\"}", "positive size"),
                 Arguments.of("spec.rdma.devices[0]", "rdma: {devices: [\"mlx5_0/1 && reboot\"]}", "should match"),
                 Arguments.of("spec.rdma.devices", "rdma: {devices: [mlx5_0/0]}", "between 1 and 255"),
+                Arguments.of("spec.rdma.minMtu", "rdma: {minMtu: 9000}", "must be one of 256, 512, 1024, 2048, 4096"),
+                Arguments.of("spec.rdma.minRate", "rdma: {minRate: 400G}", "should match"),
+                Arguments.of("spec.rdma.minRate", "rdma: {minRate: \"4 Gb/sec;reboot\"}", "should match"),
                 Arguments.of("spec.latency.device", "latency: {device: \"mlx5_0;id\"}", "should match"),
                 Arguments.of("spec.latency.device", "latency: {port: 1}", "Required value"),
                 Arguments.of("spec.latency.port", "latency: {device: mlx5_0, port: 256}", "255"),

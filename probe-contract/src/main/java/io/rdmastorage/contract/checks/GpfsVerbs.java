@@ -22,6 +22,7 @@ public final class GpfsVerbs {
     public static final String TCP_FALLBACK = "TcpFallback";
     public static final String VERBS_RDMA_SEND_DISABLED = "VerbsRdmaSendDisabled";
     public static final String PAGEPOOL_TOO_SMALL = "PagepoolTooSmall";
+    public static final String VERBS_RDMA_CM_DISABLED = "VerbsRdmaCmDisabled";
     public static final String RDMA_IN_USE = "RdmaInUse";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("GpfsVerbs", "gpfs", Measurement.NODE_PROBE, List.of(
@@ -33,6 +34,7 @@ public final class GpfsVerbs {
             Reason.probe(TCP_FALLBACK, FALSE, "peers connected in `mmdiag --network` are absent from `mmfsadm test verbs conn`: silent TCP"),
             Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off"),
             Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool"),
+            Reason.probe(VERBS_RDMA_CM_DISABLED, FALSE, "verbsPorts on RoCE (link layer Ethernet) but verbsRdmaCm is off: GPFS needs RDMA CM on Ethernet"),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "mmgetstate says active but a daemon command (mmdiag, mmfsadm) "
                     + "exits with an error")),
             Optional.of(PrinterColumn.conditionStatus("GPFS", "GpfsVerbs")));

@@ -10,7 +10,10 @@ import io.rdmastorage.contract.Reason;
 import java.util.List;
 import java.util.Optional;
 
-/** HCAs and ports present, ACTIVE with the link up; with {@code userspaceVerbs}, usable through libibverbs. */
+/**
+ * HCAs and ports present, ACTIVE with the link up, at the expected MTU and rate, with a RoCE v2
+ * GID on Ethernet and the full PCIe link; with {@code userspaceVerbs}, usable through libibverbs.
+ */
 public final class RdmaDevices {
 
     public static final String NO_RDMA_DEVICES = "NoRdmaDevices";
@@ -20,6 +23,11 @@ public final class RdmaDevices {
     public static final String VERBS_UNAVAILABLE = "VerbsUnavailable";
     public static final String MEMLOCK_TOO_LOW = "MemlockTooLow";
     public static final String MEMORY_REGISTRATION_FAILED = "MemoryRegistrationFailed";
+    public static final String NO_ROCE_V2_GID = "NoRoceV2Gid";
+    public static final String MTU_TOO_SMALL = "MtuTooSmall";
+    public static final String MTU_UNREADABLE = "MtuUnreadable";
+    public static final String RATE_BELOW_EXPECTED = "RateBelowExpected";
+    public static final String PCIE_LINK_DEGRADED = "PcieLinkDegraded";
     public static final String PORTS_ACTIVE = "PortsActive";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaDevices", "rdma", Measurement.NODE_PROBE, List.of(
@@ -30,7 +38,12 @@ public final class RdmaDevices {
             Reason.probe(PORT_STATE_UNREADABLE, UNKNOWN, "a port's sysfs state cannot be read"),
             Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe"),
             Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low"),
-            Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed")),
+            Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed"),
+            Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID for its netdev: \"Failed to modify QP to RTR\""),
+            Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU or its netdev's MTU is below rdma.minMtu"),
+            Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
+            Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),
+            Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width")),
             Optional.empty());
 
     private RdmaDevices() {

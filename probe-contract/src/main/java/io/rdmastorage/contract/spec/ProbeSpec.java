@@ -28,14 +28,29 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         void validate() throws InvalidSpecException;
     }
 
-    public record Rdma(List<String> devices, Boolean userspaceVerbs) implements Section {
+    /**
+     * {@code minMtu}: the smallest acceptable RDMA path MTU (one of {@link Rules#IB_MTUS}); on RoCE
+     * the netdev MTU must also carry it with the RoCE headers. {@code minRate}: the slowest
+     * acceptable port rate as sysfs writes it ("400 Gb/sec"). Both absent = not checked.
+     */
+    public record Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate) implements Section {
         public Rdma {
             devices = devices == null ? List.of() : List.copyOf(devices);
             userspaceVerbs = userspaceVerbs != null && userspaceVerbs;
         }
 
+        /** Without the link expectations: the section as it was before minMtu and minRate existed. */
+        public Rdma(List<String> devices, Boolean userspaceVerbs) {
+            this(devices, userspaceVerbs, null, null);
+        }
+
         public List<DevicePort> devicePorts() {
             return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        /** minRate in Gb/s; empty when not required. */
+        public java.util.OptionalDouble minRateGbps() {
+            return minRate == null ? java.util.OptionalDouble.empty() : Rules.linkRateGbps(minRate);
         }
 
         @Override
@@ -43,6 +58,13 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             SpecValidator.devicePorts("rdma.devices", devices);
             for (int i = 0; i < devices.size(); i++) {
                 SpecValidator.portInRange("rdma.devices[" + i + "]", DevicePort.parse(devices.get(i)).port());
+            }
+            if (minMtu != null && !Rules.IB_MTUS.contains(minMtu)) {
+                throw new InvalidSpecException("rdma.minMtu", minMtu + " must be one of 256, 512, 1024, 2048, 4096");
+            }
+            if (minRate != null && !Rules.LINK_RATE.matcher(minRate).matches()) {
+                throw new InvalidSpecException("rdma.minRate", Rules.show(minRate) + " must be a rate as sysfs writes it, "
+                        + "such as 400 Gb/sec");
             }
         }
     }
@@ -185,8 +207,8 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
 
     /**
      * The lossless traffic class of RoCE storage traffic: the DSCP storage traffic carries, the
-     * priority it must land in (PFC on, ECN on), the ports to judge ({@code mlx5_0} or
-     * {@code mlx5_0/1}; every Ethernet RDMA port when empty) and further priorities whose PFC may be
+     * priority it must land in (PFC on, ECN on), the ports to judge ({@code mlx5_0/1};
+     * every Ethernet RDMA port when empty) and further priorities whose PFC may be
      * on (others must be off).
      */
     public record Roce(Integer dscp, Integer priority, List<String> devices, List<Integer> pfcPriorities) implements Section {

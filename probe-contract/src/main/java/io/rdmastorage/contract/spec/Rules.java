@@ -1,5 +1,6 @@
 package io.rdmastorage.contract.spec;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -37,6 +38,12 @@ public final class Rules {
     public static final String BYTE_QUANTITY_REGEX = "^([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$";
     /** Most entries a list in a spec may have. */
     public static final int MAX_LIST = 256;
+
+    /** A link rate as sysfs and perftest write it: "400 Gb/sec", "12.5 Gb/sec". */
+    public static final String LINK_RATE_REGEX = "^([0-9]{1,4}(?:\\.[0-9]{1,2})?) Gb/sec$";
+    public static final Pattern LINK_RATE = Pattern.compile(LINK_RATE_REGEX);
+    /** The InfiniBand MTUs (enum ibv_mtu): an RDMA path MTU is one of these. */
+    public static final List<Integer> IB_MTUS = List.of(256, 512, 1024, 2048, 4096);
     private static final Pattern IPV4 =
             Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -77,6 +84,17 @@ public final class Rules {
         }
         return doubleColon >= 0 ? count < 8 : count == 8;
     }
+
+    /**
+     * The Gb/s of a rate that starts like sysfs writes it: the spec's "400 Gb/sec" and the port's
+     * "100 Gb/sec (4X EDR)" alike; empty for anything else ("Unknown", or an empty file).
+     */
+    public static java.util.OptionalDouble linkRateGbps(String rate) {
+        java.util.regex.Matcher m = RATE_PREFIX.matcher(rate == null ? "" : rate.strip());
+        return m.lookingAt() ? java.util.OptionalDouble.of(Double.parseDouble(m.group(1))) : java.util.OptionalDouble.empty();
+    }
+
+    private static final Pattern RATE_PREFIX = Pattern.compile("([0-9]{1,5}(?:\\.[0-9]{1,3})?) Gb/sec");
 
     public static boolean isNqn(String value) {
         return value.length() <= NQN_MAX_LENGTH && NQN.matcher(value).matches();

@@ -1,0 +1,313 @@
+package io.rdmastorage.probe.check;
+
+import static io.rdmastorage.contract.checks.RdmaDevices.*;
+
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.parse.PcieLink;
+import io.rdmastorage.probe.parse.RoceGid;
+import io.rdmastorage.probe.parse.SysfsIbPort;
+import io.rdmastorage.probe.verbs.VerbsReport;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+/**
+ * The part of RdmaDevices beyond the port states: what makes a working port slow or unable to
+ * connect. A RoCE v2 GID on the port's netdev (without one, rdma_cm and GPFS fail with "Failed to
+ * modify QP to RTR"), the path MTU and the rate against the spec, and the HCA's PCIe link (a card
+ * at x4 of x16 caps RDMA silently); plus the facts the fleet is compared by (firmware, board id,
+ * netdev MTU, kernel release).
+ */
+public final class RdmaLinks {
+
+    /** The RoCE headers an RDMA MTU must fit under the netdev MTU (GRH 40, UDP 8, BTH 12, extended headers 32, ICRC 4; the kernel's iboe_get_mtu). */
+    static final int ROCE_HEADERS = 96;
+
+    /**
+     * What the host shows about links.
+     *
+     * @param gids      the used GID entries of RoCE ports (Ethernet, not iWARP), by port name
+     * @param netdevs   the netdev of each Ethernet port, by port name, where one is known
+     * @param netdevMtu each such netdev's MTU
+     * @param hcas      firmware, board id and PCIe link per device
+     * @param kernel    the host's kernel release
+     */
+    public record Facts(Map<String, List<RoceGid>> gids, Map<String, String> netdevs, Map<String, Integer> netdevMtu,
+                 Map<String, Hca> hcas, Optional<String> kernel) {
+
+        public static Facts none() {
+            return new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty());
+        }
+    }
+
+    /** One device's identity and PCIe link; empty strings and link where sysfs has none (soft-RoCE). */
+    public record Hca(String firmware, String boardId, Optional<PcieLink> pcie) {
+    }
+
+    private RdmaLinks() {
+    }
+
+    static Facts gather(HostRoot host, List<String> devices, Map<String, SysfsIbPort> ports) {
+        Map<String, List<RoceGid>> gids = new LinkedHashMap<>();
+        Map<String, String> netdevs = new LinkedHashMap<>();
+        Map<String, Integer> mtus = new LinkedHashMap<>();
+        for (SysfsIbPort port : ports.values()) {
+            if (port.infiniband()) {
+                continue;
+            }
+            // iWARP (node_type "4: RNIC") is Ethernet too, but addresses peers by IP, without RoCE GIDs
+            boolean iwarp = host.readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/node_type")
+                    .map(t -> t.startsWith("4:")).orElse(false);
+            List<RoceGid> table = iwarp ? List.of() : gidTable(host, port);
+            if (!iwarp) {
+                gids.put(port.name(), table);
+            }
+            netdev(host, port, table).ifPresent(netdev -> {
+                netdevs.put(port.name(), netdev);
+                host.readAttribute("/sys/class/net/" + netdev + "/mtu").flatMap(RdmaLinks::number)
+                        .ifPresent(mtu -> mtus.put(netdev, mtu));
+            });
+        }
+        Map<String, Hca> hcas = new LinkedHashMap<>();
+        for (String device : devices) {
+            String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + device;
+            String pci = dir + "/device/";
+            Optional<PcieLink> link = host.exists(pci + "current_link_speed")
+                    ? PcieLink.of(bdf(host, dir + "/device"), attr(host, pci + "current_link_speed"),
+                            attr(host, pci + "current_link_width"), attr(host, pci + "max_link_speed"),
+                            attr(host, pci + "max_link_width"))
+                    : Optional.empty();
+            hcas.put(device, new Hca(attr(host, dir + "/fw_ver"), attr(host, dir + "/board_id"), link));
+        }
+        return new Facts(gids, netdevs, mtus, hcas, host.readAttribute("/proc/sys/kernel/osrelease"));
+    }
+
+    /** The used entries; an unused slot reads as the zero GID and its attributes fail to read. */
+    private static List<RoceGid> gidTable(HostRoot host, SysfsIbPort port) {
+        String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/ports/" + port.port() + "/";
+        List<RoceGid> table = new ArrayList<>();
+        for (String index : host.list(dir + "gids")) {
+            Optional<Integer> i = number(index);
+            if (i.isEmpty()) {
+                continue;
+            }
+            RoceGid gid = RoceGid.of(i.get(), attr(host, dir + "gids/" + index), null, null);
+            if (!gid.zero()) {
+                table.add(RoceGid.of(i.get(), gid.gid(), attr(host, dir + "gid_attrs/types/" + index),
+                        attr(host, dir + "gid_attrs/ndevs/" + index)));
+            }
+        }
+        table.sort(java.util.Comparator.comparingInt(RoceGid::index));
+        return table;
+    }
+
+    /** The GID table's netdev; else soft-RoCE's {@code parent}, or the PCI function's only netdev. */
+    private static Optional<String> netdev(HostRoot host, SysfsIbPort port, List<RoceGid> table) {
+        Optional<String> fromGids = table.stream().map(RoceGid::ndev).filter(n -> !n.isEmpty()).findFirst();
+        if (fromGids.isPresent()) {
+            return fromGids;
+        }
+        String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device();
+        Optional<String> parent = host.readAttribute(dir + "/parent").filter(p -> !p.isEmpty());
+        if (parent.isPresent()) {
+            return parent;
+        }
+        List<String> net = host.list(dir + "/device/net");
+        return net.size() == 1 ? Optional.of(net.get(0)) : Optional.empty();
+    }
+
+    private static String bdf(HostRoot host, String deviceLink) {
+        String real = host.hostRealPath(deviceLink);
+        return real.substring(real.lastIndexOf('/') + 1);
+    }
+
+    private static String attr(HostRoot host, String path) {
+        return host.readAttribute(path).orElse("");
+    }
+
+    private static Optional<Integer> number(String s) {
+        return !s.isEmpty() && s.length() <= 6 && s.chars().allMatch(Character::isDigit)
+                ? Optional.of(Integer.parseInt(s)) : Optional.empty();
+    }
+
+    // ---- judging -------------------------------------------------------------------------
+
+    /**
+     * The findings about the working ports and their devices, and the fleet facts into
+     * {@code details}. {@code verbs}: libibverbs' answer when it was asked, for the active MTU.
+     */
+    static List<Finding> judge(Facts facts, ProbeSpec.Rdma rdma, List<SysfsIbPort> working,
+                               Optional<VerbsReport> verbs, Details details) {
+        report(facts, details);
+        List<Finding> findings = new ArrayList<>();
+        for (SysfsIbPort port : working) {
+            if (facts.gids().containsKey(port.name())) {
+                roceGid(facts, port).ifPresent(findings::add);
+            }
+        }
+        if (rdma != null && rdma.minMtu() != null) {
+            for (SysfsIbPort port : working) {
+                mtu(facts, port, rdma.minMtu(), activeMtu(verbs, port)).ifPresent(findings::add);
+            }
+        }
+        if (rdma != null && rdma.minRate() != null) {
+            for (SysfsIbPort port : working) {
+                rate(port, rdma).ifPresent(findings::add);
+            }
+        }
+        working.stream().map(SysfsIbPort::device).distinct()
+                .forEach(device -> pcie(device, facts.hcas().get(device)).ifPresent(findings::add));
+        return findings;
+    }
+
+    /** " at MTU ≥ 4096, rate ≥ 400 Gb/sec": what the True message adds when the spec asked for it. */
+    static String passedSuffix(ProbeSpec.Rdma rdma) {
+        if (rdma == null) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        if (rdma.minMtu() != null) {
+            parts.add("MTU ≥ " + rdma.minMtu());
+        }
+        if (rdma.minRate() != null) {
+            parts.add("rate ≥ " + rdma.minRate());
+        }
+        return parts.isEmpty() ? "" : "; " + String.join(", ", parts);
+    }
+
+    /** The fleet's comparison values, one short line per device: the report stays small however many HCAs. */
+    private static void report(Facts facts, Details details) {
+        List<String> hcas = new ArrayList<>();
+        facts.hcas().forEach((device, hca) -> {
+            List<String> parts = new ArrayList<>();
+            if (!hca.firmware().isEmpty()) {
+                parts.add("fw " + hca.firmware());
+            }
+            if (!hca.boardId().isEmpty()) {
+                parts.add("board " + hca.boardId());
+            }
+            hca.pcie().ifPresent(link -> parts.add("PCIe " + link.bdf() + " " + link.summary()));
+            if (!parts.isEmpty()) {
+                hcas.add(device + ": " + String.join(", ", parts));
+            }
+        });
+        if (!hcas.isEmpty()) {
+            details.list("hcas", hcas);
+        }
+        if (!facts.netdevs().isEmpty()) {
+            List<String> netdevs = new ArrayList<>();
+            facts.netdevs().forEach((port, netdev) -> netdevs.add(port + ": " + netdev
+                    + Optional.ofNullable(facts.netdevMtu().get(netdev)).map(m -> " mtu " + m).orElse("")));
+            details.list("netdevs", netdevs);
+        }
+        facts.kernel().ifPresent(k -> details.put("kernel", k));
+    }
+
+    private static Optional<Finding> roceGid(Facts facts, SysfsIbPort port) {
+        List<RoceGid> table = facts.gids().getOrDefault(port.name(), List.of());
+        Optional<String> netdev = Optional.ofNullable(facts.netdevs().get(port.name()));
+        List<RoceGid> v2 = table.stream().filter(g -> g.roceV2On(netdev.orElse(g.ndev()))).toList();
+        if (v2.stream().anyMatch(g -> !linkLocal(g))) {
+            return Optional.empty();
+        }
+        String on = netdev.map(n -> " for its netdev " + n).orElse("");
+        String has = table.isEmpty() ? "its GID table is empty"
+                : v2.isEmpty() ? "its GIDs are " + String.join(", ", table.stream().map(g -> g.index() + " "
+                        + (g.type().isEmpty() ? "?" : g.type())).distinct().limit(4).toList())
+                : "its RoCE v2 GIDs are link-local only (fe80::), no storage address";
+        return Optional.of(Finding.of(Status.FALSE, NO_ROCE_V2_GID, port.name() + " (RoCE) has no RoCE v2 GID" + on
+                + " carrying an IP address (" + has + "): connections fail with \"Failed to modify QP to RTR\"; check "
+                + "that " + netdev.orElse("the netdev") + " is up and has its storage IP address (`ip addr show "
+                + netdev.orElse("<netdev>") + "`), then `show_gids " + port.device() + "` and `ibv_devinfo -v -d "
+                + port.device() + "` (GID type RoCE v2)", port.name() + " no RoCE v2 GID"));
+    }
+
+    private static boolean linkLocal(RoceGid gid) {
+        return gid.gid().toLowerCase(java.util.Locale.ROOT).startsWith("fe80:");
+    }
+
+    private static OptionalInt activeMtu(Optional<VerbsReport> verbs, SysfsIbPort port) {
+        return verbs.stream().flatMap(r -> r.tests().stream()).filter(t -> t.device().equals(port.device()))
+                .flatMap(t -> t.ports().stream()).filter(p -> p.port() == port.port())
+                .map(VerbsReport.PortAttributes::activeMtuBytes).filter(OptionalInt::isPresent).findFirst()
+                .orElse(OptionalInt.empty());
+    }
+
+    /** The active MTU where libibverbs told it; on RoCE the netdev MTU must carry minMtu plus the RoCE headers. */
+    private static Optional<Finding> mtu(Facts facts, SysfsIbPort port, int minMtu, OptionalInt active) {
+        if (active.isPresent() && active.getAsInt() < minMtu) {
+            return Optional.of(Finding.of(Status.FALSE, MTU_TOO_SMALL, port.name() + " runs at active MTU "
+                    + active.getAsInt() + ", below rdma.minMtu " + minMtu + ": "
+                    + (port.infiniband() ? "raise the partition's MTU in the subnet manager (opensm partitions.conf "
+                    + "mtu=5 for 4096) and check `ibv_devinfo -v -d " + port.device() + "` active_mtu"
+                    : "raise the netdev MTU (" + netdevHint(facts, port, minMtu) + ")"), port.name() + " MTU " + active.getAsInt()));
+        }
+        if (!port.infiniband()) {
+            String netdev = facts.netdevs().get(port.name());
+            Integer mtu = netdev == null ? null : facts.netdevMtu().get(netdev);
+            if (mtu != null) {
+                if (mtu < minMtu + ROCE_HEADERS) {
+                    return Optional.of(Finding.of(Status.FALSE, MTU_TOO_SMALL, port.name() + " (RoCE) sits on " + netdev
+                            + " with MTU " + mtu + ", too small for the RDMA MTU " + minMtu + " that rdma.minMtu asks: RoCE "
+                            + "needs the netdev MTU ≥ " + (minMtu + ROCE_HEADERS) + " (IB MTU 4096 needs ≥ 4200 as vendors "
+                            + "set it); " + netdevHint(facts, port, minMtu) + ", on the switch ports too",
+                            port.name() + " " + netdev + " MTU " + mtu));
+                }
+                return Optional.empty();
+            }
+        }
+        if (active.isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(Finding.of(Status.UNKNOWN, MTU_UNREADABLE, "rdma.minMtu " + minMtu + " is set but the MTU of "
+                + port.name() + " cannot be read: " + (port.infiniband()
+                ? "sysfs has no active MTU for InfiniBand ports; set rdma.userspaceVerbs so the probe asks libibverbs, "
+                + "or check `ibv_devinfo -v -d " + port.device() + "` active_mtu"
+                : "no netdev found for it under /sys/class/net; check `rdma link show " + port.name() + "`"),
+                port.name() + " MTU unreadable"));
+    }
+
+    private static String netdevHint(Facts facts, SysfsIbPort port, int minMtu) {
+        int suggested = (minMtu + ROCE_HEADERS + 99) / 100 * 100;
+        return "`ip link set " + facts.netdevs().getOrDefault(port.name(), "<netdev>") + " mtu " + suggested + "`";
+    }
+
+    private static Optional<Finding> rate(SysfsIbPort port, ProbeSpec.Rdma rdma) {
+        OptionalDouble min = rdma.minRateGbps();
+        OptionalDouble rate = Rules.linkRateGbps(port.rate());
+        if (min.isEmpty()) {
+            return Optional.empty();
+        }
+        if (rate.isEmpty()) {
+            return Optional.of(Finding.of(Status.UNKNOWN, RATE_BELOW_EXPECTED, "cannot read the rate of " + port.name()
+                    + " ('" + port.rate() + "') to compare with rdma.minRate " + rdma.minRate() + ": check `ibstat "
+                    + port.device() + " " + port.port() + "`", port.name() + " rate unreadable"));
+        }
+        if (rate.getAsDouble() >= min.getAsDouble()) {
+            return Optional.empty();
+        }
+        return Optional.of(Finding.of(Status.FALSE, RATE_BELOW_EXPECTED, port.name() + " runs at " + port.rate()
+                + ", below rdma.minRate " + rdma.minRate() + ": the link trained down (cable, transceiver or switch port "
+                + "speed); check `ibstat " + port.device() + " " + port.port() + "`"
+                + (port.infiniband() ? " and `iblinkinfo`" : " and `ethtool <netdev>`") + ", reseat or replace the cable",
+                port.name() + " " + port.rate()));
+    }
+
+    private static Optional<Finding> pcie(String device, Hca hca) {
+        if (hca == null || hca.pcie().isEmpty() || !hca.pcie().get().degraded()) {
+            return Optional.empty();
+        }
+        PcieLink link = hca.pcie().get();
+        return Optional.of(Finding.of(Status.FALSE, PCIE_LINK_DEGRADED, device + "'s PCIe link (" + link.bdf()
+                + ") trained at " + link.summary() + ": RDMA throughput is capped by the slot, not the network; check "
+                + "`lspci -vv -s " + link.bdf() + "` (LnkSta against LnkCap), reseat the card or move it to a full-width "
+                + "slot, and check the BIOS slot settings", device + " PCIe " + link.summary()));
+    }
+}
