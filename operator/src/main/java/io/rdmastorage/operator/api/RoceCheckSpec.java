@@ -30,9 +30,7 @@ public class RoceCheckSpec {
 
     /** RoCE ports as device/port, e.g. mlx5_0/1; empty = every RDMA port whose link layer is Ethernet. */
     @Size(max = Rules.MAX_LIST)
-    @ValidationRule(value = "self.all(d, !d.matches(r'" + Rules.DEVICE_PORT_REGEX + "') || "
-            + "(int(d.split('/')[1]) >= " + Rules.MIN_HCA_PORT + " && int(d.split('/')[1]) <= " + Rules.MAX_HCA_PORT + "))",
-            message = "HCA port numbers must be between " + Rules.MIN_HCA_PORT + " and " + Rules.MAX_HCA_PORT)
+    @ValidationRule(value = RdmaCheckSpec.DEVICE_PORTS_RULE, message = RdmaCheckSpec.DEVICE_PORTS_RULE_MESSAGE)
     private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = RdmaCheckSpec.DEVICE_PORT_MAX_LENGTH) String> devices;
 
     /** Further priorities whose PFC may be on (others must be off), 0–7. */
