@@ -19,6 +19,7 @@ public final class Checks {
                 new GpfsVerbsCheck(),
                 new NvmeofRdmaCheck(),
                 new GdsReadyCheck(),
-                new CephMessengerCheck());
+                new CephMessengerCheck(),
+                new RoceLosslessCheck());
     }
 }

@@ -11,7 +11,10 @@ import java.util.Optional;
  */
 public final class ToolLocator {
 
-    /** GPFS and GDS install outside PATH; their folders come first. */
+    /**
+     * GPFS and GDS install outside PATH; their folders come first. The others are in the PATH
+     * folders: perftest and MLNX_OFED's mlnx_qos in /usr/bin, iproute2's dcb in /usr/sbin or /sbin.
+     */
     private static final List<String> PRODUCT_DIRS = List.of("/usr/lpp/mmfs/bin", "/usr/local/cuda/gds/tools");
     private static final List<String> PATH_DIRS =
             List.of("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin");

@@ -86,6 +86,9 @@ public final class SpecReader {
             if (item == String.class) {
                 return node.strings(name);
             }
+            if (item == Integer.class) {
+                return node.integers(name);
+            }
             if (item instanceof Class<?> record && record.isRecord()) {
                 List<Object> items = new ArrayList<>();
                 for (Node n : node.objects(name, fieldNames(record))) {
@@ -168,6 +171,18 @@ public final class SpecReader {
                     throw new InvalidSpecException(child(path, name) + "[" + i + "]", "must be a string, got " + kind(list.get(i)));
                 }
                 result.add(s);
+            }
+            return result;
+        }
+
+        List<Integer> integers(String name) throws InvalidSpecException {
+            List<Integer> result = new ArrayList<>();
+            List<?> list = list(name);
+            for (int i = 0; i < list.size(); i++) {
+                if (!(list.get(i) instanceof Long l && l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE)) {
+                    throw new InvalidSpecException(child(path, name) + "[" + i + "]", "must be a whole number, got " + kind(list.get(i)));
+                }
+                result.add(l.intValue());
             }
             return result;
         }

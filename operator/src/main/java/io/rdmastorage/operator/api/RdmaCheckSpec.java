@@ -12,11 +12,15 @@ public class RdmaCheckSpec {
     /** The longest device/port/fabric that Rules.DEVICE_PORT_REGEX matches: 64 + 1 + 3 + 1 + 3 (bounds CEL's cost). */
     public static final int DEVICE_PORT_MAX_LENGTH = 72;
 
+    /** CEL for a list of device/port values: the port number within the HCA port range (the pattern cannot bound a number). */
+    static final String DEVICE_PORTS_RULE = "self.all(d, !d.matches(r'" + Rules.DEVICE_PORT_REGEX + "') || "
+            + "(int(d.split('/')[1]) >= " + Rules.MIN_HCA_PORT + " && int(d.split('/')[1]) <= " + Rules.MAX_HCA_PORT + "))";
+    static final String DEVICE_PORTS_RULE_MESSAGE = "HCA port numbers must be between " + Rules.MIN_HCA_PORT
+            + " and " + Rules.MAX_HCA_PORT;
+
     /** HCA ports as device/port, e.g. mlx5_0/1; empty = every port the node has. */
     @Size(max = Rules.MAX_LIST)
-    @ValidationRule(value = "self.all(d, !d.matches(r'" + Rules.DEVICE_PORT_REGEX + "') || "
-            + "(int(d.split('/')[1]) >= " + Rules.MIN_HCA_PORT + " && int(d.split('/')[1]) <= " + Rules.MAX_HCA_PORT + "))",
-            message = "HCA port numbers must be between " + Rules.MIN_HCA_PORT + " and " + Rules.MAX_HCA_PORT)
+    @ValidationRule(value = DEVICE_PORTS_RULE, message = DEVICE_PORTS_RULE_MESSAGE)
     private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = DEVICE_PORT_MAX_LENGTH) String> devices;
 
     /** Also open each device and register memory through libibverbs. */

@@ -76,6 +76,7 @@ public class RdmaStorageProfileSpec {
     private GdsCheckSpec gds;
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
+    private RoceCheckSpec roce;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -187,5 +188,13 @@ public class RdmaStorageProfileSpec {
 
     public void setCeph(CephCheckSpec ceph) {
         this.ceph = ceph;
+    }
+
+    public RoceCheckSpec getRoce() {
+        return roce;
+    }
+
+    public void setRoce(RoceCheckSpec roce) {
+        this.roce = roce;
     }
 }

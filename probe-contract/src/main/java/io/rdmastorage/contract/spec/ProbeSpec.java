@@ -14,7 +14,7 @@ import java.util.List;
  * rules live in its {@link Section#validate()}. The component name of a section is the
  * {@code section} of its check's descriptor.
  */
-public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
+public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -205,9 +205,60 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
+    /**
+     * The lossless traffic class of RoCE storage traffic: the DSCP storage traffic carries, the
+     * priority it must land in (PFC on, ECN on), the ports to judge ({@code mlx5_0/1};
+     * every Ethernet RDMA port when empty) and further priorities whose PFC may be
+     * on (others must be off).
+     */
+    public record Roce(Integer dscp, Integer priority, List<String> devices, List<Integer> pfcPriorities) implements Section {
+        /* The ranges of validate(); the operator's CRD schema states the same constants. */
+        public static final int MAX_DSCP = 63;
+        public static final int MAX_PRIORITY = 7;
+
+        public Roce {
+            devices = devices == null ? List.of() : List.copyOf(devices);
+            pfcPriorities = pfcPriorities == null ? List.of() : List.copyOf(pfcPriorities);
+        }
+
+        public List<DevicePort> devicePorts() {
+            return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        /** The ToS byte whose DSCP is the storage DSCP: DSCP &lt;&lt; 2 (the two low bits are ECN's). */
+        public int tos() {
+            return dscp << 2;
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            if (dscp == null) {
+                throw new InvalidSpecException("roce.dscp", "is required (the DSCP of the storage traffic, 0–63, e.g. 26)");
+            }
+            SpecValidator.range("roce.dscp", dscp, 0, MAX_DSCP);
+            if (priority == null) {
+                throw new InvalidSpecException("roce.priority", "is required (the lossless priority, 0–7, e.g. 3)");
+            }
+            SpecValidator.range("roce.priority", priority, 0, MAX_PRIORITY);
+            SpecValidator.devicePorts("roce.devices", devices);
+            for (int i = 0; i < devices.size(); i++) {
+                SpecValidator.portInRange("roce.devices[" + i + "]", DevicePort.parse(devices.get(i)).port());
+            }
+            SpecValidator.bounded("roce.pfcPriorities", pfcPriorities);
+            for (int i = 0; i < pfcPriorities.size(); i++) {
+                SpecValidator.range("roce.pfcPriorities[" + i + "]", pfcPriorities.get(i), 0, MAX_PRIORITY);
+            }
+        }
+    }
+
+    /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, null);
+    }
+
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

@@ -1,0 +1,473 @@
+package io.rdmastorage.probe.check;
+
+import static io.rdmastorage.contract.checks.RoceLossless.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.parse.DcbAppDscp;
+import io.rdmastorage.probe.parse.DcbPfc;
+import io.rdmastorage.probe.parse.MlnxQos;
+import io.rdmastorage.probe.parse.RoceTos;
+import io.rdmastorage.probe.parse.SysfsFlag;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The storage traffic class is lossless on the host, on every RDMA port whose link layer is
+ * Ethernet: the NIC trusts DSCP, the storage DSCP maps to the lossless priority, PFC is on exactly
+ * there (and on the spec's {@code pfcPriorities}), ECN's notification and reaction points are on
+ * for it, and the ToS kernel clients inherit (nvme-rdma, GPFS with verbsRdmaCm, NFS over RDMA
+ * cannot set one per connection) carries the storage DSCP.
+ *
+ * <p>Sources, each read by its own parser: sysfs (mlx5's {@code /sys/class/net/<if>/ecn/}, MLNX_OFED's
+ * {@code tc/<p>/traffic_class}) and configfs ({@code rdma_cm/<dev>/ports/<p>/default_roce_tos}), iproute2's
+ * {@code dcb} ({@code pfc show}, {@code app show ... dscp-prio}) and MLNX_OFED's {@code mlnx_qos -i}.
+ * A source that is absent is no failure; a setting no source shows is Unknown
+ * LosslessConfigUnreadable saying what to install or mount; two sources that disagree on a setting
+ * are Unknown SourcesDisagree naming both (DESIGN.md, "When is it Unknown").
+ *
+ * <p>dcb's APP table shows explicit entries only: a DSCP without one uses the NIC's default table,
+ * which dcb does not show, so a missing entry is no evidence. DSCP entries in it mean trust dscp
+ * (mlx5 and ice switch to DSCP trust while the table has any); an empty table says nothing on trust.
+ *
+ * <p>No RoCE port at all: where RDMA devices exist (InfiniBand only, or the listed ports absent), a
+ * profile that declares RoCE storage shows a wrong setup: False NoRocePort. Where there is no RDMA
+ * device at all, RdmaDevices says why; this check has nothing to judge: Unknown NoRocePort.
+ */
+public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts> {
+
+    static final String IB_CLASS = "/sys/class/infiniband";
+    static final String CONFIGFS_RDMA_CM = "/sys/kernel/config/rdma_cm";
+    /** A Linux interface name as sysfs lists it: passed to tools as one argv item, never as an option. */
+    private static final Pattern NETDEV = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,14}");
+    private static final String INSTALL_QOS_TOOL = "install MLNX_OFED's mlnx_qos (mlnx-tools) or iproute2's dcb on the host";
+    private static final List<String> REASON_ORDER = List.of(NO_ROCE_PORT, TRUST_NOT_DSCP, DSCP_NOT_MAPPED_TO_LOSSLESS,
+            PFC_NOT_ON_STORAGE_PRIORITY, ECN_DISABLED, DEFAULT_TOS_MISMATCH, Reasons.SOURCES_DISAGREE, LOSSLESS_CONFIG_UNREADABLE);
+
+    /**
+     * What the host shows.
+     *
+     * @param devices   the entries of /sys/class/infiniband
+     * @param nonRoce   ports whose link layer is not Ethernet, as {@code dev/port link_layer}
+     * @param ports     every Ethernet RDMA port, with what each source says about it
+     */
+    public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, List<String> nonRoce, List<RocePort> ports) {
+    }
+
+    /**
+     * One RoCE port and its sources; a source's value is empty when it is absent or did not answer.
+     *
+     * @param ecnNp  priority → roce_np enable, for the files that exist
+     * @param ecnRp  priority → roce_rp enable
+     * @param trafficClassUnset MLNX_OFED's traffic_class file is there and empty (no global class)
+     */
+    public record RocePort(String device, int port, Optional<String> netdev, Source<MlnxQos> mlnxQos,
+                           Source<Set<Integer>> dcbPfc, Source<Map<Integer, Set<Integer>>> dcbApp,
+                           Map<Integer, Boolean> ecnNp, Map<Integer, Boolean> ecnRp, Optional<Integer> cnpDscp,
+                           Optional<Integer> configfsTos, Optional<Integer> trafficClassTos, boolean trafficClassUnset) {
+
+        public RocePort {
+            ecnNp = Map.copyOf(ecnNp);
+            ecnRp = Map.copyOf(ecnRp);
+        }
+
+        String name() {
+            return device + "/" + port + netdev.map(n -> " (" + n + ")").orElse("");
+        }
+    }
+
+    /**
+     * What one tool said: its parsed answer, or why there is none ({@code mlnx_qos not found}, the
+     * exit status, "printed no PFC table").
+     */
+    public record Source<T>(String command, Optional<T> value, String problem) {
+
+        public static <T> Source<T> of(String command, T value) {
+            return new Source<>(command, Optional.of(value), "");
+        }
+
+        public static <T> Source<T> absent(String command, String problem) {
+            return new Source<>(command, Optional.empty(), problem);
+        }
+
+        static <T> Source<T> from(ToolResult result, Function<String, Optional<T>> parser, String expected) {
+            if (!result.succeeded()) {
+                return absent(result.command(), result.problem());
+            }
+            Optional<T> value = parser.apply(result.stdout());
+            return value.isPresent() ? of(result.command(), value.get())
+                    : absent(result.command(), "'" + result.command() + "' printed no " + expected);
+        }
+    }
+
+    @Override
+    public CheckType type() {
+        return CheckType.ROCE_LOSSLESS;
+    }
+
+    /** Only where the profile declares the RoCE lossless class: without it there is no DSCP or priority to expect. */
+    @Override
+    public boolean applies(ProbeContext context) {
+        return context.spec().roce() != null;
+    }
+
+    @Override
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        List<String> devices = host.list(IB_CLASS);
+        List<String> nonRoce = new ArrayList<>();
+        List<RocePort> ports = new ArrayList<>();
+        for (String device : devices) {
+            for (String p : host.list(IB_CLASS + "/" + device + "/ports")) {
+                if (!p.chars().allMatch(Character::isDigit) || p.isEmpty() || p.length() > 3) {
+                    continue;
+                }
+                String dir = IB_CLASS + "/" + device + "/ports/" + p;
+                String linkLayer = host.readAttribute(dir + "/link_layer").orElse("");
+                if (linkLayer.equals("Ethernet")) {
+                    ports.add(port(context, device, Integer.parseInt(p)));
+                } else {
+                    nonRoce.add(device + "/" + p + " " + (linkLayer.isEmpty() ? "unreadable link_layer" : linkLayer));
+                }
+            }
+        }
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, nonRoce, ports);
+    }
+
+    private static RocePort port(ProbeContext context, String device, int port) {
+        HostRoot host = context.host();
+        Optional<String> netdev = netdev(host, device, port);
+        Source<MlnxQos> mlnxQos = Source.absent("mlnx_qos", "no netdev");
+        Source<Set<Integer>> dcbPfc = Source.absent("dcb", "no netdev");
+        Source<Map<Integer, Set<Integer>>> dcbApp = Source.absent("dcb", "no netdev");
+        Map<Integer, Boolean> np = new TreeMap<>();
+        Map<Integer, Boolean> rp = new TreeMap<>();
+        Optional<Integer> cnp = Optional.empty();
+        if (netdev.isPresent()) {
+            String ifname = netdev.get();
+            mlnxQos = Source.from(context.tools().run("mlnx_qos", "-i", ifname), MlnxQos::parse, "trust, dscp2prio or PFC settings");
+            dcbPfc = Source.from(context.tools().run("dcb", "pfc", "show", "dev", ifname), DcbPfc::enabled, "prio-pfc line");
+            dcbApp = Source.from(context.tools().run("dcb", "-N", "app", "show", "dev", ifname, "dscp-prio"),
+                    DcbAppDscp::parse, "dscp-prio table");
+            String ecn = "/sys/class/net/" + ifname + "/ecn/";
+            for (int prio = 0; prio < MlnxQos.PRIORITIES; prio++) {
+                final int p = prio;
+                host.readAttribute(ecn + "roce_np/enable/" + p).flatMap(SysfsFlag::parse).ifPresent(v -> np.put(p, v));
+                host.readAttribute(ecn + "roce_rp/enable/" + p).flatMap(SysfsFlag::parse).ifPresent(v -> rp.put(p, v));
+            }
+            cnp = host.readAttribute(ecn + "roce_np/cnp_dscp").flatMap(RoceTos::dscpAttribute);
+        }
+        Optional<Integer> configfs = host.readAttribute(CONFIGFS_RDMA_CM + "/" + device + "/ports/" + port + "/default_roce_tos")
+                .flatMap(RoceTos::fromConfigfs);
+        Optional<String> tc = host.read(IB_CLASS + "/" + device + "/tc/" + port + "/traffic_class");
+        return new RocePort(device, port, netdev, mlnxQos, dcbPfc, dcbApp, np, rp, cnp, configfs,
+                tc.flatMap(RoceTos::fromTrafficClass), tc.map(RoceTos::trafficClassUnset).orElse(false));
+    }
+
+    /** The port's netdev: its first GID's {@code gid_attrs/ndevs/0}, else the PCI function's only {@code device/net} entry. */
+    private static Optional<String> netdev(HostRoot host, String device, int port) {
+        Optional<String> ndev = host.readAttribute(IB_CLASS + "/" + device + "/ports/" + port + "/gid_attrs/ndevs/0")
+                .filter(n -> NETDEV.matcher(n).matches());
+        if (ndev.isPresent()) {
+            return ndev;
+        }
+        List<String> net = host.list(IB_CLASS + "/" + device + "/device/net").stream().filter(n -> NETDEV.matcher(n).matches()).toList();
+        return net.size() == 1 ? Optional.of(net.get(0)) : Optional.empty();
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        ProbeSpec.Roce roce = spec.roce();
+        if (!facts.sysfsVisible()) {
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), new Details());
+        }
+        Details details = new Details().put("storageDscp", roce.dscp()).put("losslessPriority", roce.priority());
+        List<Finding> findings = new ArrayList<>();
+        List<RocePort> judged = facts.ports();
+        if (!roce.devices().isEmpty()) {
+            List<DevicePort> wanted = roce.devicePorts();
+            judged = judged.stream().filter(p -> wanted.contains(new DevicePort(p.device(), p.port()))).toList();
+            for (DevicePort w : wanted) {
+                if (judged.stream().noneMatch(p -> p.device().equals(w.device()) && p.port() == w.port())) {
+                    findings.add(Finding.of(Status.FALSE, NO_ROCE_PORT, w + " (roce.devices) is not an RDMA port with link layer "
+                            + "Ethernet on this node" + nonRoce(facts) + "; `rdma link` and `ibv_devinfo -d " + w.device()
+                            + "` show its ports (expected link_layer Ethernet)", w + " not RoCE"));
+                }
+            }
+        }
+        if (judged.isEmpty() && findings.isEmpty()) {
+            if (facts.devices().isEmpty()) {
+                return Judgement.only(Finding.of(Status.UNKNOWN, NO_ROCE_PORT, "no RDMA device under " + IB_CLASS
+                        + ": nothing to judge for the RoCE lossless class (RdmaDevices says why; `rdma link` lists the ports)"), details);
+            }
+            return Judgement.only(Finding.of(Status.FALSE, NO_ROCE_PORT, "the profile declares RoCE storage (roce section) but no "
+                    + "RDMA port has link layer Ethernet" + nonRoce(facts) + "; `rdma link` shows the ports: use a RoCE port or "
+                    + "remove the roce section"), details);
+        }
+        List<Map<String, Object>> shown = new ArrayList<>();
+        for (RocePort port : judged) {
+            findings.addAll(new PortRules(port, roce).findings());
+            shown.add(summary(port, roce));
+        }
+        details.list("ports", shown);
+        String passed = judged.size() == 1
+                ? judged.get(0).name() + ": trust dscp, DSCP " + roce.dscp() + " on priority " + roce.priority()
+                        + ", PFC on " + pfcText(expectedPfc(roce)) + ", ECN on, default ToS with DSCP " + roce.dscp()
+                : "all " + judged.size() + " RoCE ports: trust dscp, DSCP " + roce.dscp() + " on lossless priority " + roce.priority()
+                        + " (PFC and ECN on), default ToS with DSCP " + roce.dscp();
+        return Judgement.of(findings, Finding.passed(LOSSLESS_CONFIGURED, passed), details);
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
+    }
+
+    @Override
+    protected List<String> precedence() {
+        return REASON_ORDER;
+    }
+
+    private static String nonRoce(Facts facts) {
+        return facts.nonRoce().isEmpty() ? "" : " (its RDMA ports: " + String.join(", ", facts.nonRoce().stream().limit(4).toList()) + ")";
+    }
+
+    static Set<Integer> expectedPfc(ProbeSpec.Roce roce) {
+        Set<Integer> expected = new TreeSet<>(roce.pfcPriorities());
+        expected.add(roce.priority());
+        return expected;
+    }
+
+    private static String pfcText(Set<Integer> priorities) {
+        return priorities.isEmpty() ? "no priority" : "priority " + join(priorities);
+    }
+
+    /** The fleet facts of a port: what other nodes are compared with. */
+    private static Map<String, Object> summary(RocePort port, ProbeSpec.Roce roce) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("port", port.device() + "/" + port.port());
+        port.netdev().ifPresent(n -> d.put("netdev", n));
+        trustOf(port).ifPresent(t -> d.put("trust", t.value()));
+        port.mlnxQos().value().flatMap(MlnxQos::pfcEnabled).or(() -> port.dcbPfc().value())
+                .ifPresent(p -> d.put("pfc", p.stream().sorted().toList()));
+        Optional.ofNullable(port.ecnNp().get(roce.priority())).ifPresent(v -> d.put("ecnNp", v));
+        Optional.ofNullable(port.ecnRp().get(roce.priority())).ifPresent(v -> d.put("ecnRp", v));
+        port.cnpDscp().ifPresent(v -> d.put("cnpDscp", v));
+        port.configfsTos().or(port::trafficClassTos).ifPresent(v -> d.put("defaultTos", v));
+        return d;
+    }
+
+    /** A value and the source that gave it, for messages. */
+    private record Answer<T>(T value, String source) {
+    }
+
+    private static Optional<Answer<String>> trustOf(RocePort port) {
+        Optional<Answer<String>> mlnx = port.mlnxQos().value().flatMap(MlnxQos::trust).map(t -> new Answer<>(t, "mlnx_qos"));
+        return mlnx.or(() -> port.dcbApp().value().filter(t -> !t.isEmpty())
+                .map(t -> new Answer<>("dscp", "dcb app (the APP table has DSCP entries)")));
+    }
+
+    /** The rules of one port; each setting gives at most one finding. */
+    private static final class PortRules {
+        private final RocePort port;
+        private final ProbeSpec.Roce roce;
+        private final String name;
+        private final List<Finding> findings = new ArrayList<>();
+
+        PortRules(RocePort port, ProbeSpec.Roce roce) {
+            this.port = port;
+            this.roce = roce;
+            this.name = port.name();
+        }
+
+        List<Finding> findings() {
+            if (port.netdev().isEmpty()) {
+                unreadable("has no netdev (neither ports/" + port.port() + "/gid_attrs/ndevs/0 nor one device/net entry), "
+                        + "so trust, PFC and ECN cannot be read; `rdma link show " + port.device() + "/" + port.port()
+                        + "` names it", "no netdev");
+                tos();
+                return findings;
+            }
+            boolean dscpTrusted = trust();
+            if (dscpTrusted) {
+                mapping();
+            }
+            pfc();
+            ecn();
+            tos();
+            return findings;
+        }
+
+        private String ifname() {
+            return port.netdev().orElseThrow();
+        }
+
+        /** True when trust is dscp, so that the DSCP mapping matters. */
+        private boolean trust() {
+            Optional<String> mlnx = port.mlnxQos().value().flatMap(MlnxQos::trust);
+            Optional<Answer<String>> trust = trustOf(port);
+            boolean dcbSaysDscp = port.dcbApp().value().filter(t -> !t.isEmpty()).isPresent();
+            if (mlnx.isPresent() && !mlnx.get().equals("dscp") && dcbSaysDscp) {
+                disagree("trust: mlnx_qos says " + mlnx.get() + ", the DCB APP table (`dcb app show dev " + ifname()
+                        + " dscp-prio`) has DSCP entries, which mean trust dscp", "trust");
+                return false;
+            }
+            if (trust.isEmpty()) {
+                unreadable("trust state unreadable (" + problems(port.mlnxQos(), port.dcbApp()) + "): " + INSTALL_QOS_TOOL
+                        + "; expected `mlnx_qos -i " + ifname() + "` to print 'Priority trust state: dscp'", "trust unreadable");
+                return false;
+            }
+            if (!trust.get().value().equals("dscp")) {
+                findings.add(Finding.of(Status.FALSE, TRUST_NOT_DSCP, name + " trusts " + trust.get().value() + " ("
+                        + trust.get().source() + "), not dscp: routed RoCE storage traffic lands in priority 0, which is lossy. Run `mlnx_qos -i "
+                        + ifname() + " --trust dscp` (or `dcb app add dev " + ifname() + " dscp-prio " + roce.dscp() + ":"
+                        + roce.priority() + "`); expected 'Priority trust state: dscp'", name + " trust " + trust.get().value()));
+                return false;
+            }
+            return true;
+        }
+
+        private void mapping() {
+            Optional<Integer> mlnx = port.mlnxQos().value().map(q -> q.dscpToPrio().get(roce.dscp()));
+            Optional<Set<Integer>> dcb = port.dcbApp().value().map(t -> t.get(roce.dscp()));
+            Optional<Set<Integer>> mapped = mlnx.map(Set::of);
+            if (mlnx.isPresent() && dcb.isPresent() && !dcb.get().equals(Set.of(mlnx.get()))) {
+                disagree("the priority of DSCP " + roce.dscp() + ": mlnx_qos maps it to " + mlnx.get() + ", `dcb app show dev "
+                        + ifname() + " dscp-prio` to " + join(dcb.get()), "DSCP " + roce.dscp() + " priority");
+                return;
+            }
+            mapped = mapped.or(() -> dcb);
+            if (mapped.isEmpty()) {
+                unreadable("the priority of DSCP " + roce.dscp() + " is unreadable (" + problems(port.mlnxQos(), port.dcbApp())
+                        + "; dcb shows explicit entries only): " + INSTALL_QOS_TOOL + "; expected `mlnx_qos -i " + ifname()
+                        + "` to list " + roce.dscp() + " under prio:" + roce.priority(), "DSCP map unreadable");
+                return;
+            }
+            if (!mapped.get().equals(Set.of(roce.priority()))) {
+                findings.add(Finding.of(Status.FALSE, DSCP_NOT_MAPPED_TO_LOSSLESS, name + " maps the storage DSCP " + roce.dscp()
+                        + " to priority " + join(mapped.get()) + ", not to the lossless priority " + roce.priority()
+                        + ": its traffic is not protected by PFC. Run `mlnx_qos -i " + ifname() + " --dscp2prio set," + roce.dscp()
+                        + "," + roce.priority() + "` or `dcb app replace dev " + ifname() + " dscp-prio " + roce.dscp() + ":"
+                        + roce.priority() + "`", name + " DSCP " + roce.dscp() + "→" + join(mapped.get())));
+            }
+        }
+
+        private void pfc() {
+            Optional<Set<Integer>> mlnx = port.mlnxQos().value().flatMap(MlnxQos::pfcEnabled);
+            Optional<Set<Integer>> dcb = port.dcbPfc().value();
+            if (mlnx.isPresent() && dcb.isPresent() && !mlnx.get().equals(dcb.get())) {
+                disagree("PFC: mlnx_qos says on for " + pfcText(mlnx.get()) + ", `dcb pfc show dev " + ifname() + "` for "
+                        + pfcText(dcb.get()), "PFC");
+                return;
+            }
+            Optional<Set<Integer>> on = mlnx.or(() -> dcb);
+            Set<Integer> expected = expectedPfc(roce);
+            if (on.isEmpty()) {
+                unreadable("PFC unreadable (" + problems(port.mlnxQos(), port.dcbPfc()) + "): " + INSTALL_QOS_TOOL
+                        + "; expected PFC on " + pfcText(expected) + " only", "PFC unreadable");
+                return;
+            }
+            boolean storageOn = on.get().contains(roce.priority());
+            Set<Integer> extra = new TreeSet<>(on.get());
+            extra.removeAll(expected);
+            if (!storageOn || !extra.isEmpty()) {
+                String flags = String.join(",", java.util.stream.IntStream.range(0, MlnxQos.PRIORITIES)
+                        .mapToObj(p -> expected.contains(p) ? "1" : "0").toList());
+                findings.add(Finding.of(Status.FALSE, PFC_NOT_ON_STORAGE_PRIORITY, name + " has PFC on " + pfcText(on.get())
+                        + (storageOn ? "" : ", not on the lossless priority " + roce.priority() + " (storage traffic is dropped "
+                                + "under congestion and retransmits)")
+                        + (extra.isEmpty() ? "" : (storageOn ? "" : ";") + " and on " + pfcText(extra) + " the spec does not list "
+                                + "(pauses traffic that is not storage)")
+                        + ". Expected PFC on " + pfcText(expected) + " only: `mlnx_qos -i " + ifname() + " --pfc " + flags
+                        + "` or `dcb pfc set dev " + ifname() + " prio-pfc all:off "
+                        + String.join(" ", expected.stream().sorted().map(p -> p + ":on").toList()) + "`",
+                        name + " PFC on " + pfcText(on.get())));
+            }
+        }
+
+        private void ecn() {
+            int p = roce.priority();
+            Boolean np = port.ecnNp().get(p);
+            Boolean rp = port.ecnRp().get(p);
+            String dir = "/sys/class/net/" + ifname() + "/ecn/";
+            List<String> off = new ArrayList<>();
+            if (Boolean.FALSE.equals(np)) {
+                off.add("roce_np (notification point)");
+            }
+            if (Boolean.FALSE.equals(rp)) {
+                off.add("roce_rp (reaction point)");
+            }
+            if (!off.isEmpty()) {
+                findings.add(Finding.of(Status.FALSE, ECN_DISABLED, name + " has ECN off on the lossless priority " + p + ": "
+                        + String.join(" and ", off) + ", so congestion is met with PFC pauses only. Run `echo 1 > " + dir
+                        + "roce_np/enable/" + p + "` and `echo 1 > " + dir + "roce_rp/enable/" + p + "`; expected 1 in both",
+                        name + " ECN off on " + p));
+                return;
+            }
+            if (np == null || rp == null) {
+                unreadable("ECN on priority " + p + " unreadable: " + dir + "roce_" + (np == null ? "np" : "rp") + "/enable/" + p
+                        + " is absent or not 0/1 (mlx5 exposes it; another driver may configure ECN with its own tool); "
+                        + "expected 1 in roce_np and roce_rp", "ECN unreadable");
+            }
+        }
+
+        private void tos() {
+            Optional<Integer> configfs = port.configfsTos();
+            Optional<Integer> tc = port.trafficClassTos();
+            String configfsPath = CONFIGFS_RDMA_CM + "/" + port.device() + "/ports/" + port.port() + "/default_roce_tos";
+            String tcPath = IB_CLASS + "/" + port.device() + "/tc/" + port.port() + "/traffic_class";
+            if (configfs.isPresent() && tc.isPresent() && RoceTos.dscpOf(configfs.get()) != RoceTos.dscpOf(tc.get())) {
+                disagree("the default ToS: " + configfsPath + " is " + configfs.get() + " (DSCP " + RoceTos.dscpOf(configfs.get())
+                        + "), " + tcPath + " is 'Global tclass=" + tc.get() + "' (DSCP " + RoceTos.dscpOf(tc.get()) + ")", "default ToS");
+                return;
+            }
+            Optional<Integer> tos = configfs.or(() -> tc);
+            String expected = "ToS " + roce.tos() + " (= DSCP " + roce.dscp() + " << 2; " + (roce.tos() | 2) + " also marks ECT(0))";
+            if (tos.isEmpty()) {
+                unreadable("the default RoCE ToS is unreadable: no " + configfsPath + (port.trafficClassUnset() ? " and "
+                        + tcPath + " is empty (no global class set)" : " and no " + tcPath) + ". Load rdma_cm and `mkdir "
+                        + CONFIGFS_RDMA_CM + "/" + port.device() + "` (configfs mounted at /sys/kernel/config), then set it with "
+                        + "`cma_roce_tos -d " + port.device() + " -t " + (roce.tos() | 2) + "`; expected " + expected, "ToS unreadable");
+                return;
+            }
+            if (RoceTos.dscpOf(tos.get()) != roce.dscp()) {
+                findings.add(Finding.of(Status.FALSE, DEFAULT_TOS_MISMATCH, name + " gives kernel storage clients (nvme-rdma, "
+                        + "GPFS verbsRdmaCm, NFS over RDMA) ToS " + tos.get() + " (DSCP " + RoceTos.dscpOf(tos.get()) + ", from "
+                        + (configfs.isPresent() ? configfsPath : tcPath) + "), not the storage DSCP " + roce.dscp()
+                        + ": their traffic misses the lossless class. Run `cma_roce_tos -d " + port.device() + " -t "
+                        + (roce.tos() | 2) + "`; expected " + expected, name + " ToS " + tos.get()));
+            }
+        }
+
+        private void unreadable(String what, String mention) {
+            findings.add(Finding.of(Status.UNKNOWN, LOSSLESS_CONFIG_UNREADABLE, name + ": " + what, name + " " + mention));
+        }
+
+        private void disagree(String what, String mention) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, name + ": the sources disagree on " + what
+                    + "; run both by hand and fix the configuration that is stale", name + " " + mention + " disagree"));
+        }
+    }
+
+    private static String problems(Source<?>... sources) {
+        return String.join("; ", java.util.Arrays.stream(sources).map(Source::problem).filter(p -> !p.isEmpty()).distinct().toList());
+    }
+
+    /** In ascending order: the parsers' sets are unordered. */
+    private static String join(Set<Integer> values) {
+        return String.join(",", values.stream().sorted().map(String::valueOf).toList());
+    }
+}
