@@ -24,6 +24,13 @@ import java.util.function.ToLongFunction;
  */
 public final class Lifecycle {
 
+    /**
+     * How far a stored measurement time may lie ahead of the operator's clock (replicas' clocks drift
+     * a little). Beyond it the time is invalid, a hand edit or a broken clock, and the subject is due:
+     * a result dated in the future would otherwise never be due nor expire.
+     */
+    public static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(1);
+
     private Lifecycle() {
     }
 
@@ -60,12 +67,20 @@ public final class Lifecycle {
         return new Rounds<>(leftovers, current, highest);
     }
 
-    /** When the next round is due: now for a new subject or spec, else one interval after the last measurement. */
+    /**
+     * When the next round is due: now for a new subject or spec or a measurement time from the
+     * future, else one interval after the last measurement.
+     */
     public static Instant dueAt(Last last, Duration interval, Instant now) {
-        if (!last.sameGeneration()) {
+        if (!last.sameGeneration() || isFromTheFuture(last, now)) {
             return now;
         }
         return last.measuredAt().map(t -> t.plus(interval)).orElse(now);
+    }
+
+    /** Whether the stored measurement time is later than now by more than {@link #MAX_CLOCK_SKEW}. */
+    public static boolean isFromTheFuture(Last last, Instant now) {
+        return last.measuredAt().map(t -> t.isAfter(now.plus(MAX_CLOCK_SKEW))).orElse(false);
     }
 
     public static boolean isDue(Last last, Duration interval, Instant now) {

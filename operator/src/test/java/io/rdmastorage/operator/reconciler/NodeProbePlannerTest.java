@@ -335,6 +335,16 @@ class NodeProbePlannerTest {
         }
 
         @Test
+        void aProbeTimeFromTheFutureIsInvalidAndTheNodeIsProbedAtOnce() {
+            // lastProbeTime hand-edited to 2099: without the rule the node would never be due again
+            Instant edited = Instant.parse("2099-01-01T00:00:00Z");
+
+            NodeProbePlan plan = plan(readyNode(), verdict(probed(edited, 3)));
+
+            assertThat(plan.probe()).contains(new NodeProbePlan.ProbeStart(4, edited));
+        }
+
+        @Test
         void aNodeProbedWithinTheIntervalWaitsUntilItIsDue() {
             Instant lastProbe = NOW.minus(Duration.ofMinutes(10));
 
