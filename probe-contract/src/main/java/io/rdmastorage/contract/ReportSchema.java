@@ -21,6 +21,8 @@ public final class ReportSchema {
     /** The worst check status: True only when every check is True (and there is one). */
     public static final String F_STATUS = "status";
     public static final String F_CHECKS = "checks";
+    /** The node's inventory facts ({@link InventoryFact}): key → short string; always kept whole. */
+    public static final String F_INVENTORY = "inventory";
 
     // one entry of checks, in this order
     public static final String C_TYPE = "type";

@@ -1,6 +1,7 @@
 package io.rdmastorage.probe.check;
 
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,9 +12,11 @@ import java.util.Map;
  * One check's verdict: a Kubernetes-style condition ({@code type}, {@code status}, CamelCase
  * {@code reason}, human {@code message}) plus the measured facts that justify it.
  *
- * <p>Details hold JSON-friendly values only: strings, numbers, booleans, lists and maps of them.
+ * <p>{@code inventory}: the node's inventory facts this check's gathering saw (report-wide, not the
+ * condition's). Details hold JSON-friendly values only: strings, numbers, booleans, lists and maps of them.
  */
-public record CheckResult(CheckType type, Status status, String reason, String message, Map<String, Object> details) {
+public record CheckResult(CheckType type, Status status, String reason, String message, Map<String, Object> details,
+                          Map<InventoryFact, String> inventory) {
 
     /** Longer lists in details are cut to this many items, and their full size is given beside them. */
     public static final int MAX_LIST_ITEMS = 10;
@@ -23,6 +26,17 @@ public record CheckResult(CheckType type, Status status, String reason, String m
         assert type.descriptor().declares(reason, status)
                 : type + " gave " + status.wire() + " " + reason + ", which its descriptor in probe-contract does not declare";
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
+        inventory = Map.copyOf(inventory);
+    }
+
+    /** A verdict without inventory facts. */
+    public CheckResult(CheckType type, Status status, String reason, String message, Map<String, Object> details) {
+        this(type, status, reason, message, details, Map.of());
+    }
+
+    /** The same verdict with the inventory facts the check's facts give ({@link FactsCheck#inventory}). */
+    public CheckResult withInventory(Map<InventoryFact, String> facts) {
+        return new CheckResult(type, status, reason, message, details, facts);
     }
 
     public static Builder builder(CheckType type) {

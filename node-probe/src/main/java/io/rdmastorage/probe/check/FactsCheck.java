@@ -26,13 +26,22 @@ public abstract class FactsCheck<F> implements Check {
         return List.of();
     }
 
-    @Override
-    public final CheckResult run(ProbeContext context) {
-        return Findings.combine(type(), mention(), precedence(), judge(gather(context), context.spec()));
+    /**
+     * The node's inventory facts these facts show (HCA firmware, GPFS version, ...), for the fleet
+     * comparison; none by default. Pure, like {@link #judge}: the facts were gathered once.
+     */
+    protected void inventory(F facts, Inventory into) {
     }
 
-    /** The condition these facts give: what {@link #run} returns, without the host. */
+    @Override
+    public final CheckResult run(ProbeContext context) {
+        return verdict(gather(context), context.spec());
+    }
+
+    /** The condition these facts give, with their inventory facts: what {@link #run} returns, without the host. */
     public final CheckResult verdict(F facts, ProbeSpec spec) {
-        return Findings.combine(type(), mention(), precedence(), judge(facts, spec));
+        Inventory inventory = new Inventory();
+        inventory(facts, inventory);
+        return Findings.combine(type(), mention(), precedence(), judge(facts, spec)).withInventory(inventory.asMap());
     }
 }

@@ -4,6 +4,7 @@ import static io.rdmastorage.contract.checks.GdsReady.*;
 
 import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
@@ -196,6 +197,22 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                             "Run `/usr/local/cuda/gds/tools/gdscheck -p` by hand and fix what it reports"), none);
         }
         return judge(facts, gds, parsed.get());
+    }
+
+    /** The GDS and nvidia_fs versions gdscheck prints; no gdscheck is GDS not installed. */
+    @Override
+    protected void inventory(Facts facts, Inventory into) {
+        if (facts.gdscheck().outcome() == ToolResult.Outcome.NOT_FOUND) {
+            into.notInstalled(InventoryFact.GDS);
+            return;
+        }
+        if (!facts.gdscheck().ran()) {
+            return;
+        }
+        GdscheckReport.parse(facts.gdscheck().stdout()).ifPresent(report -> {
+            report.gdsVersion().ifPresent(v -> into.put(InventoryFact.GDS, v));
+            into.put(InventoryFact.NVIDIA_FS, report.nvidiaFsVersion().orElse("not loaded"));
+        });
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.rdmastorage.probe.check;
 import static io.rdmastorage.contract.checks.GpfsVerbs.*;
 
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ByteQuantity;
@@ -16,6 +17,7 @@ import io.rdmastorage.probe.parse.GpfsConfig;
 import io.rdmastorage.probe.parse.GpfsNodeState;
 import io.rdmastorage.probe.parse.GpfsYOutput;
 import io.rdmastorage.probe.parse.MmdiagNetwork;
+import io.rdmastorage.probe.parse.MmdiagVersion;
 import io.rdmastorage.probe.parse.MmfsLogVerbsErrors;
 import io.rdmastorage.probe.parse.VerbsConnections;
 import io.rdmastorage.probe.parse.VerbsStatus;
@@ -63,10 +65,19 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
      * @param cluster     {@code mmlscluster -Y}'s members, to know each peer under all its names
      * @param logErrors   VERBS RDMA error lines of the last day in mmfs.log.latest
      * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE)
+     * @param version     {@code mmdiag --version}, asked once GPFS is active (for the inventory only)
      */
     public record Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
                         Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
-                        List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers) {
+                        List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers,
+                        Optional<ToolResult> version) {
+
+        /** Without the daemon's version. */
+        public Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
+                     Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
+                     List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers) {
+            this(state, config, verbsStatus, network, verbsConn, cluster, logErrors, linkLayers, Optional.empty());
+        }
 
         /** Without link layers: ports whose kind sysfs does not show. */
         public Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
@@ -130,7 +141,32 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                         .ifPresent(layer -> linkLayers.put(port, layer));
             }
         }
-        return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers);
+        return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers,
+                Optional.of(tools.run("mmdiag", "--version")));
+    }
+
+    /** Settings of the verbs layer that must agree across a cluster; verbsPorts may differ by node. */
+    static final List<String> FLEET_SETTINGS = List.of("verbsRdma", "verbsRdmaCm", "verbsRdmaSend");
+
+    /**
+     * The running daemon's build and its effective verbs settings; GPFS not installed when its
+     * state tool is not found. A daemon that is down tells neither (mmdiag would hang).
+     */
+    @Override
+    protected void inventory(Facts facts, Inventory into) {
+        if (facts.state().outcome() == ToolResult.Outcome.NOT_FOUND) {
+            into.notInstalled(InventoryFact.GPFS_VERSION);
+            return;
+        }
+        facts.version().filter(ToolResult::succeeded).flatMap(v -> MmdiagVersion.build(v.stdout()))
+                .ifPresent(v -> into.put(InventoryFact.GPFS_VERSION, v));
+        facts.config().flatMap(GpfsVerbsCheck::parsedConfig).ifPresent(config -> {
+            List<String> settings = new ArrayList<>();
+            for (String name : FLEET_SETTINGS) {
+                config.value(name).ifPresent(v -> settings.add(name + " " + v));
+            }
+            into.put(InventoryFact.GPFS_VERBS, String.join(", ", settings));
+        });
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.rdmastorage.probe.check;
 import static io.rdmastorage.contract.checks.RdmaDevices.*;
 
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ByteQuantity;
 import io.rdmastorage.contract.spec.DevicePort;
@@ -48,7 +49,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
      * @param devices      the entries of /sys/class/infiniband
      * @param ports   every port of those devices, by {@code device/port}
      * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
-     * @param links   GIDs, netdev MTUs, PCIe links, firmware and kernel: the link expectations and the fleet's facts
+     * @param links   GIDs, netdev MTUs, PCIe links and firmware: the link expectations and the fleet's facts
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
                         Optional<VerbsAttempt> verbs, RdmaLinks.Facts links) {
@@ -123,6 +124,16 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             return new VerbsAttempt(wanted, Optional.empty(), Optional.of(e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage())));
         }
+    }
+
+    /** A visible sysfs without RDMA devices has no HCA firmware: the odd node out when the others have one. */
+    @Override
+    protected void inventory(Facts facts, Inventory into) {
+        if (facts.sysfsVisible() && facts.devices().isEmpty()) {
+            into.notInstalled(InventoryFact.HCA_MODEL).notInstalled(InventoryFact.HCA_FIRMWARE);
+            return;
+        }
+        RdmaLinks.inventory(facts.links(), into);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.rdmastorage.probe.check;
 
 import static io.rdmastorage.contract.checks.RdmaDevices.*;
 
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
@@ -22,8 +23,8 @@ import java.util.OptionalInt;
  * The part of RdmaDevices beyond the port states: what makes a working port slow or unable to
  * connect. A RoCE v2 GID on the port's netdev (without one, rdma_cm and GPFS fail with "Failed to
  * modify QP to RTR"), the path MTU and the rate against the spec, and the HCA's PCIe link (a card
- * at x4 of x16 caps RDMA silently); plus the facts the fleet is compared by (firmware, board id,
- * netdev MTU, kernel release).
+ * at x4 of x16 caps RDMA silently); plus the inventory facts the fleet is compared by (firmware,
+ * board id, netdev MTU).
  */
 public final class RdmaLinks {
 
@@ -37,13 +38,12 @@ public final class RdmaLinks {
      * @param netdevs   the netdev of each Ethernet port, by port name, where one is known
      * @param netdevMtu each such netdev's MTU
      * @param hcas      firmware, board id and PCIe link per device
-     * @param kernel    the host's kernel release
      */
     public record Facts(Map<String, List<RoceGid>> gids, Map<String, String> netdevs, Map<String, Integer> netdevMtu,
-                 Map<String, Hca> hcas, Optional<String> kernel) {
+                 Map<String, Hca> hcas) {
 
         public static Facts none() {
-            return new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Optional.empty());
+            return new Facts(Map.of(), Map.of(), Map.of(), Map.of());
         }
     }
 
@@ -86,7 +86,7 @@ public final class RdmaLinks {
                     : Optional.empty();
             hcas.put(device, new Hca(attr(host, dir + "/fw_ver"), attr(host, dir + "/board_id"), link));
         }
-        return new Facts(gids, netdevs, mtus, hcas, host.readAttribute("/proc/sys/kernel/osrelease"));
+        return new Facts(gids, netdevs, mtus, hcas);
     }
 
     /** The used entries; an unused slot reads as the zero GID and its attributes fail to read. */
@@ -182,7 +182,7 @@ public final class RdmaLinks {
         return parts.isEmpty() ? "" : "; " + String.join(", ", parts);
     }
 
-    /** The fleet's comparison values, one short line per device: the report stays small however many HCAs. */
+    /** The devices' identities and links, one short line per device: the report stays small however many HCAs. */
     private static void report(Facts facts, Details details) {
         List<String> hcas = new ArrayList<>();
         facts.hcas().forEach((device, hca) -> {
@@ -207,7 +207,13 @@ public final class RdmaLinks {
                     + Optional.ofNullable(facts.netdevMtu().get(netdev)).map(m -> " mtu " + m).orElse("")));
             details.list("netdevs", netdevs);
         }
-        facts.kernel().ifPresent(k -> details.put("kernel", k));
+    }
+
+    /** The HCAs' board ids and firmware and the RoCE netdevs' MTUs, each as the node's distinct values. */
+    static void inventory(Facts facts, Inventory into) {
+        into.distinct(InventoryFact.HCA_MODEL, facts.hcas().values().stream().map(Hca::boardId).toList());
+        into.distinct(InventoryFact.HCA_FIRMWARE, facts.hcas().values().stream().map(Hca::firmware).toList());
+        into.distinct(InventoryFact.RDMA_MTU, facts.netdevMtu().values().stream().map(String::valueOf).toList());
     }
 
     private static Optional<Finding> roceGid(Facts facts, SysfsIbPort port) {

@@ -3,6 +3,7 @@ package io.rdmastorage.probe.check;
 import static io.rdmastorage.contract.checks.RoceLossless.*;
 
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.DevicePort;
@@ -229,6 +230,39 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
                 : "all " + judged.size() + " RoCE ports: trust dscp, DSCP " + roce.dscp() + " on lossless priority " + roce.priority()
                         + " (PFC and ECN on), default ToS with DSCP " + roce.dscp();
         return Judgement.of(findings, Finding.passed(LOSSLESS_CONFIGURED, passed), details);
+    }
+
+    /**
+     * Per RoCE port, its lossless settings as one line ({@code trust dscp; pfc 3; ecn 3; tos 106}, ecn:
+     * the priorities whose notification and reaction points are both on), the node's distinct lines.
+     */
+    @Override
+    protected void inventory(Facts facts, Inventory into) {
+        if (facts.sysfsVisible() && facts.ports().isEmpty()) {
+            into.notInstalled(InventoryFact.ROCE_LOSSLESS);
+            return;
+        }
+        List<String> lines = new ArrayList<>();
+        for (RocePort port : facts.ports()) {
+            List<String> parts = new ArrayList<>();
+            trustOf(port).ifPresent(t -> parts.add("trust " + t.value()));
+            port.mlnxQos().value().flatMap(MlnxQos::pfcEnabled).or(() -> port.dcbPfc().value())
+                    .ifPresent(p -> parts.add("pfc " + (p.isEmpty() ? "none" : join(new TreeSet<>(p)))));
+            Set<Integer> ecn = new TreeSet<>();
+            port.ecnNp().forEach((prio, on) -> {
+                if (on && Boolean.TRUE.equals(port.ecnRp().get(prio))) {
+                    ecn.add(prio);
+                }
+            });
+            if (!port.ecnNp().isEmpty()) {
+                parts.add("ecn " + (ecn.isEmpty() ? "none" : join(ecn)));
+            }
+            port.configfsTos().or(port::trafficClassTos).ifPresent(t -> parts.add("tos " + t));
+            if (!parts.isEmpty()) {
+                lines.add(String.join("; ", parts));
+            }
+        }
+        into.distinct(InventoryFact.ROCE_LOSSLESS, lines);
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.rdmastorage.probe.cli;
 
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.check.CheckRunner;
 import io.rdmastorage.probe.check.Checks;
+import io.rdmastorage.probe.check.HostInventory;
 import io.rdmastorage.probe.check.ProbeContext;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
@@ -26,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -92,9 +95,10 @@ public final class NodeProbe {
     static int emit(CliArguments cli, Invocation invocation, List<CheckResult> results, PrintStream out)
             throws IOException {
         ProbeContext context = invocation.context();
+        Map<InventoryFact, String> inventory = HostInventory.gather(context);
         long millis = (System.nanoTime() - invocation.startNanos()) / 1_000_000;
         Report report = Report.of(context.node(), version(), context.now().truncatedTo(ChronoUnit.SECONDS).toString(),
-                millis, results);
+                millis, results, inventory);
         String compact = ReportJson.compact(report);
         if (cli.output().isPresent()) {
             Files.writeString(Path.of(cli.output().get()), compact, StandardCharsets.UTF_8);

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * Compact JSON of a report that always fits a pod termination message. Checks already summarise
  * long lists; if the document is still too big, the largest checks lose their details (marked
- * {@code detailsOmitted}), then messages are shortened. The result is always a whole document.
+ * {@code detailsOmitted}), then messages are shortened. The inventory facts are never dropped: they
+ * are bounded ({@code InventoryFact.MAX_VALUE_CHARS} each). The result is always a whole document.
  *
  * <p>The field names and their order are the wire contract with the operator ({@link ReportSchema}).
  */
@@ -61,6 +62,11 @@ public final class ReportJson {
         doc.put(ReportSchema.F_DURATION_MILLIS, r.durationMillis());
         doc.put(ReportSchema.F_STATUS, r.status().wire());
         doc.put(ReportSchema.F_CHECKS, checks);
+        if (!r.inventory().isEmpty()) {
+            Map<String, String> inventory = new LinkedHashMap<>();
+            r.inventory().forEach((fact, value) -> inventory.put(fact.key(), value));   // EnumMap: report order
+            doc.put(ReportSchema.F_INVENTORY, inventory);
+        }
         return doc;
     }
 

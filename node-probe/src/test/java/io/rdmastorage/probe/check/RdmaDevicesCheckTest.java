@@ -227,7 +227,11 @@ class RdmaDevicesCheckTest {
         assertThat(details.path("hcas").get(0).asText())
                 .isEqualTo("mlx5_bond_0: fw 28.39.1002, board MT_0000000834, PCIe 0000:03:00.0 32 GT/s x16 (max 32 GT/s x16)");
         assertThat(details.path("netdevs").get(0).asText()).isEqualTo("mlx5_bond_0/1: bond0 mtu 9000");
-        assertThat(details.path("kernel").asText()).isEqualTo("6.8.0-45-generic");
+        JsonNode inventory = run.report().path("inventory");
+        assertThat(inventory.path("kernel").asText()).isEqualTo("6.8.0-45-generic");
+        assertThat(inventory.path("hcaFirmware").asText()).isEqualTo("28.39.1002");
+        assertThat(inventory.path("hcaModel").asText()).isEqualTo("MT_0000000834");
+        assertThat(inventory.path("rdmaMtu").asText()).isEqualTo("9000");
         assertThat(run.stdout().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
                 .isLessThanOrEqualTo(io.rdmastorage.contract.ReportSchema.MAX_BYTES);
     }

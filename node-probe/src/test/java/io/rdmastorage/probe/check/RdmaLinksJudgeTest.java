@@ -2,6 +2,7 @@ package io.rdmastorage.probe.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.parse.PcieLink;
@@ -35,12 +36,12 @@ class RdmaLinksJudgeTest {
 
     private static RdmaLinks.Facts roce(List<RoceGid> gids, int mtu) {
         return new RdmaLinks.Facts(Map.of("rxe0/1", gids), Map.of("rxe0/1", "veth0"), Map.of("veth0", mtu),
-                Map.of("rxe0", new RdmaLinks.Hca("0.0.0", "", Optional.empty())), Optional.of("6.1.0-57-amd64"));
+                Map.of("rxe0", new RdmaLinks.Hca("0.0.0", "", Optional.empty())));
     }
 
     private static RdmaLinks.Facts hca(Optional<PcieLink> link) {
         return new RdmaLinks.Facts(Map.of(), Map.of(), Map.of(),
-                Map.of("mlx5_0", new RdmaLinks.Hca("28.39.1002", "MT_0000000834", link)), Optional.of("6.8.0-45-generic"));
+                Map.of("mlx5_0", new RdmaLinks.Hca("28.39.1002", "MT_0000000834", link)));
     }
 
     private static CheckResult verdict(SysfsIbPort port, RdmaLinks.Facts links, ProbeSpec.Rdma rdma,
@@ -61,9 +62,11 @@ class RdmaLinksJudgeTest {
 
         assertThat(result.status()).isEqualTo(Status.TRUE);
         assertThat(result.message()).endsWith("; MTU ≥ 4096, rate ≥ 10 Gb/sec");
-        assertThat(result.details()).containsEntry("kernel", "6.1.0-57-amd64")
-                .containsEntry("netdevs", List.of("rxe0/1: veth0 mtu 4200"))
+        assertThat(result.details()).containsEntry("netdevs", List.of("rxe0/1: veth0 mtu 4200"))
                 .containsEntry("hcas", List.of("rxe0: fw 0.0.0"));
+        // soft-RoCE has no board id: no value, rather than an empty one
+        assertThat(result.inventory()).containsExactlyInAnyOrderEntriesOf(Map.of(InventoryFact.HCA_FIRMWARE, "0.0.0",
+                InventoryFact.RDMA_MTU, "4200"));
     }
 
     @Test

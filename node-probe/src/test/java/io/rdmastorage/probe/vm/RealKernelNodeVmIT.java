@@ -163,7 +163,8 @@ class RealKernelNodeVmIT {
         assertCheck(run, "RdmaDevices", "True", "PortsActive");
         JsonNode details = run.check("RdmaDevices").path("details");
         assertThat(details.path("netdevs").toString()).contains("rxe0/1: veth0 mtu 4200").contains("rxe1/1: veth1 mtu 4200");
-        assertThat(details.path("kernel").asText()).startsWith("6.1.");
+        assertThat(run.report().path("inventory").path("kernel").asText()).startsWith("6.1.");
+        assertThat(run.report().path("inventory").path("rdmaMtu").asText()).isEqualTo("4200");
     }
 
     @Test

@@ -1,0 +1,70 @@
+package io.rdmastorage.contract;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The inventory facts: a small, fixed set of short strings every node-probe report carries beside
+ * its checks ({@link ReportSchema#F_INVENTORY}), so that the operator can compare the nodes of a
+ * profile and name the one that differs (the profile's FleetConsistent, each node's MatchesFleet).
+ * No node can tell that it is the odd one out; only the comparison can. A fact's key is what a
+ * profile's {@code fleet.allowMixed} names, so the CRD's enum is this list.
+ *
+ * <p>A fact the probe looked for and the host does not have is {@link #NOT_INSTALLED}, a value like
+ * any other (a node without rdma-core differs from one with it); a fact the probe could not look
+ * for (the section is not checked, the source is not mounted) is left out and compared with nothing.
+ */
+public enum InventoryFact {
+    KERNEL("kernel", "kernel", "/proc/sys/kernel/osrelease"),
+    RDMA_CORE("rdmaCore", "rdma-core", "`ofed_info -s` (MLNX_OFED), else the rdma-core package (dpkg status or rpm)"),
+    HCA_MODEL("hcaModel", "HCA board id", "/sys/class/infiniband/*/board_id"),
+    HCA_FIRMWARE("hcaFirmware", "HCA firmware", "/sys/class/infiniband/*/fw_ver"),
+    MLX5_DRIVER("mlx5Driver", "mlx5_core driver", "/sys/module/mlx5_core/version"),
+    IB_CORE_DRIVER("ibCoreDriver", "ib_core driver", "/sys/module/ib_core/version"),
+    RDMA_MTU("rdmaMtu", "RDMA netdev MTU", "/sys/class/net/<netdev of an Ethernet RDMA port>/mtu"),
+    ROCE_LOSSLESS("roceLossless", "RoCE lossless settings", "the RoceLossless check's trust, PFC and ECN per port"),
+    GPFS_VERSION("gpfsVersion", "GPFS daemon", "`mmdiag --version`"),
+    GPFS_VERBS("gpfsVerbs", "GPFS verbs settings", "`mmdiag --config -Y` verbsRdma, verbsRdmaCm, verbsRdmaSend"),
+    NVIDIA_FS("nvidiaFs", "nvidia-fs", "`gdscheck -p` nvidia_fs version"),
+    GDS("gds", "GDS", "`gdscheck -p` GDS release version");
+
+    /** The value of a fact the probe looked for and the host does not have. */
+    public static final String NOT_INSTALLED = "not installed";
+    /** Each value is at most this long: 12 facts stay a small part of the report's 4 KiB. */
+    public static final int MAX_VALUE_CHARS = 80;
+
+    private final String key;
+    private final String label;
+    private final String source;
+
+    InventoryFact(String key, String label, String source) {
+        this.key = key;
+        this.label = label;
+        this.source = source;
+    }
+
+    /** Its name in the report, in RdmaStorageNode status and in {@code fleet.allowMixed}: {@code hcaFirmware}. */
+    public String key() {
+        return key;
+    }
+
+    /** How messages name it: {@code HCA firmware}. */
+    public String label() {
+        return label;
+    }
+
+    /** Where node-probe reads it, for the docs. */
+    public String source() {
+        return source;
+    }
+
+    public static Optional<InventoryFact> ofKey(String key) {
+        return Arrays.stream(values()).filter(f -> f.key.equals(key)).findFirst();
+    }
+
+    /** Every key, in report order. */
+    public static List<String> keys() {
+        return Arrays.stream(values()).map(InventoryFact::key).toList();
+    }
+}
