@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  */
 public final class OfedInfo {
 
-    private static final Pattern BUNDLE = Pattern.compile("^\\s*([A-Za-z][A-Za-z0-9_.]*-[0-9][A-Za-z0-9_.\\-]*?):?\\s*$",
+    /** One token naming an OFED bundle with a version ({@code OFED-internal-4.4-2.0.7:} from older releases too). */
+    private static final Pattern BUNDLE = Pattern.compile("^\\s*([A-Za-z0-9_.\\-]*OFED[A-Za-z0-9_.\\-]*-[0-9][A-Za-z0-9_.\\-]*?):?\\s*$",
             Pattern.MULTILINE);
 
     private OfedInfo() {

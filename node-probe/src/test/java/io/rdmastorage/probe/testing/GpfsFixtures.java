@@ -48,6 +48,7 @@ public final class GpfsFixtures {
         host.tool(BIN + "/mmgetstate").on("-Y").prints(mmgetstateY("active"));
         host.tool(BIN + "/mmdiag").on("--config", "-Y").prints(mmdiagConfigY("enable", HEALTHY_PORTS, HEALTHY_PAGEPOOL));
         host.tool(BIN + "/mmdiag").on("--network").prints(mmdiagNetwork());
+        host.tool(BIN + "/mmdiag").on("--version").printsSample("gpfs/mmdiag-version_5.2.1.1_ibm-cloud-faq.txt");
         host.tool(BIN + "/mmfsadm").on("test", "verbs", "status").printsSample("gpfs/mmfsadm-test-verbs-status_started.txt");
         host.tool(BIN + "/mmfsadm").on("test", "verbs", "conn").prints(verbsConn(true));
         host.tool(BIN + "/mmlscluster").on("-Y").prints(mmlsclusterY());
