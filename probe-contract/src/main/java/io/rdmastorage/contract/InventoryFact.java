@@ -31,6 +31,12 @@ public enum InventoryFact {
 
     /** The value of a fact the probe looked for and the host does not have. */
     public static final String NOT_INSTALLED = "not installed";
+    /**
+     * The keys as one regular expression, for the CRD's {@code fleet.allowMixed} items (an annotation
+     * needs a constant; InventoryFactTest holds it equal to {@link #keys()}).
+     */
+    public static final String KEY_REGEX = "^(kernel|rdmaCore|hcaModel|hcaFirmware|mlx5Driver|ibCoreDriver|rdmaMtu"
+            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds)$";
     /** Each value is at most this long: 12 facts stay a small part of the report's 4 KiB. */
     public static final int MAX_VALUE_CHARS = 80;
 

@@ -32,6 +32,9 @@ public class RdmaStorageNodeStatus {
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, JsonNode> details = new LinkedHashMap<>();
     private LatencyResult latency;
+    /** The node's inventory facts from its last probe report (kernel, hcaFirmware, ...), compared across the profile's nodes. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    private Map<String, String> inventory = new LinkedHashMap<>();
 
     public Long getObservedGeneration() {
         return observedGeneration;
@@ -95,6 +98,14 @@ public class RdmaStorageNodeStatus {
 
     public void setDetails(Map<String, JsonNode> details) {
         this.details = details;
+    }
+
+    public Map<String, String> getInventory() {
+        return inventory;
+    }
+
+    public void setInventory(Map<String, String> inventory) {
+        this.inventory = inventory;
     }
 
     public LatencyResult getLatency() {

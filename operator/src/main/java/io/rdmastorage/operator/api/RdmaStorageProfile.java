@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "NOT READY", jsonPath = ".status.nodes.notReady", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "UNKNOWN", jsonPath = ".status.nodes.unknown", type = AdditionalPrinterColumn.Type.INTEGER)
 @AdditionalPrinterColumn(name = "ALL READY", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@AdditionalPrinterColumn(name = "CONSISTENT", jsonPath = ".status.conditions[?(@.type==\"FleetConsistent\")].status")
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)
 public class RdmaStorageProfile extends CustomResource<RdmaStorageProfileSpec, RdmaStorageProfileStatus> {

@@ -77,6 +77,8 @@ public class RdmaStorageProfileSpec {
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
+    /** How the nodes' inventory facts are compared (FleetConsistent, MatchesFleet); absent = every fact must agree, nothing fenced. */
+    private FleetSpec fleet;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -188,6 +190,14 @@ public class RdmaStorageProfileSpec {
 
     public void setCeph(CephCheckSpec ceph) {
         this.ceph = ceph;
+    }
+
+    public FleetSpec getFleet() {
+        return fleet;
+    }
+
+    public void setFleet(FleetSpec fleet) {
+        this.fleet = fleet;
     }
 
     public RoceCheckSpec getRoce() {

@@ -21,6 +21,8 @@ public class RdmaStorageProfileStatus {
     private List<Condition> conditions = new ArrayList<>();
     /** The first few nodes that are not ready, by name (the messages of the conditions say why). */
     private List<String> notReadyNodes = new ArrayList<>();
+    /** Per inventory fact, how many nodes hold each value (FleetConsistent says which nodes differ). */
+    private List<FleetFactCounts> fleet;
 
     public Long getObservedGeneration() {
         return observedGeneration;
@@ -52,5 +54,13 @@ public class RdmaStorageProfileStatus {
 
     public void setNotReadyNodes(List<String> notReadyNodes) {
         this.notReadyNodes = notReadyNodes;
+    }
+
+    public List<FleetFactCounts> getFleet() {
+        return fleet;
+    }
+
+    public void setFleet(List<FleetFactCounts> fleet) {
+        this.fleet = fleet;
     }
 }

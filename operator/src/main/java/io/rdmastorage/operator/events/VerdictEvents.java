@@ -9,6 +9,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
 import java.time.Instant;
@@ -90,16 +91,19 @@ public final class VerdictEvents {
         return allFirstAndTrue && judgesReady ? List.of() : changes;
     }
 
+    /** The profile conditions whose changes get an event: Ready, and FleetConsistent (a Warning when it leaves True). */
+    static final java.util.Set<String> PROFILE_EVENTS = java.util.Set.of(CheckTypes.READY, FleetDistribution.FLEET_CONSISTENT);
+
     /**
-     * Records an event on the profile when its {@code Ready} condition changed status between two
-     * versions of its status (the stored one and the one about to be written).
+     * Records an event on the profile when its {@code Ready} or {@code FleetConsistent} condition
+     * changed status between two versions of its status (the stored one and the one about to be written).
      *
      * @return the change, if there was one
      */
     public List<VerdictChange> recordProfileChange(RdmaStorageProfile profile, RdmaStorageProfileStatus before,
                                                    RdmaStorageProfileStatus after) {
         List<VerdictChange> changes = VerdictChange.between(before, after).stream()
-                .filter(c -> CheckTypes.READY.equals(c.type())).toList();
+                .filter(c -> PROFILE_EVENTS.contains(c.type())).toList();
         changes.forEach(change -> record(profile, change));
         return changes;
     }

@@ -42,6 +42,14 @@ public final class OperatorMetrics {
     public static final String PROBE_FAILURES = "rdmastorage.probe.failures";
     /** {@code rdmastorage_verdict_changes_total{profile, check}}: condition status changes on nodes. */
     public static final String VERDICT_CHANGES = "rdmastorage.verdict.changes";
+    /**
+     * {@code rdmastorage_fleet_distinct_values{profile, fact, allow_mixed}}: how many distinct values
+     * an inventory fact has over the profile's nodes (1 = uniform); allow_mixed "true" when
+     * fleet.allowMixed names the fact.
+     */
+    public static final String FLEET_DISTINCT_VALUES = "rdmastorage.fleet.distinct.values";
+    public static final String FACT = "fact";
+    public static final String ALLOW_MIXED = "allow_mixed";
 
     public static final String PROFILE = "profile";
     public static final String CHECK = "check";
@@ -55,6 +63,7 @@ public final class OperatorMetrics {
         Duration.ofSeconds(120), Duration.ofSeconds(300)
     };
 
+    /** One gauge series; for {@link #FLEET_DISTINCT_VALUES}, {@code check} is the fact and {@code status} allow_mixed. */
     private record SeriesKey(String name, String profile, String check, String status) {
     }
 
@@ -120,6 +129,24 @@ public final class OperatorMetrics {
         gauges.keySet().stream()
                 .filter(k -> k.name().equals(CHECK_NODES) && k.profile().equals(profile)
                         && !checkNodes.containsKey(k.check()))
+                .toList()
+                .forEach(this::removeGauge);
+    }
+
+    /**
+     * Sets a profile's fleet gauges: per inventory fact its number of distinct values over the
+     * nodes; facts no node reports any more lose their series. Facts are a fixed dozen: bounded.
+     */
+    public void updateFleet(String profile, Map<String, Integer> distinctValues, java.util.Set<String> allowMixed) {
+        Objects.requireNonNull(profile, "profile");
+        java.util.Set<SeriesKey> current = new java.util.HashSet<>();
+        distinctValues.forEach((fact, distinct) -> {
+            SeriesKey key = new SeriesKey(FLEET_DISTINCT_VALUES, profile, fact, String.valueOf(allowMixed.contains(fact)));
+            current.add(key);
+            setGauge(key, distinct);
+        });
+        gauges.keySet().stream()
+                .filter(k -> k.name().equals(FLEET_DISTINCT_VALUES) && k.profile().equals(profile) && !current.contains(k))
                 .toList()
                 .forEach(this::removeGauge);
     }
@@ -200,8 +227,13 @@ public final class OperatorMetrics {
         AtomicLong value = new AtomicLong();
         Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), value, AtomicLong::get)
                 .strongReference(true)
-                .tag(PROFILE, key.profile())
-                .tag(STATUS, key.status());
+                .tag(PROFILE, key.profile());
+        if (key.name().equals(FLEET_DISTINCT_VALUES)) {
+            return new GaugeSeries(builder.tag(FACT, key.check()).tag(ALLOW_MIXED, key.status())
+                    .description("Distinct values of one inventory fact over the profile's nodes (1 = uniform)")
+                    .register(registry), value);
+        }
+        builder.tag(STATUS, key.status());
         if (key.check() != null) {
             builder.tag(CHECK, key.check());
         }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.verdict.FleetDistribution;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,8 +21,10 @@ import java.util.List;
  * @param creates probe pods to create (node probes, latency servers and clients), within the slot budget
  * @param wakeAt  when to reconcile again without any event
  * @param waiting measurements that are due but wait for a probe slot (or a free port)
+ * @param fleet   the matching nodes' inventory facts compared, as the writes leave them (for the profile's status)
  */
-record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates, Instant wakeAt, int waiting) {
+record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates, Instant wakeAt, int waiting,
+                   FleetDistribution fleet) {
 
     /**
      * One node's changes, in order: {@code deletes}, then each of {@code writes}, then its markings.

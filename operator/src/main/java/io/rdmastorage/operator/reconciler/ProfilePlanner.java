@@ -3,6 +3,7 @@ package io.rdmastorage.operator.reconciler;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -22,6 +23,7 @@ import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
@@ -80,12 +82,40 @@ final class ProfilePlanner {
     private ProfilePlan plan() {
         List<ProbeCandidate> probes = planNodeProbes();
         List<LatencyPlan> latency = planLatency();
+        FleetDistribution fleet = planFleet();
         startProbes(probes);
         startLatencyServers(latency);
         deletes.addAll(snapshot.strays());
         List<ProfilePlan.NodeChange> nodes = new ArrayList<>(drafts.size());
         drafts.values().forEach(d -> nodes.add(d.change()));
-        return new ProfilePlan(nodes, deletes, creates, wakeAt, waiting);
+        return new ProfilePlan(nodes, deletes, creates, wakeAt, waiting, fleet);
+    }
+
+    // ---------------------------------------------------------------- the fleet comparison
+
+    /**
+     * The matching nodes' inventory facts as this plan leaves them (harvests included), compared:
+     * each node's MatchesFleet goes into the write it gets anyway, and only a node whose MatchesFleet
+     * (or Ready) changes without one gets a write of its own — a few minority nodes, not every node
+     * every round. A node that left the selection is not a member, so its values are gone.
+     */
+    private FleetDistribution planFleet() {
+        List<FleetDistribution.Member> members = new ArrayList<>(snapshot.matching().size());
+        for (String node : snapshot.matching()) {
+            RdmaStorageNodeStatus status = drafts.get(node).status;
+            members.add(new FleetDistribution.Member(node, status == null ? Map.of() : status.getInventory()));
+        }
+        FleetDistribution fleet = FleetDistribution.of(members, Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
+        for (String node : snapshot.matching()) {
+            NodeDraft draft = drafts.get(node);
+            if (draft.status == null || draft.forget) {
+                continue;   // no verdict yet: MatchesFleet comes with its first one
+            }
+            Condition matches = fleet.matchesFleet(draft.status.getInventory(), generation, now);
+            draft.amend(NodeVerdicts.withFleet(profile.getSpec(), draft.stored == null ? null : draft.stored.getStatus(),
+                    draft.status, matches, now));
+        }
+        return fleet;
     }
 
     // ---------------------------------------------------------------- the nodes' own probes
@@ -267,6 +297,23 @@ final class ProfilePlanner {
             writes.add(new ProfilePlan.VerdictWrite(status, merged, List.copyOf(thenDelete),
                     merged.getProbeDurationMillis() != null && next.getLastProbeTime() != null));
             status = merged;
+        }
+
+        /**
+         * {@code next} as the verdict to store, folded into this plan's last write for the node
+         * (no request of its own), or a write of its own when there is none and it changes something.
+         */
+        void amend(RdmaStorageNodeStatus next) {
+            if (StatusComparison.same(status, next)) {
+                return;
+            }
+            if (writes.isEmpty()) {
+                writes.add(new ProfilePlan.VerdictWrite(status, next, List.of(), false));
+            } else {
+                ProfilePlan.VerdictWrite last = writes.remove(writes.size() - 1);
+                writes.add(new ProfilePlan.VerdictWrite(last.previous(), next, last.thenDelete(), last.probeDuration()));
+            }
+            status = next;
         }
 
         ProfilePlan.NodeChange change() {

@@ -18,6 +18,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -30,6 +31,7 @@ import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
+import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.ProfileAggregation;
 import java.time.Clock;
 import java.time.Duration;
@@ -149,7 +151,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 new NodeMarkings(context.getClient()), events, metrics).carryOut(plan);
 
         // aggregate
-        RdmaStorageProfileStatus status = aggregate(snapshot, stored, now);
+        RdmaStorageProfileStatus status = aggregate(snapshot, stored, plan.fleet(), now);
         events.recordProfileChange(profile, profile.getStatus(), status);
         return statusUpdate(profile, status, plan.wakeAt(), now);
     }
@@ -183,7 +185,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
 
     /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */
     private RdmaStorageProfileStatus aggregate(ProfileSnapshot snapshot, Map<String, RdmaStorageNode> stored,
-                                               Instant now) {
+                                               FleetDistribution fleet, Instant now) {
         RdmaStorageProfile profile = snapshot.profile();
         List<ProfileAggregation.Member> verdicts = new ArrayList<>(snapshot.matching().size());
         for (String node : snapshot.matching()) {
@@ -191,10 +193,12 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
             verdicts.add(new ProfileAggregation.Member(node, verdict == null ? null : verdict.getStatus()));
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
-                verdicts, profile.getStatus(), now);
+                verdicts, fleet, profile.getStatus(), now);
         metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(
                 stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
                         .map(RdmaStorageNodeStatus::getConditions).toList()));
+        metrics.updateFleet(profile.getMetadata().getName(), fleet.distinctValues(),
+                Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
         return status;
     }
 

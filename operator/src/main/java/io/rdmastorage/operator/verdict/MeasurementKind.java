@@ -75,6 +75,7 @@ public enum MeasurementKind {
                 to.setProbeDurationMillis(from.getProbeDurationMillis());
                 to.setProbeVersion(from.getProbeVersion());
                 to.setDetails(from.getDetails() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(from.getDetails()));
+                to.setInventory(from.getInventory() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(from.getInventory()));
             }
             case PAIR_PROBE -> to.setLatency(from.getLatency());
         }

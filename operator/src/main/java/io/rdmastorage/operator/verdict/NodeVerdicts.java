@@ -3,6 +3,7 @@ package io.rdmastorage.operator.verdict;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
@@ -82,6 +83,7 @@ public final class NodeVerdicts {
         status.setProbeDurationMillis(report.durationMillis());
         status.setProbeVersion(report.probeVersion());
         status.setDetails(details);
+        status.setInventory(new LinkedHashMap<>(report.inventory()));
         return status;
     }
 
@@ -245,9 +247,40 @@ public final class NodeVerdicts {
         return status;
     }
 
-    /** Ready first, worked out from the checks, then the checks in profile order. */
+    /**
+     * {@code current} with the node's MatchesFleet (the fleet comparison's part, written last in a
+     * reconcile, after every measurement's) and Ready worked out again, counting MatchesFleet only
+     * when the profile's {@code fleet.required} says so. Transition times come from {@code stored}
+     * (the status the cluster holds), as the measurements' did.
+     *
+     * @param stored the stored status; may be null
+     */
+    public static RdmaStorageNodeStatus withFleet(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus stored,
+                                                  RdmaStorageNodeStatus current, Condition matchesFleet, Instant now) {
+        RdmaStorageNodeStatus next = copy(current);
+        long generation = next.getObservedGeneration() == null ? 0 : next.getObservedGeneration();
+        List<Condition> checks = checksOf(current.getConditions());
+        checks.removeIf(c -> FleetDistribution.MATCHES_FLEET.equals(c.getType()));
+        List<String> judged = new ArrayList<>(checks.stream().map(Condition::getType).toList());
+        checks.add(matchesFleet);
+        if (FleetSpec.required(spec)) {
+            judged.add(FleetDistribution.MATCHES_FLEET);
+        }
+        List<Condition> conditions = new ArrayList<>(checks.size() + 1);
+        conditions.add(NodeReadiness.of(judged, checks).readyCondition(generation, now));
+        conditions.addAll(checks);
+        next.setConditions(Conditions.merge(stored != null ? stored.getConditions() : current.getConditions(), conditions,
+                now, generation));
+        return next;
+    }
+
+    /**
+     * Ready first, worked out from the checks, then the checks in profile order. A MatchesFleet
+     * among them does not count here: whether it does is the profile's ({@link #withFleet}).
+     */
     private static List<Condition> withReady(List<Condition> checks, long generation, Instant at) {
-        List<String> types = checks.stream().map(Condition::getType).toList();
+        List<String> types = checks.stream().map(Condition::getType)
+                .filter(t -> !FleetDistribution.MATCHES_FLEET.equals(t)).toList();
         List<Condition> conditions = new ArrayList<>(checks.size() + 1);
         conditions.add(NodeReadiness.of(types, checks).readyCondition(generation, at));
         conditions.addAll(checks);

@@ -1,7 +1,10 @@
 package io.rdmastorage.operator.verdict;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,12 +16,15 @@ import java.util.Optional;
  * @param startedAt      RFC 3339; may be null (informational)
  * @param durationMillis may be null (informational)
  * @param status         the worst check status, as the probe saw it
+ * @param inventory      the node's inventory facts by key ({@link io.rdmastorage.contract.InventoryFact}), the
+ *                       keys this operator knows only; empty from a probe that sent none
  */
 public record ProbeReport(String apiVersion, String kind, String node, String probeVersion, String startedAt,
-                          Long durationMillis, String status, List<Check> checks) {
+                          Long durationMillis, String status, List<Check> checks, Map<String, String> inventory) {
 
     public ProbeReport {
         checks = List.copyOf(checks);
+        inventory = Collections.unmodifiableMap(new LinkedHashMap<>(inventory));
     }
 
     /**

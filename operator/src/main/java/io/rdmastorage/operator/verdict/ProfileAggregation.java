@@ -1,6 +1,8 @@
 package io.rdmastorage.operator.verdict;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.FleetFactCounts;
+import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -50,21 +52,35 @@ public final class ProfileAggregation {
     public static RdmaStorageProfileStatus aggregate(RdmaStorageProfileSpec spec, long generation,
                                                      List<RdmaStorageNode> nodes, RdmaStorageProfileStatus previous,
                                                      Instant now) {
-        return aggregate(spec, generation, nodes, ProfileAggregation::nodeName, RdmaStorageNode::getStatus, previous, now);
+        return aggregate(spec, generation, nodes, ProfileAggregation::nodeName, RdmaStorageNode::getStatus, null, previous,
+                now);
     }
 
     /** {@link #aggregate} for name/status pairs. */
     public static RdmaStorageProfileStatus aggregateVerdicts(RdmaStorageProfileSpec spec, long generation,
                                                              List<Member> nodes, RdmaStorageProfileStatus previous,
                                                              Instant now) {
-        return aggregate(spec, generation, nodes, Member::node, Member::status, previous, now);
+        return aggregate(spec, generation, nodes, Member::node, Member::status, null, previous, now);
+    }
+
+    /**
+     * {@link #aggregateVerdicts} with the fleet comparison: its FleetConsistent after the check
+     * conditions, and its counts in {@code status.fleet}.
+     *
+     * @param fleet the distribution of the same nodes' inventory facts
+     */
+    public static RdmaStorageProfileStatus aggregateVerdicts(RdmaStorageProfileSpec spec, long generation,
+                                                             List<Member> nodes, FleetDistribution fleet,
+                                                             RdmaStorageProfileStatus previous, Instant now) {
+        return aggregate(spec, generation, nodes, Member::node, Member::status, fleet, previous, now);
     }
 
     private static <N> RdmaStorageProfileStatus aggregate(RdmaStorageProfileSpec spec, long generation, Iterable<N> nodes,
                                                           Function<N, String> name,
                                                           Function<N, RdmaStorageNodeStatus> statusOf,
+                                                          FleetDistribution fleet,
                                                           RdmaStorageProfileStatus previous, Instant now) {
-        Tally tally = new Tally(CheckTypes.expected(spec));
+        Tally tally = new Tally(CheckTypes.expected(spec), FleetSpec.required(spec));
         for (N node : nodes) {
             RdmaStorageNodeStatus status = statusOf.apply(node);
             tally.add(name.apply(node), status == null ? null : status.getConditions());
@@ -73,8 +89,14 @@ public final class ProfileAggregation {
         status.setObservedGeneration(generation);
         status.setNodes(tally.counts());
         status.setNotReadyNodes(tally.notReadyNodes());
-        status.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(),
-                tally.conditions(generation, now), now, generation));
+        List<Condition> conditions = tally.conditions(generation, now);
+        if (fleet != null) {
+            conditions.add(fleet.consistent(generation, now));
+            List<FleetFactCounts> counts = fleet.counts();
+            status.setFleet(counts.isEmpty() ? null : counts);
+        }
+        status.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(), conditions, now,
+                generation));
         return status;
     }
 
@@ -120,6 +142,8 @@ public final class ProfileAggregation {
 
     private static final class Tally {
         final List<String> expected;
+        /** The types a node's readiness counts: the checks, and MatchesFleet when {@code fleet.required}. */
+        final List<String> judged;
         final Map<String, TypeTally> types = new LinkedHashMap<>();
         int matched;
         int ready;
@@ -129,16 +153,21 @@ public final class ProfileAggregation {
         final Worst<Entry> falseNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
         final Worst<Entry> unknownNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
 
-        Tally(List<String> expected) {
+        Tally(List<String> expected, boolean fleetRequired) {
             this.expected = expected;
-            for (String type : expected) {
+            List<String> judged = new ArrayList<>(expected);
+            if (fleetRequired && !expected.isEmpty()) {
+                judged.add(FleetDistribution.MATCHES_FLEET);
+            }
+            this.judged = judged;
+            for (String type : judged) {
                 types.put(type, new TypeTally());
             }
         }
 
         void add(String node, List<Condition> conditions) {
             matched++;
-            NodeReadiness r = NodeReadiness.of(expected, conditions);
+            NodeReadiness r = NodeReadiness.of(judged, conditions);
             for (Condition c : r.falses()) {
                 TypeTally t = types.get(c.getType());
                 t.falses++;

@@ -55,6 +55,16 @@ public final class Reasons {
     public static final String NO_MATCHING_NODES = "NoMatchingNodes";
     public static final String ALL_NODES_PASSED = "AllNodesPassed";
     public static final String NODES_FAILING = "NodesFailing";
+    // Fleet consistency: a profile's FleetConsistent and a node's MatchesFleet.
+    public static final String FLEET_UNIFORM = "FleetUniform";
+    public static final String FLEET_DIVERGES = "FleetDiverges";
+    /** Fewer than two nodes have reported inventory facts. */
+    public static final String FLEET_TOO_SMALL = "FleetTooSmall";
+    public static final String MATCHES_MAJORITY = "MatchesMajority";
+    public static final String DIFFERS_FROM_FLEET = "DiffersFromFleet";
+    /** A fact's most common values tie: no node of them is the odd one out. */
+    public static final String NO_FLEET_MAJORITY = "NoFleetMajority";
+    public static final String INVENTORY_NOT_REPORTED = "InventoryNotReported";
     /** The operator's reconcile of the profile keeps failing (Ready Unknown, the error in the message). */
     public static final String RECONCILE_FAILING = "ReconcileFailing";
 

@@ -8,12 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.contract.Status;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -133,7 +136,37 @@ public final class ReportParser {
             checks.add(new ProbeReport.Check(type, checkStatus, reason, SafeText.clean(message),
                     details == null || details.isNull() ? JSON.createObjectNode() : (ObjectNode) details));
         }
-        return new ProbeReport(apiVersion, kind, node, probeVersion, startedAt, durationMillis, status, checks);
+        return new ProbeReport(apiVersion, kind, node, probeVersion, startedAt, durationMillis, status, checks,
+                inventory(doc.get(ReportSchema.F_INVENTORY)));
+    }
+
+    /**
+     * The inventory facts: an object of short strings. A key this operator does not know (a newer
+     * probe's) is left out; a value is cleaned and cut to {@link InventoryFact#MAX_VALUE_CHARS}.
+     */
+    private static Map<String, String> inventory(JsonNode node) throws InvalidReport {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new InvalidReport("has an " + ReportSchema.F_INVENTORY + " that is not an object");
+        }
+        Map<String, String> inventory = new LinkedHashMap<>();
+        for (InventoryFact fact : InventoryFact.values()) {
+            JsonNode value = node.get(fact.key());
+            if (value == null || value.isNull()) {
+                continue;
+            }
+            if (!value.isTextual()) {
+                throw new InvalidReport("has " + ReportSchema.F_INVENTORY + "." + fact.key() + " that is not a string");
+            }
+            String text = SafeText.clean(value.textValue()).replaceAll("\\s+", " ").strip();   // one line, as sent
+            if (!text.isEmpty()) {
+                inventory.put(fact.key(), text.length() <= InventoryFact.MAX_VALUE_CHARS ? text
+                        : text.substring(0, InventoryFact.MAX_VALUE_CHARS - 1) + "…");
+            }
+        }
+        return inventory;
     }
 
     private static String status(JsonNode parent, String where) throws InvalidReport {

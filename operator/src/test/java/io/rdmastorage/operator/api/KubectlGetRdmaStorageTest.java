@@ -51,7 +51,12 @@ class KubectlGetRdmaStorageTest {
         counts.setUnknown(1);
         profileStatus.setNodes(counts);
         profileStatus.setObservedGeneration(profile.getMetadata().getGeneration());
-        profileStatus.setConditions(List.of(condition("Ready", "False", "NodesNotReady", now)));
+        profileStatus.setConditions(List.of(condition("Ready", "False", "NodesNotReady", now),
+                condition("FleetConsistent", "False", "FleetDiverges", now)));
+        FleetFactCounts firmware = new FleetFactCounts();
+        firmware.setFact("hcaFirmware");
+        firmware.setValues(List.of(new FleetFactCounts.ValueCount("28.41.1000", 38), new FleetFactCounts.ValueCount("28.39.1002", 2)));
+        profileStatus.setFleet(List.of(firmware));
         profileStatus.setNotReadyNodes(List.of(NODE, "gpu-12"));
         profile.setStatus(profileStatus);
         client.resource(profile).updateStatus();
@@ -95,12 +100,12 @@ class KubectlGetRdmaStorageTest {
 
         List<String> lines = Arrays.asList(out.split("\n"));
         assertThat(lines).as(out).anySatisfy(header -> assertThat(columns(header))
-                .containsExactly("NAME", "MATCHED", "READY", "NOT READY", "UNKNOWN", "ALL READY", "AGE"));
+                .containsExactly("NAME", "MATCHED", "READY", "NOT READY", "UNKNOWN", "ALL READY", "CONSISTENT", "AGE"));
         assertThat(lines).as(out).anySatisfy(header -> assertThat(columns(header))
                 .containsExactly("NAME", "NODE", "PROFILE", "READY", "GPFS", "NVMEOF", "GDS", "LATENCY-US", "LAST PROBE", "AGE"));
         // with two kinds in one listing kubectl prefixes names with the resource
         assertThat(lines).as(out).anySatisfy(row -> assertThat(columns(row)).startsWith(
-                "rdmastorageprofile.rdmastorage.io/" + PROFILE, "40", "37", "2", "1", "False"));
+                "rdmastorageprofile.rdmastorage.io/" + PROFILE, "40", "37", "2", "1", "False", "False"));
         assertThat(lines).as(out).anySatisfy(row -> assertThat(columns(row)).startsWith(
                 "rdmastoragenode.rdmastorage.io/" + PROFILE + "." + NODE, NODE, PROFILE, "False", "False", "True", "True", "2.4"));
     }
@@ -129,6 +134,8 @@ class KubectlGetRdmaStorageTest {
         RdmaStorageProfile profile = client.resources(RdmaStorageProfile.class).withName(PROFILE).get();
         assertThat(profile.getStatus().getNodes().getNotReady()).isEqualTo(2);
         assertThat(profile.getStatus().getNotReadyNodes()).containsExactly(NODE, "gpu-12");
+        assertThat(profile.getStatus().getFleet().get(0).getValues()).extracting(FleetFactCounts.ValueCount::getNodes)
+                .containsExactly(38, 2);
         // written through the status subresource only; the spec got its defaults
         assertThat(profile.getSpec().getInterval()).isEqualTo("15m");
     }
