@@ -20,11 +20,13 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
@@ -103,14 +105,96 @@ class ProfilePlannerTest {
     void aVerdictThatWouldNotChangeIsNotWrittenAndAFreshNodeWakesTheReconcileWhenItIsDue() {
         RdmaStorageProfile profile = profile(5, false);
         Instant probedAt = NOW.minus(Duration.ofMinutes(10));
-        RdmaStorageNode stored = verdict(profile, "gpu-01", NodeVerdicts.merge(null, probed(profile, "gpu-01", 1,
+        RdmaStorageNode older = verdict(profile, "gpu-01", NodeVerdicts.merge(null, probed(profile, "gpu-01", 1,
                 probedAt), probedAt));
+        // a verdict stored before fleet consistency gets its MatchesFleet once, then stays put
+        ProfilePlan upgrade = plan(profile, nodes("gpu-01"), List.of(older), List.of());
+        RdmaStorageNodeStatus written = change(upgrade, "gpu-01").writes().get(0).status();
+        assertThat(Conditions.find(written.getConditions(), FleetDistribution.MATCHES_FLEET)).isPresent();
+        RdmaStorageNode stored = verdict(profile, "gpu-01", written);
 
         ProfilePlan plan = plan(profile, nodes("gpu-01"), List.of(stored), List.of());
 
         assertThat(change(plan, "gpu-01").writes()).isEmpty();
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.wakeAt()).isEqualTo(probedAt.plus(Duration.ofMinutes(15)));
+    }
+
+    // ---------------------------------------------------------------- the fleet comparison
+
+    /** A report of a healthy node with its HCA firmware among the inventory facts. */
+    static String reportWithFirmware(String node, String firmware) {
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+        return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:40Z", 800, List.of(rdma),
+                Map.of(InventoryFact.HCA_FIRMWARE, firmware, InventoryFact.KERNEL, "6.8.0-45-generic")));
+    }
+
+    @Test
+    void harvestsCarryMatchesFleetInTheirOwnWriteAndTheOddNodeIsFalse() {
+        RdmaStorageProfile profile = profile(5, false);
+        List<Pod> pods = List.of(finished(profile, "gpu-01", 1, reportWithFirmware("gpu-01", "28.41.1000")),
+                finished(profile, "gpu-02", 1, reportWithFirmware("gpu-02", "28.41.1000")),
+                finished(profile, "gpu-03", 1, reportWithFirmware("gpu-03", "28.39.1002")));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(), pods);
+
+        for (String node : List.of("gpu-01", "gpu-02", "gpu-03")) {
+            assertThat(change(plan, node).writes()).as(node + ": one write, MatchesFleet in it").hasSize(1);
+        }
+        Condition odd = matchesFleet(change(plan, "gpu-03").writes().get(0).status());
+        assertThat(odd.getStatus()).isEqualTo("False");
+        assertThat(odd.getMessage()).startsWith("HCA firmware is 28.39.1002 here, 28.41.1000 on most nodes");
+        assertThat(matchesFleet(change(plan, "gpu-01").writes().get(0).status()).getStatus()).isEqualTo("True");
+        assertThat(ready(change(plan, "gpu-03").writes().get(0).status()).getStatus())
+                .as("fleet.required is false: report, don't fence").isEqualTo("True");
+        assertThat(plan.fleet().consistent(GEN, NOW).getMessage())
+                .startsWith("HCA firmware: 28.41.1000 on 2 nodes; 28.39.1002 on gpu-03");
+    }
+
+    @Test
+    void withFleetRequiredTheOddNodeIsNotReady() {
+        RdmaStorageProfile profile = profile(5, false);
+        io.rdmastorage.operator.api.FleetSpec fleet = new io.rdmastorage.operator.api.FleetSpec();
+        fleet.setRequired(true);
+        profile.getSpec().setFleet(fleet);
+        List<Pod> pods = List.of(finished(profile, "gpu-01", 1, reportWithFirmware("gpu-01", "28.41.1000")),
+                finished(profile, "gpu-02", 1, reportWithFirmware("gpu-02", "28.41.1000")),
+                finished(profile, "gpu-03", 1, reportWithFirmware("gpu-03", "28.39.1002")));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(), pods);
+
+        Condition ready = ready(change(plan, "gpu-03").writes().get(0).status());
+        assertThat(ready.getStatus()).isEqualTo("False");
+        assertThat(ready.getMessage()).isEqualTo("MatchesFleet: DiffersFromFleet");
+        assertThat(ready(change(plan, "gpu-01").writes().get(0).status()).getStatus()).isEqualTo("True");
+    }
+
+    @Test
+    void aSteadyFleetWritesNothingAndANodeTheFleetMovesAwayFromGetsOneWrite() {
+        RdmaStorageProfile profile = profile(5, false);
+        List<Pod> first = List.of(finished(profile, "gpu-01", 1, reportWithFirmware("gpu-01", "28.41.1000")),
+                finished(profile, "gpu-02", 1, reportWithFirmware("gpu-02", "28.39.1002")));
+        ProfilePlan round1 = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(), first);
+        // two nodes that differ: no majority yet
+        assertThat(matchesFleet(change(round1, "gpu-01").writes().get(0).status()).getReason()).isEqualTo("NoFleetMajority");
+        RdmaStorageNode stored1 = verdict(profile, "gpu-01", change(round1, "gpu-01").writes().get(0).status());
+        RdmaStorageNode stored2 = verdict(profile, "gpu-02", change(round1, "gpu-02").writes().get(0).status());
+
+        ProfilePlan steady = plan(profile, nodes("gpu-01", "gpu-02"), List.of(stored1, stored2), List.of());
+        assertThat(steady.nodes()).allSatisfy(n -> assertThat(n.writes()).isEmpty());
+
+        // gpu-03 reports the current firmware: gpu-02 becomes the odd one out without a probe of its own
+        Pod third = finished(profile, "gpu-03", 1, reportWithFirmware("gpu-03", "28.41.1000"));
+        ProfilePlan round2 = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(stored1, stored2), List.of(third));
+        assertThat(change(round2, "gpu-02").writes()).singleElement()
+                .satisfies(w -> assertThat(matchesFleet(w.status()).getStatus()).isEqualTo("False"));
+        assertThat(change(round2, "gpu-01").writes()).singleElement()
+                .satisfies(w -> assertThat(matchesFleet(w.status()).getStatus()).isEqualTo("True"));
+        assertThat(change(round2, "gpu-03").writes()).hasSize(1);
+    }
+
+    static Condition matchesFleet(RdmaStorageNodeStatus status) {
+        return Conditions.find(status.getConditions(), FleetDistribution.MATCHES_FLEET).orElseThrow();
     }
 
     @Test
