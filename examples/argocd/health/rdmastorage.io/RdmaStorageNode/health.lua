@@ -8,6 +8,8 @@
 --                (the node is queued for its first probe, or for a check just added to the profile)
 --                or AwaitingMeasurement (every other check is True and only the first verbs
 --                latency measurement against a peer is pending).
+--                Ready Unknown FleetTooSmall or InventoryNotReported (spec.fleet.required: the
+--                node's MatchesFleet waits for a second node, or for this node's inventory facts).
 --   Suspended    Ready Unknown NodeNotReady or NodeUnschedulable: the node is NotReady or cordoned,
 --                so it is not probed until it is back; earlier results no longer count.
 --   Degraded     Ready False (ChecksFailed), with the Ready message ("GpfsVerbs: TcpFallback;
@@ -67,7 +69,8 @@ local function health(obj)
   if ready.status == "False" then
     return "Degraded", message
   end
-  if ready.reason == "AwaitingProbe" or ready.reason == "AwaitingMeasurement" then
+  if ready.reason == "AwaitingProbe" or ready.reason == "AwaitingMeasurement" or ready.reason == "FleetTooSmall"
+      or ready.reason == "InventoryNotReported" then
     return "Progressing", message
   end
   if ready.reason == "NodeNotReady" or ready.reason == "NodeUnschedulable" then

@@ -24,8 +24,14 @@
 --                (the profile verifies nothing: add a check section). Any Unknown reason this
 --                script does not know is Degraded too: an unknown state is never reported as fine.
 --
--- The message is always the Ready condition's message, which names the first failing nodes and
--- why; `kubectl describe rsn <profile>.<node>` has the details.
+-- Fleet consistency: FleetConsistent False (FleetDiverges: the nodes' inventory facts differ,
+-- e.g. one node on older HCA firmware) degrades the profile only when spec.fleet.required is
+-- true, with the FleetConsistent message; without it the profile reports, not fences, and its
+-- health follows Ready alone. While fewer than two nodes have reported (FleetTooSmall) or a node
+-- has no inventory facts yet (InventoryNotReported), a node Unknown only for that is Progressing.
+--
+-- The message is the Ready condition's message (or FleetConsistent's, above), which names the
+-- first failing nodes and why; `kubectl describe rsn <profile>.<node>` has the details.
 --
 -- NodesUnknown covers both nodes still waiting for their first probe or latency measurement and
 -- nodes whose probe went wrong; only the message tells them apart ("2 of 40 nodes unknown: gpu-01
@@ -43,7 +49,8 @@ local SEVERITY = {Suspended = 1, Progressing = 2, Degraded = 3}
 
 -- The health an Unknown node reason (or profile reason) stands for.
 local function unknownReasonHealth(reason)
-  if reason == "AwaitingProbe" or reason == "AwaitingMeasurement" then
+  if reason == "AwaitingProbe" or reason == "AwaitingMeasurement" or reason == "FleetTooSmall"
+      or reason == "InventoryNotReported" then
     return "Progressing"
   end
   if reason == "NodeNotReady" or reason == "NodeUnschedulable" or reason == "NoMatchingNodes" then
@@ -73,16 +80,35 @@ local function namedNodesHealth(message)
   return worst
 end
 
-local function readyCondition(status)
+local function findCondition(status, conditionType)
   if status.conditions == nil then
     return nil
   end
   for _, condition in ipairs(status.conditions) do
-    if condition.type == "Ready" then
+    if condition.type == conditionType then
       return condition
     end
   end
   return nil
+end
+
+local function readyCondition(status)
+  return findCondition(status, "Ready")
+end
+
+-- FleetConsistent's message when it is False and spec.fleet.required makes it count; else nil.
+local function requiredFleetDivergence(obj)
+  if obj.spec == nil or obj.spec.fleet == nil or obj.spec.fleet.required ~= true then
+    return nil
+  end
+  local fleet = findCondition(obj.status, "FleetConsistent")
+  if fleet == nil or fleet.status ~= "False" then
+    return nil
+  end
+  if fleet.message == nil or fleet.message == "" then
+    return tostring(fleet.reason)
+  end
+  return fleet.message
 end
 
 local function health(obj)
@@ -109,11 +135,15 @@ local function health(obj)
   if message == nil or message == "" then
     message = tostring(ready.reason)
   end
-  if ready.status == "True" then
-    return "Healthy", message
-  end
   if ready.status == "False" then
     return "Degraded", message
+  end
+  local divergence = requiredFleetDivergence(obj)
+  if divergence ~= nil then
+    return "Degraded", divergence
+  end
+  if ready.status == "True" then
+    return "Healthy", message
   end
   if ready.reason == "NodesUnknown" then
     local named = namedNodesHealth(ready.message)

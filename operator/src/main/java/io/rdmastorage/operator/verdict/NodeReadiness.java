@@ -113,12 +113,18 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
      * The Unknown checks that say why the node is Unknown: a check that only awaits the first
      * measurement of its kind ({@link Reasons#AWAITING_MEASUREMENT}, the placeholder of a measurement
      * that follows the node's own probe) does not hide a shared reason such as ProbeTimedOut of all
-     * the others.
+     * the others, nor does a MatchesFleet that waits for inventory facts.
      */
     private List<Condition> telling() {
         List<Condition> others = unknown.stream()
-                .filter(c -> !Reasons.AWAITING_MEASUREMENT.equals(c.getReason())).toList();
+                .filter(c -> !Reasons.AWAITING_MEASUREMENT.equals(c.getReason()) && !fleetAwaiting(c)).toList();
         return others.isEmpty() ? unknown : others;
+    }
+
+    /** A MatchesFleet that only waits for inventory facts (its own or a second node's): no reason of its own. */
+    private static boolean fleetAwaiting(Condition c) {
+        return FleetDistribution.MATCHES_FLEET.equals(c.getType()) && (Reasons.FLEET_TOO_SMALL.equals(c.getReason())
+                || Reasons.INVENTORY_NOT_REPORTED.equals(c.getReason()));
     }
 
     /** {@code GpfsVerbs: TcpFallback; NvmeofRdma: TransportTcp}; Unknown ones marked when next to False ones. */

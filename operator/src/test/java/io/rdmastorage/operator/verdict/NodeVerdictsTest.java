@@ -351,6 +351,39 @@ class NodeVerdictsTest {
         assertThat(VerdictChange.between(healthy, failing)).extracting(VerdictChange::type).containsExactly("Ready", "GpfsVerbs");
     }
 
+    // ---- the fleet comparison's part -----------------------------------------------------
+
+    @Test
+    void theReportsInventoryIsStoredAndMatchesFleetCountsTowardsReadyOnlyWhenRequired() {
+        RdmaStorageProfileSpec spec = RealProbe.healthySpec();
+        RdmaStorageNodeStatus probed = fromTermination(spec, RealProbe.scenario(dir, "gpu-07"));
+        assertThat(probed.getInventory()).containsEntry("hcaFirmware", "28.39.1002").containsEntry("hcaModel", "MT_0000000834")
+                .containsEntry("gpfsVersion", "5.2.1.1");
+        Condition differs = FleetDistribution.of(List.of(
+                        new FleetDistribution.Member("a", java.util.Map.of("hcaFirmware", "28.41.1000")),
+                        new FleetDistribution.Member("b", java.util.Map.of("hcaFirmware", "28.41.1000")),
+                        new FleetDistribution.Member("gpu-07", probed.getInventory())), java.util.Set.of())
+                .matchesFleet(probed.getInventory(), GEN, T0.plusSeconds(60));
+
+        RdmaStorageNodeStatus reported = NodeVerdicts.withFleet(spec, probed, probed, differs, T0.plusSeconds(60));
+        assertThat(condition(reported, "MatchesFleet").getStatus()).isEqualTo("False");
+        assertThat(ready(reported).getStatus()).as("report, don't fence").isEqualTo("True");
+        assertThat(ready(reported).getLastTransitionTime()).isEqualTo(ready(probed).getLastTransitionTime());
+
+        io.rdmastorage.operator.api.FleetSpec fleet = new io.rdmastorage.operator.api.FleetSpec();
+        fleet.setRequired(true);
+        spec.setFleet(fleet);
+        RdmaStorageNodeStatus fenced = NodeVerdicts.withFleet(spec, probed, probed, differs, T0.plusSeconds(60));
+        assertThat(ready(fenced).getStatus()).isEqualTo("False");
+        assertThat(ready(fenced).getMessage()).isEqualTo("MatchesFleet: DiffersFromFleet");
+        assertThat(ready(fenced).getLastTransitionTime()).isEqualTo("2024-05-01T10:01:00Z");
+
+        // a node not probed (NotReady) keeps its reason although MatchesFleet waits for its facts
+        RdmaStorageNodeStatus notProbed = NodeVerdicts.notProbed(spec, GEN, "gpu-07", NotProbed.NODE_NOT_READY, T0);
+        Condition waiting = FleetDistribution.of(List.of(), java.util.Set.of()).matchesFleet(notProbed.getInventory(), GEN, T0);
+        assertThat(ready(NodeVerdicts.withFleet(spec, null, notProbed, waiting, T0)).getReason()).isEqualTo(Reasons.NODE_NOT_READY);
+    }
+
     static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, RealProbe.Termination t) {
         return fromTermination(spec, t, T0);
     }
