@@ -55,6 +55,7 @@ class PrometheusRuleTest {
         metrics.recordProbeDuration("gds", Duration.ofSeconds(1));
         metrics.recordProbeFailure("gds", Reasons.PROBE_TIMED_OUT);
         metrics.recordVerdictChange("gds", "GpfsVerbs");
+        metrics.updateFleet("gds", Map.of("hcaFirmware", 2), java.util.Set.of());
         Map<String, Map<String, Set<String>>> series = new HashMap<>();
         Pattern line = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? .*$");
         Pattern label = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");

@@ -53,6 +53,23 @@ class OperatorMetricsTest {
     }
 
     @Test
+    void fleetGaugesCountDistinctValuesPerFactAndDropFactsNoLongerReported() {
+        metrics.updateFleet("gds", Map.of("hcaFirmware", 2, "kernel", 3), java.util.Set.of("kernel"));
+
+        assertThat(registry.scrape())
+                .contains("rdmastorage_fleet_distinct_values{allow_mixed=\"false\",fact=\"hcaFirmware\",profile=\"gds\"} 2")
+                .contains("rdmastorage_fleet_distinct_values{allow_mixed=\"true\",fact=\"kernel\",profile=\"gds\"} 3");
+
+        metrics.updateFleet("gds", Map.of("hcaFirmware", 1), java.util.Set.of());
+
+        String text = registry.scrape();
+        assertThat(text).contains("rdmastorage_fleet_distinct_values{allow_mixed=\"false\",fact=\"hcaFirmware\",profile=\"gds\"} 1")
+                .doesNotContain("fact=\"kernel\"");
+        metrics.removeProfile("gds");
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_fleet_distinct_values{");
+    }
+
+    @Test
     void probeDurationsFailuresAndVerdictChanges() {
         metrics.recordProbeDuration("gds", Duration.ofMillis(800));
         metrics.recordProbeDuration("gds", Duration.ofSeconds(3));
