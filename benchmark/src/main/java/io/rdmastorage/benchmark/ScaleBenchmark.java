@@ -11,6 +11,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.RbacGrants;
@@ -50,7 +51,11 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr]}.
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--odd-firmware PERCENT]}.
+ *
+ * <p>{@code --odd-firmware 2} puts 2% of the nodes (every 50th) on a host whose HCAs run an older
+ * firmware, and prints the time from {@code kubectl apply} to the profile's correct
+ * FleetConsistent: False, naming the older firmware with exactly that many nodes.
  *
  * <p>By default the simulated kubelets answer at once and cheaply, so that the machine's CPU goes
  * to the operator and the API server rather than to the harness: a probe report recorded once on
@@ -75,10 +80,11 @@ public final class ScaleBenchmark {
     private final Options options;
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
-                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr) {
+                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
+                   int oddFirmwarePercent) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
-                + " [--all-pod-statuses] [--jfr FILE.jfr]";
+                + " [--all-pod-statuses] [--jfr FILE.jfr] [--odd-firmware PERCENT]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -92,6 +98,7 @@ public final class ScaleBenchmark {
             boolean realProbes = false;
             boolean finalStatusOnly = true;
             Path jfr = null;
+            int oddFirmware = 0;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -105,10 +112,15 @@ public final class ScaleBenchmark {
                     case "--real-probes" -> realProbes = true;
                     case "--all-pod-statuses" -> finalStatusOnly = false;
                     case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
+                    case "--odd-firmware" -> oddFirmware = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
-            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr);
+            if (oddFirmware < 0 || oddFirmware > 49) {
+                throw new IllegalArgumentException("--odd-firmware is a percentage of nodes below 50 (a minority)");
+            }
+            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr,
+                    oddFirmware);
         }
     }
 
@@ -124,7 +136,45 @@ public final class ScaleBenchmark {
     /** One node count's figures. */
     record Result(int nodes, Duration registerNodes, Round first, Round second, long peakRss, long profileBytes,
                   long largestVerdictBytes, int verdicts, int ready, Duration floor, long floorWrites,
-                  String loadBefore, String loadAfter) {
+                  String loadBefore, String loadAfter, FleetWatch fleet) {
+    }
+
+    /** The older firmware of the odd nodes (--odd-firmware); the others run the healthy fixture's. */
+    static final String OLD_FIRMWARE = "28.35.2000";
+
+    /**
+     * When the profile first shows the correct FleetConsistent: False, its status counting {@code odd}
+     * nodes on {@link #OLD_FIRMWARE} and the rest on the fixture's firmware. Read on every poll of
+     * round 1 (one GET of the profile, as the round's own check does).
+     */
+    static final class FleetWatch {
+        final int odd;
+        final int nodes;
+        long startNanos;
+        Duration correctAfter;
+
+        FleetWatch(int odd, int nodes) {
+            this.odd = odd;
+            this.nodes = nodes;
+        }
+
+        boolean done(RdmaStorageProfile p) {
+            if (correctAfter == null && correct(p)) {
+                correctAfter = Duration.ofNanos(System.nanoTime() - startNanos);
+            }
+            return correctAfter != null;
+        }
+
+        private boolean correct(RdmaStorageProfile p) {
+            if (p == null || p.getStatus() == null || p.getStatus().getFleet() == null) {
+                return false;
+            }
+            boolean diverges = p.getStatus().getConditions().stream().anyMatch(c -> "FleetConsistent".equals(c.getType())
+                    && "False".equals(c.getStatus()) && c.getMessage() != null && c.getMessage().contains(OLD_FIRMWARE));
+            List<String> firmware = p.getStatus().getFleet().stream().filter(f -> "hcaFirmware".equals(f.getFact()))
+                    .flatMap(f -> f.getValues().stream()).map(v -> v.getValue() + "=" + v.getNodes()).toList();
+            return diverges && firmware.equals(List.of(RdmaFixtures.FIRMWARE + "=" + (nodes - odd), OLD_FIRMWARE + "=" + odd));
+        }
     }
 
     private ScaleBenchmark(Path root, Options options) {
@@ -192,11 +242,21 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
+            // --odd-firmware: every (100 / PERCENT)th node on a host with an older HCA firmware
+            int every = options.oddFirmwarePercent() == 0 ? 0 : 100 / options.oddFirmwarePercent();
+            FixtureHost oddHost = every == 0 ? null
+                    : RdmaFixtures.firmware(NodeScenarios.healthy(FixtureHost.at(work.resolve("host-old-firmware"))), OLD_FIRMWARE);
+            FleetWatch fleet = every == 0 ? null : new FleetWatch((n + every - 1) / every, n);
             try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
                     .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
                 step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
-                        .withLabel(NODE_LABEL, "true").withHostRoot(host.root())).toList();
+                        .withLabel(NODE_LABEL, "true").withHostRoot(every > 0 && i % every == 0 ? oddHost.root() : host.root()))
+                        .toList();
+                if (fleet != null) {
+                    System.out.printf("      %d of them on HCA firmware %s (--odd-firmware %d)%n", fleet.odd, OLD_FIRMWARE,
+                            options.oddFirmwarePercent());
+                }
                 long registerStart = System.nanoTime();
                 cluster.addNodes(nodes);
                 Duration register = Duration.ofNanos(System.nanoTime() - registerStart);
@@ -216,8 +276,20 @@ public final class ScaleBenchmark {
 
                     step("round 1: kubectl apply of profile " + PROFILE + " (maxConcurrentProbes 1000, interval 15m)");
                     Round first = round("first (apply)", operator, audit, () -> {
+                        if (fleet != null) {
+                            fleet.startNanos = System.nanoTime();
+                        }
                         plane.kubectl().applyYaml(profileYaml()).orThrow("kubectl apply profile");
-                    }, () -> allVerdicts(admin, verdictCache, n, 1));
+                    }, () -> {
+                        // polled on its own: the fleet may be right before the last verdict lands
+                        boolean fleetDone = fleet == null
+                                || fleet.done(admin.resources(RdmaStorageProfile.class).withName(PROFILE).get());
+                        return allVerdicts(admin, verdictCache, n, 1) && fleetDone;
+                    });
+                    if (fleet != null) {
+                        System.out.printf("      the correct FleetConsistent (%d nodes on %s named) after %.1f s%n", fleet.odd,
+                                OLD_FIRMWARE, fleet.correctAfter.toMillis() / 1000.0);
+                    }
                     Round second = null;
                     if (options.secondRound()) {
                         step("round 2: a spec change (probeTimeout 3m → 2m) re-probes every node");
@@ -244,7 +316,7 @@ public final class ScaleBenchmark {
                     operator.close();
                     Duration floor = floor(admin, (int) first.writes());
                     return new Result(n, register, first, second, rss[0], jsonBytes(profile), largestVerdict, verdicts.size(),
-                            profile.getStatus().getNodes().getReady(), floor, first.writes(), loadBefore, loadAverage());
+                            profile.getStatus().getNodes().getReady(), floor, first.writes(), loadBefore, loadAverage(), fleet);
                 }
             } finally {
                 // no namespace controller or garbage collector: the control plane and its data go together
@@ -399,6 +471,10 @@ public final class ScaleBenchmark {
             row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
             row(out, results, label + ": live heap at the end (after a full GC)", r -> pick.apply(r) == null
                     || pick.apply(r).liveAfterFullGc() < 0 ? "—" : mib(pick.apply(r).liveAfterFullGc()), "—");
+        }
+        if (results.stream().anyMatch(r -> r.fleet() != null)) {
+            row(out, results, "round 1: time to the correct FleetConsistent (odd firmware nodes)", r -> r.fleet() == null ? "—"
+                    : "%s (%,d nodes)".formatted(seconds(r.fleet().correctAfter), r.fleet().odd), "—");
         }
         row(out, results, "peak operator RSS (VmHWM)", r -> mib(r.peakRss()), "—");
         row(out, results, "API server floor: same number of plain writes, one at a time", r -> "%s for %,d".formatted(seconds(r.floor()),

@@ -9,6 +9,7 @@ import io.rdmastorage.probe.cli.NodeProbe;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
+import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
@@ -56,6 +57,10 @@ public final class LocalDemo {
         NODES.put("gpu-04", "gds-iommu-enabled");
         NODES.put("gpu-05", "rdma-no-subnet-manager");
     }
+
+    /** The node whose HCAs run an older firmware than the others: the fleet comparison names it. */
+    static final String OLDER_FIRMWARE_NODE = "gpu-04";
+    static final String OLDER_FIRMWARE = "28.35.2000";
 
     /**
      * Two more fixture hosts, probed with node-probe directly rather than joined to the cluster: one
@@ -129,10 +134,15 @@ public final class LocalDemo {
             } else {
                 NodeScenarios.withFailure(host, node.getValue());
             }
+            if (node.getKey().equals(OLDER_FIRMWARE_NODE)) {
+                RdmaFixtures.firmware(host, OLDER_FIRMWARE);
+            }
             cluster.addNode(SimulatedNode.named(node.getKey()).withLabel("nvidia.com/gpu.present", "true")
                     .withHostRoot(host.root()));
             fabric.install(host, cluster.hostIp(node.getKey()));
-            System.out.printf("      %-8s %s%n", node.getKey(), node.getValue() == null ? "healthy" : node.getValue());
+            System.out.printf("      %-8s %s%s%n", node.getKey(), node.getValue() == null ? "healthy" : node.getValue(),
+                    node.getKey().equals(OLDER_FIRMWARE_NODE) ? ", HCA firmware " + OLDER_FIRMWARE + " (the others "
+                            + RdmaFixtures.FIRMWARE + ")" : "");
         }
 
         step("starting the operator (as its service account, with the chart's RBAC)");
@@ -151,6 +161,10 @@ public final class LocalDemo {
         step("the profile's Ready condition");
         System.out.println(kubectl.run("get", "rsp", PROFILE, "-o",
                 "jsonpath={range .status.conditions[?(@.type==\"Ready\")]}{.status} {.reason}: {.message}{\"\\n\"}{end}")
+                .orThrow("kubectl get rsp"));
+        step("the profile's FleetConsistent condition (" + OLDER_FIRMWARE_NODE + " runs an older HCA firmware)");
+        System.out.println(kubectl.run("get", "rsp", PROFILE, "-o",
+                "jsonpath={range .status.conditions[?(@.type==\"FleetConsistent\")]}{.status} {.reason}: {.message}{\"\\n\"}{end}")
                 .orThrow("kubectl get rsp"));
         step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP)");
         System.out.println(kubectl.run("describe", "rsn", PROFILE + ".gpu-02").orThrow("kubectl describe"));

@@ -26,6 +26,7 @@ class LocalDemoTest {
                 .contains("gpu-02 (GpfsVerbs: TcpFallback)").contains("gpu-03 (NvmeofRdma: TransportTcp)")
                 .contains("gpu-04 (GdsReady: IommuEnabled)").contains("gpu-05 (RdmaDevices: PortDown)")
                 .contains("LATENCY-US")
+                .contains("False FleetDiverges: HCA firmware: 28.39.1002 on 4 nodes; 28.35.2000 on gpu-04")
                 // gpu-01 passes everything, verbs latency to gpu-02 included (about 1 µs)
                 .containsPattern("gpfs-gds-training\\.gpu-01 +gpu-01 +gpfs-gds-training +True +True +True +True +1\\.\\d+ ")
                 .contains("export KUBECONFIG=")

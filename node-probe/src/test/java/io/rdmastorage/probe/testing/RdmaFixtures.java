@@ -23,6 +23,8 @@ public final class RdmaFixtures {
     public static final String MLX5_0_PCI = SWITCH + "/0000:02:00.0/0000:03:00.0";
     public static final String MLX5_1_PCI = SWITCH + "/0000:02:02.0/0000:05:00.0";
     public static final String RATE_NDR = "400 Gb/sec (4X NDR)";
+    /** The firmware of the healthy node's HCAs (ConnectX-7). */
+    public static final String FIRMWARE = "28.39.1002";
 
     /**
      * The spec that passes on the healthy node: the DESIGN.md example's rdma section without
@@ -41,6 +43,14 @@ public final class RdmaFixtures {
         hca(host, "mlx5_1", MLX5_1_PCI, "1", "a088:c203:0045:6f20");
         port(host, "mlx5_0", "4: ACTIVE", "5: LinkUp", RATE_NDR, "0x11");
         port(host, "mlx5_1", "4: ACTIVE", "5: LinkUp", RATE_NDR, "0x12");
+        return host;
+    }
+
+    /** The healthy node's HCAs on another firmware: a node the fleet comparison finds odd, the node itself fine. */
+    public static FixtureHost firmware(FixtureHost host, String version) {
+        for (String[] hca : new String[][] {{MLX5_0_PCI, "mlx5_0"}, {MLX5_1_PCI, "mlx5_1"}}) {
+            host.file(hca[0] + "/infiniband/" + hca[1] + "/fw_ver", version + "\n");
+        }
         return host;
     }
 
@@ -173,7 +183,7 @@ public final class RdmaFixtures {
                 .file(pci + "/max_link_width", "16\n")
                 .file(dev + "/node_type", "1: CA\n")
                 .file(dev + "/hca_type", "MT4129\n")
-                .file(dev + "/fw_ver", "28.39.1002\n")
+                .file(dev + "/fw_ver", FIRMWARE + "\n")
                 .file(dev + "/board_id", "MT_0000000834\n")
                 .file(dev + "/node_guid", guid + "\n")
                 .symlink(dev + "/device", "../../../" + function)

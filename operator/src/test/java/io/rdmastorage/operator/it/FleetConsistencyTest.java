@@ -9,10 +9,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.probe.testing.FixtureHost;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.rdmastorage.probe.testing.RdmaFixtures;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +32,7 @@ class FleetConsistencyTest {
     private static final String PROFILE = "fleet";
     private static final String SETTINGS = "interval: 1m\nprobeTimeout: 20s\n";
     private static final String CHECKS = "rdma:\n  devices: [\"mlx5_0/1\", \"mlx5_1/1\"]\n";
-    private static final String FIRMWARE = "28.39.1002";   // the healthy fixture's
+    private static final String FIRMWARE = RdmaFixtures.FIRMWARE;
     private static final String OLD_FIRMWARE = "28.35.2000";
     private static final String OTHER_FIRMWARE = "28.33.0800";
     private static final String DPKG_STATUS = "/var/lib/dpkg/status";
@@ -61,9 +58,9 @@ class FleetConsistencyTest {
         for (int i = 1; i <= 6; i++) {
             hosts[i] = env.addNode("n-" + i, null).file(DPKG_STATUS, WITH_RDMA_CORE);
         }
-        firmware(hosts[3], OLD_FIRMWARE);
+        RdmaFixtures.firmware(hosts[3], OLD_FIRMWARE);
         hosts[4].file(DPKG_STATUS, WITHOUT_RDMA_CORE);
-        firmware(hosts[6], OTHER_FIRMWARE);
+        RdmaFixtures.firmware(hosts[6], OTHER_FIRMWARE);
         env.startOperator();
         env.applyProfile(PROFILE, SETTINGS, CHECKS);
 
@@ -98,24 +95,13 @@ class FleetConsistencyTest {
         assertThat(fleetConsistent().orElseThrow().getMessage()).doesNotContain("n-6").contains("n-3").contains("n-4");
 
         // the fix: n-3 gets the fleet's firmware, n-4 its rdma-core; the next round turns both True
-        firmware(hosts[3], FIRMWARE);
+        RdmaFixtures.firmware(hosts[3], FIRMWARE);
         hosts[4].file(DPKG_STATUS, WITH_RDMA_CORE);
         await("FleetConsistent True", NEXT_ROUND, () -> fleetConsistent().filter(c -> "True".equals(c.getStatus())).isPresent());
         assertThat(fleetConsistent().orElseThrow().getReason()).isEqualTo("FleetUniform");
         await("MatchesFleet True on n-3 and n-4", WAIT, () -> Stream.of("n-3", "n-4")
                 .allMatch(n -> matchesFleet(n).filter(c -> "True".equals(c.getStatus())).isPresent()));
         assertThat(firmwareCounts()).containsExactly(FIRMWARE + "=5");
-    }
-
-    /** Rewrites every HCA's fw_ver of the fixture host. */
-    private static void firmware(FixtureHost host, String version) {
-        try (Stream<Path> files = Files.walk(host.root().resolve("sys/devices"))) {
-            for (Path fw : files.filter(p -> p.getFileName().toString().equals("fw_ver")).toList()) {
-                Files.writeString(fw, version + "\n");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private Optional<Condition> fleetConsistent() {
