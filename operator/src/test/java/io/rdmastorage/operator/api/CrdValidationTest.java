@@ -108,6 +108,7 @@ class CrdValidationTest {
                 Arguments.of("rdma link expectations", "rdma: {minMtu: 4096, minRate: \"400 Gb/sec\"}"),
                 Arguments.of("rdma fractional rate, smallest MTU", "rdma: {minMtu: 256, minRate: \"12.5 Gb/sec\"}"),
                 Arguments.of("the most probes at once", "maxConcurrentProbes: 1000"),
+                Arguments.of("fleet facts that may differ", "fleet: {allowMixed: [kernel, hcaFirmware, gds], required: true}"),
                 Arguments.of("every selector operator", "nodeSelector: {matchExpressions: [{key: a, operator: In, values: [x]},"
                         + " {key: b, operator: NotIn, values: [v, w]}, {key: c, operator: Exists}, {key: d, operator: DoesNotExist, values: []}]}"),
                 Arguments.of("tolerations as Kubernetes takes them", "tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule},"
@@ -196,6 +197,8 @@ class CrdValidationTest {
                 Arguments.of("spec.interval", "{interval: 2562047h, probeTimeout: 2562046h}", "at most 8760h"),
                 // issue 14, defect 1: an expression without operator crashed every reconcile
                 Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a}]}", "Required value"),
+                // the inventory facts' names, from the contract: anything else is refused
+                Arguments.of("spec.fleet.allowMixed[1]", "fleet: {allowMixed: [kernel, uptime]}", "should match"),
                 Arguments.of("spec.nodeSelector.matchExpressions[0].operator", "nodeSelector: {matchExpressions: [{key: a, operator: Gt, values: [\"1\"]}]}",
                         "Unsupported value"),
                 Arguments.of("spec.nodeSelector.matchExpressions[0]", "nodeSelector: {matchExpressions: [{key: a, operator: In}]}", "values must be non-empty for operator In"),
