@@ -4,7 +4,7 @@ import io.rdmastorage.probe.check.CheckResult;
 import java.util.List;
 import java.util.Map;
 
-/** The report as a person reads it: one row per check, then each check's facts. */
+/** The report as a person reads it: one row per check, then each check's facts, then the inventory facts. */
 public final class ReportText {
 
     private ReportText() {
@@ -34,6 +34,10 @@ public final class ReportText {
                 out.append('\n').append(c.type()).append(":\n");
                 c.details().forEach((k, v) -> out.append("  ").append(k).append(": ").append(show(v)).append('\n'));
             }
+        }
+        if (!report.inventory().isEmpty()) {
+            out.append("\ninventory (compared across the profile's nodes):\n");
+            report.inventory().forEach((fact, value) -> out.append("  ").append(fact.key()).append(": ").append(value).append('\n'));
         }
         return out.toString();
     }

@@ -66,6 +66,14 @@ class InventoryTest {
     }
 
     @Test
+    void theTextReportListsTheInventoryLast() {
+        String text = ProbeRun.withSpec(host(), SPEC, "--format", "text").stdout();
+
+        assertThat(text).contains("\ninventory (compared across the profile's nodes):\n  kernel: 5.14.0-427.13.1.el9_4.x86_64\n")
+                .contains("\n  hcaFirmware: 28.39.1002\n");
+    }
+
+    @Test
     void mlnxOfedsBundleOutranksThePackageDatabase() {
         FixtureHost host = host().file("/var/lib/dpkg/status", Samples.body("packages/dpkg-status_rdma-core-50.0_constructed.txt"));
         host.tool("/usr/bin/ofed_info").on("-s").printsSample("packages/ofed_info-s_mlnx-ofed-24.10_constructed.txt");
