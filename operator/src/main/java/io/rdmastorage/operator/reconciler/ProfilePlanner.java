@@ -112,6 +112,9 @@ final class ProfilePlanner {
                 continue;   // no verdict yet: MatchesFleet comes with its first one
             }
             Condition matches = fleet.matchesFleet(draft.status.getInventory(), generation, now);
+            if (draft.writes.isEmpty() && says(draft.status, matches)) {
+                continue;   // stored as it is, Ready worked out with it: the common case, without a comparison of whole statuses
+            }
             draft.amend(NodeVerdicts.withFleet(profile.getSpec(), draft.stored == null ? null : draft.stored.getStatus(),
                     draft.status, matches, now));
         }
@@ -327,6 +330,14 @@ final class ProfilePlanner {
             }
             return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, marking);
         }
+    }
+
+    /** Whether the status holds {@code c}'s type with its status, reason and message already. */
+    private static boolean says(RdmaStorageNodeStatus status, Condition c) {
+        return Conditions.find(status.getConditions(), c.getType())
+                .filter(stored -> c.getStatus().equals(stored.getStatus()) && c.getReason().equals(stored.getReason())
+                        && c.getMessage().equals(stored.getMessage()))
+                .isPresent();
     }
 
     /** Whether the node's markings for this profile need attention: an option is on, or it carries some. */

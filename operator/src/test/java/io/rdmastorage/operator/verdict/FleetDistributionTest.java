@@ -188,6 +188,32 @@ class FleetDistributionTest {
     }
 
     @Test
+    void aDifferingNodeCountsAsNotReadyOnlyWithFleetRequired() {
+        RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+        spec.setRdma(new RdmaCheckSpec());
+        List<ProfileAggregation.Member> nodes = new ArrayList<>();
+        for (String node : List.of("gpu-01", "gpu-02", "gpu-03")) {
+            RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+            status.setConditions(List.of(Conditions.of("RdmaDevices", "True", "PortsActive", "ok", 1, T0),
+                    node.equals("gpu-03") ? Conditions.of("MatchesFleet", "False", "DiffersFromFleet", "HCA firmware ...", 1, T0)
+                            : Conditions.of("MatchesFleet", "True", "MatchesMajority", "ok", 1, T0)));
+            nodes.add(new ProfileAggregation.Member(node, status));
+        }
+
+        RdmaStorageProfileStatus reported = ProfileAggregation.aggregateVerdicts(spec, 1, nodes, null, T0);
+        assertThat(reported.getNodes().getReady()).isEqualTo(3);
+
+        io.rdmastorage.operator.api.FleetSpec fleet = new io.rdmastorage.operator.api.FleetSpec();
+        fleet.setRequired(true);
+        spec.setFleet(fleet);
+        RdmaStorageProfileStatus fenced = ProfileAggregation.aggregateVerdicts(spec, 1, nodes, null, T0);
+        assertThat(fenced.getNodes().getNotReady()).isEqualTo(1);
+        assertThat(Conditions.find(fenced.getConditions(), "Ready").orElseThrow().getMessage())
+                .isEqualTo("1 of 3 nodes not ready: gpu-03 (MatchesFleet: DiffersFromFleet)");
+        assertThat(fenced.getConditions()).extracting(Condition::getType).containsExactly("Ready", "RdmaDevices");
+    }
+
+    @Test
     void theProfileStaysSmallAt5000NodesEvenWhenEveryNodeDiffers() throws Exception {
         List<ProfileAggregation.Member> nodes = new ArrayList<>();
         List<FleetDistribution.Member> members = new ArrayList<>();
