@@ -279,6 +279,11 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             SpecValidator.eachMatches("nfs.mounts", mounts, Rules::isMountPoint,
                     "must be an absolute mount point such as /mnt/data (letters, digits, ._@+- ; no trailing slash, "
                             + "no segment starting with a dot; at most " + Rules.MOUNT_POINT_MAX_LENGTH + " characters)");
+            for (int i = 0; i < mounts.size(); i++) {
+                if (mounts.indexOf(mounts.get(i)) < i) {
+                    throw new InvalidSpecException("nfs.mounts[" + i + "]", Rules.show(mounts.get(i)) + " is listed twice");
+                }
+            }
         }
     }
 

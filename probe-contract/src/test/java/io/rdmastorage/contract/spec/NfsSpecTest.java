@@ -27,6 +27,8 @@ class NfsSpecTest {
             assertThatThrownBy(() -> SpecValidator.validate(nfs(List.of("/ok", bad)))).as(bad)
                     .hasMessageContaining("nfs.mounts[1]");
         }
+        assertThatThrownBy(() -> SpecValidator.validate(nfs(List.of("/data", "/data")))).hasMessageContaining("nfs.mounts[1]")
+                .hasMessageContaining("listed twice");
     }
 
     @Test
