@@ -171,9 +171,9 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
         }
         ProcMounts.Mount mount = at.get();
         String proto = mount.option("proto").orElse("(none)");
-        String port = mount.option("port").orElse("(default)");
+        // the kernel leaves port= out of the options when it is the transport's default
         String what = point + " (" + mount.device() + ", " + mount.fsType() + mount.option("vers").map(v -> " vers=" + v).orElse("")
-                + ", proto=" + proto + " port=" + port;
+                + ", proto=" + proto + mount.option("port").map(p -> " port=" + p).orElse("");
         Optional<NfsMountStats.NfsMount> stats = facts.mountStats().flatMap(s -> s.at(point));
         List<String> transports = stats.map(NfsMountStats.NfsMount::transports).orElse(List.of());
         long rdma = transports.stream().filter("rdma"::equals).count();

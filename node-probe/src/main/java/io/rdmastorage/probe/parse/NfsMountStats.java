@@ -55,7 +55,8 @@ public record NfsMountStats(List<NfsMount> mounts) {
                 if (device != null) {
                     mounts.add(new NfsMount(device, mountPoint, fsType, options, transports));
                 }
-                boolean nfs = m.group(3).startsWith("nfs");
+                // nfs (v2, v3) and nfs4; not nfsd, the server's control file system
+                boolean nfs = m.group(3).equals("nfs") || m.group(3).equals("nfs4");
                 device = nfs ? ProcMounts.unescape(m.group(1)) : null;
                 mountPoint = ProcMounts.unescape(m.group(2));
                 fsType = m.group(3);

@@ -48,6 +48,18 @@ class NfsMountStatsTest {
     }
 
     @Test
+    void aRealKernelsRdmaAndTcpBlocksWithTheirTabs() {
+        // recorded in the VM node: nfsd's control file system first (not NFS), then the mount
+        NfsMountStats rdma = NfsMountStats.parse(Samples.body("nfs/proc-1-mounts+mountstats_nfs4.2-over-rdma_rxe_vm-6.1.txt"));
+        NfsMountStats tcp = NfsMountStats.parse(Samples.body("nfs/proc-1-mounts+mountstats_nfs4.2-over-tcp_rxe_vm-6.1.txt"));
+
+        assertThat(rdma.mounts()).extracting(NfsMountStats.NfsMount::mountPoint).containsExactly("/mnt/nfs");
+        assertThat(rdma.at("/mnt/nfs").orElseThrow().transports()).containsExactly("rdma");
+        assertThat(rdma.at("/mnt/nfs").orElseThrow().options()).containsEntry("proto", "rdma").containsEntry("port", "20049");
+        assertThat(tcp.at("/mnt/nfs").orElseThrow().transports()).containsExactly("tcp");
+    }
+
+    @Test
     void garbageHasNoMounts() {
         assertThat(NfsMountStats.parse("xprt: rdma 0 0\nnonsense\n").mounts()).isEmpty();
     }

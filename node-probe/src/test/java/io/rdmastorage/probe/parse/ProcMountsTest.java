@@ -19,6 +19,28 @@ class ProcMountsTest {
             fs.example.com:/volume4/apps /mnt/with\\040space nfs4 rw,relatime,vers=4.1,rsize=131072,wsize=131072,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,clientaddr=192.168.1.191,local_lock=none,addr=192.168.1.10 0 0
             """;
 
+    /** The /proc/1/mounts part of a VM recording: the lines before its mountstats blocks. */
+    static String recordedMounts(String sample) {
+        String body = io.rdmastorage.probe.testing.Samples.body(sample);
+        return body.substring(0, body.indexOf("device "));
+    }
+
+    @Test
+    void aRealNfs42MountOverRdmaAndOverTcp() {
+        ProcMounts rdma = ProcMounts.parse(recordedMounts("nfs/proc-1-mounts+mountstats_nfs4.2-over-rdma_rxe_vm-6.1.txt"));
+        ProcMounts tcp = ProcMounts.parse(recordedMounts("nfs/proc-1-mounts+mountstats_nfs4.2-over-tcp_rxe_vm-6.1.txt"));
+
+        ProcMounts.Mount overRdma = rdma.at("/mnt/nfs").orElseThrow();
+        assertThat(overRdma.device()).isEqualTo("192.0.2.1:/srv/nfs");
+        assertThat(overRdma.fsType()).isEqualTo("nfs4");
+        assertThat(overRdma.option("proto")).contains("rdma");
+        assertThat(overRdma.option("port")).contains("20049");
+        assertThat(rdma.at("/proc/fs/nfsd").orElseThrow().nfs()).isFalse();   // nfsd's control file system is not NFS
+        // over tcp the kernel leaves the default port out
+        assertThat(tcp.at("/mnt/nfs").orElseThrow().option("proto")).contains("tcp");
+        assertThat(tcp.at("/mnt/nfs").orElseThrow().option("port")).isEmpty();
+    }
+
     @Test
     void theLastMountOnAPointIsTheVisibleOne() {
         ProcMounts mounts = ProcMounts.parse(TABLE);
