@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Argo CD's own health evaluation, as a process: scripts/argocd-health, built from Argo CD's Go
@@ -66,18 +65,17 @@ final class ArgoCdEngine {
         Process build = new ProcessBuilder("bash", BUILD_SCRIPT.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        int exit;
         try {
-            if (!build.waitFor(60, TimeUnit.MINUTES) || build.exitValue() != 0) {
-                throw new IllegalStateException(BUILD_SCRIPT + " failed (exit " + build.exitValue() + "): " + out);
-            }
+            exit = build.waitFor();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while building argocd-health", e);
         }
         List<String> lines = out.lines().toList();
-        Path binary = Path.of(lines.get(lines.size() - 1));
-        if (!Files.isExecutable(binary)) {
-            throw new IllegalStateException(BUILD_SCRIPT + " printed no executable: " + out);
+        Path binary = lines.isEmpty() ? null : Path.of(lines.get(lines.size() - 1));
+        if (exit != 0 || binary == null || !Files.isExecutable(binary)) {
+            throw new IllegalStateException(BUILD_SCRIPT + " gave no executable (exit " + exit + "): " + out);
         }
         return binary;
     }
