@@ -48,13 +48,13 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
      * @param mounts        PID 1's /proc/1/mounts; empty when unreadable
      * @param mountStats    PID 1's /proc/1/mountstats; empty when unreadable
      * @param modules       /proc/modules; empty when unreadable
-     * @param rdmaBuiltIn   /sys/module/rpcrdma (or xprtrdma) exists: loaded, or built into the kernel
+     * @param rpcrdmaInSysfs /sys/module/rpcrdma (or xprtrdma) exists: loaded as a module or built into the kernel
      * @param gds           what nvidia-fs says of rpcrdma; empty when nvidia-fs is not loaded
      * @param hostRoot      where the host's file system is seen, for messages
      * @param procVisible   whether the host's /proc is there at all
      */
     public record Facts(Optional<ProcMounts> mounts, Optional<NfsMountStats> mountStats, Optional<LoadedModules> modules,
-                        boolean rdmaBuiltIn, Optional<GdsView> gds, String hostRoot, boolean procVisible) {
+                        boolean rpcrdmaInSysfs, Optional<GdsView> gds, String hostRoot, boolean procVisible) {
     }
 
     /**
@@ -126,7 +126,7 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
                     + " has no NFS mount, so there is nothing to judge. List the mounts that must use RDMA in nfs.mounts "
                     + "(e.g. [/mnt/data]) and mount them with proto=rdma,port=" + RDMA_PORT), details);
         }
-        boolean moduleLoaded = facts.rdmaBuiltIn() || facts.modules().map(m -> RDMA_MODULES.stream().anyMatch(m::loaded)).orElse(false);
+        boolean moduleLoaded = facts.rpcrdmaInSysfs() || facts.modules().map(m -> RDMA_MODULES.stream().anyMatch(m::loaded)).orElse(false);
         details.put("rpcrdma", moduleLoaded ? "loaded" : facts.modules().isPresent() ? "not loaded" : "unknown");
         List<Finding> findings = new ArrayList<>();
         List<String> passed = new ArrayList<>();
