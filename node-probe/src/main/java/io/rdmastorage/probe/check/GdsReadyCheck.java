@@ -31,7 +31,8 @@ import java.util.Set;
  * buffer. This check reads {@code gdscheck -p} and then verifies what it cannot show: the
  * registrations in {@code /proc/driver/nvidia-fs/modules} and {@code /proc/kallsyms}, the IOMMU in
  * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
- * share a PCIe switch.
+ * share a PCIe switch; gdscheck's Userspace RDMA rows where the spec requires cuFile's own RDMA path;
+ * and what nvidia-fs itself counted of the I/O it served ({@link GdsDataPath}).
  */
 public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
 
