@@ -77,6 +77,7 @@ public class RdmaStorageProfileSpec {
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
+    private NfsCheckSpec nfs;
     /** How the nodes' inventory facts are compared (FleetConsistent, MatchesFleet); absent = every fact must agree, nothing fenced. */
     private FleetSpec fleet;
 
@@ -206,5 +207,13 @@ public class RdmaStorageProfileSpec {
 
     public void setRoce(RoceCheckSpec roce) {
         this.roce = roce;
+    }
+
+    public NfsCheckSpec getNfs() {
+        return nfs;
+    }
+
+    public void setNfs(NfsCheckSpec nfs) {
+        this.nfs = nfs;
     }
 }
