@@ -15,6 +15,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProfileOwnerReference;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.net.HttpURLConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,8 @@ final class ClusterWrites {
 
     /**
      * Writes a node's verdict: the object itself only when it does not exist yet (one apply), then
-     * its status (one apply on the status subresource). Returns the object as written.
+     * its status (one apply on the status subresource), stamped with its {@link VerdictDigest}.
+     * Returns the object as written.
      */
     RdmaStorageNode writeVerdict(RdmaStorageProfile profile, String node, RdmaStorageNode existing,
                                  RdmaStorageNodeStatus status) {
@@ -112,7 +114,7 @@ final class ClusterWrites {
         }
         RdmaStorageNode statusOnly = new RdmaStorageNode();
         statusOnly.setMetadata(new ObjectMetaBuilder().withName(verdict.getMetadata().getName()).build());
-        statusOnly.setStatus(status);
+        statusOnly.setStatus(VerdictDigest.stamp(verdict.getMetadata().getName(), status));
         return client.resources(RdmaStorageNode.class).resource(statusOnly).subresource("status")
                 .patch(APPLY_STATUS, statusOnly);
     }
