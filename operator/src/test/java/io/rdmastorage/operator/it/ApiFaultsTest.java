@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
 import java.time.Duration;
@@ -64,13 +65,14 @@ class ApiFaultsTest {
      */
     @Test
     void tooManyRequestsOnVerdictWritesAreRetriedWithGrowingBackoffAndLoseNothing() {
-        env.server.fail("PATCH", VERDICT_STATUS, 3, 429, 1, Duration.ZERO);
+        // one node's verdict, so that the three refusals are three attempts of one write
+        Predicate<String> gpuA = p -> p.startsWith("/apis/rdmastorage.io/v1alpha1/rdmastoragenodes/"
+                + StorageNodeName.of(PROFILE, "gpu-a") + "/status");
+        env.server.fail("PATCH", gpuA, 3, 429, 1, Duration.ZERO);
         runProfile();
 
         assertThat(env.server.pending()).as("every 429 was answered").isZero();
-        List<FaultyApiServer.Request> writes = env.server.requests().stream().filter(r -> VERDICT_STATUS.test(r.path())).toList();
-        String refusedPath = writes.stream().filter(FaultyApiServer.Request::faulted).findFirst().orElseThrow().path();
-        List<FaultyApiServer.Request> attempts = writes.stream().filter(r -> r.path().equals(refusedPath)).toList();
+        List<FaultyApiServer.Request> attempts = env.server.requests().stream().filter(r -> gpuA.test(r.path())).toList();
         assertThat(attempts).extracting(FaultyApiServer.Request::faulted).as("refused, refused, refused, written")
                 .startsWith(true, true, true, false);
         for (int i = 2; i < 4; i++) {
