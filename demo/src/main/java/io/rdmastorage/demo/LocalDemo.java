@@ -7,6 +7,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.cli.NodeProbe;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.FixtureIdentity;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.ControlPlaneBinaries;
@@ -123,7 +124,8 @@ public final class LocalDemo {
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
         LatencyFabric fabric = new LatencyFabric(hosts.resolve("fabric"));
         for (Map.Entry<String, String> node : NODES.entrySet()) {
-            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()));
+            // each node's tools name that node (its GPFS daemon gpu-0N-ib, its address, its GPFS peer)
+            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()), FixtureIdentity.forNodeName(node.getKey()));
             if (node.getValue() == null) {
                 NodeScenarios.healthy(host);
             } else {
@@ -158,7 +160,8 @@ public final class LocalDemo {
         step("node-probe where it cannot tell: gpu-06's probe cannot see the host's /sys (HostViewMissing), gpu-07's "
                 + "gdscheck and kernel disagree on the IOMMU (SourcesDisagree); Unknown fences nothing");
         for (Map.Entry<String, String> node : CANNOT_TELL.entrySet()) {
-            FixtureHost host = NodeScenarios.withFailure(FixtureHost.at(hosts.resolve(node.getKey())), node.getValue());
+            FixtureHost host = NodeScenarios.withFailure(
+                    FixtureHost.at(hosts.resolve(node.getKey()), FixtureIdentity.forNodeName(node.getKey())), node.getValue());
             System.out.println(probeTable(host, node.getKey()));
         }
 

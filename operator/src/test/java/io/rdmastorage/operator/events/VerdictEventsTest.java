@@ -22,19 +22,37 @@ class VerdictEventsTest {
     }
 
     @Test
-    void aFirstVerdictWithAFailureKeepsAnEventPerCondition() {
+    void aFirstVerdictWithAFailureIsAWarningPerFailingCheckOnly() {
+        // a failing node's first verdict used to be one event per condition, Normal ones included
         List<VerdictChange> changes = List.of(change("Ready", null, "False"), change("RdmaDevices", null, "True"),
-                change("GpfsVerbs", null, "False"));
-        assertThat(VerdictEvents.eventsFor(changes)).isEqualTo(changes);
+                change("GpfsVerbs", null, "False"), change("NvmeofRdma", null, "True"), change("GdsReady", null, "True"),
+                change("CephMessenger", null, "True"));
+        assertThat(VerdictEvents.eventsFor(changes)).containsExactly(change("GpfsVerbs", null, "False"));
+        List<VerdictChange> two = List.of(change("Ready", null, "False"), change("GpfsVerbs", null, "False"),
+                change("GdsReady", null, "False"));
+        assertThat(VerdictEvents.eventsFor(two)).containsExactly(change("GpfsVerbs", null, "False"),
+                change("GdsReady", null, "False"));
     }
 
     @Test
-    void laterChangesAreAnEventEach() {
+    void aFirstReadyThatNoCheckExplainsKeepsItsWarning() {
+        List<VerdictChange> changes = List.of(change("Ready", null, "False"), change("RdmaDevices", null, "True"));
+        assertThat(VerdictEvents.eventsFor(changes)).containsExactly(change("Ready", null, "False"));
+    }
+
+    @Test
+    void laterChangesAreAnEventEachRecoveriesIncluded() {
         List<VerdictChange> changes = List.of(change("Ready", "False", "True"), change("GpfsVerbs", "False", "True"));
         assertThat(VerdictEvents.eventsFor(changes)).isEqualTo(changes);
+        List<VerdictChange> worse = List.of(change("Ready", "True", "False"), change("GpfsVerbs", "True", "False"));
+        assertThat(VerdictEvents.eventsFor(worse)).isEqualTo(worse);
         assertThat(VerdictEvents.eventsFor(List.of())).isEmpty();
-        // a new check on a node that had a verdict: no Ready change among them, so it keeps its own event
-        List<VerdictChange> newCheck = List.of(change("NvmeofRdma", null, "True"));
-        assertThat(VerdictEvents.eventsFor(newCheck)).isEqualTo(newCheck);
+    }
+
+    @Test
+    void aNewCheckOnAJudgedNodeIsAnEventOnlyWhenItFails() {
+        assertThat(VerdictEvents.eventsFor(List.of(change("NvmeofRdma", null, "True")))).isEmpty();
+        List<VerdictChange> failing = List.of(change("NvmeofRdma", null, "False"), change("Ready", "True", "False"));
+        assertThat(VerdictEvents.eventsFor(failing)).isEqualTo(failing);
     }
 }
