@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.verdict.Reasons;
@@ -51,7 +52,7 @@ class PrometheusRuleTest {
     private static final Pattern IDENTIFIER = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\s*\\()?");
 
     /** Metric name → label → values, from a scrape of the operator's registry. */
-    private static Map<String, Map<String, Set<String>>> exported() {
+    static Map<String, Map<String, Set<String>>> exported() {
         PrometheusMeterRegistry registry = OperatorMetrics.newPrometheusRegistry();
         OperatorMetrics metrics = new OperatorMetrics(registry);
         NodeCounts counts = new NodeCounts();
@@ -63,6 +64,13 @@ class PrometheusRuleTest {
         metrics.recordProbeDuration("gds", Duration.ofSeconds(1));
         metrics.recordProbeFailure("gds", Reasons.PROBE_TIMED_OUT);
         metrics.recordVerdictChange("gds", "GpfsVerbs");
+        metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 1L,
+                new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L,
+                new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L));
+        LatencyResult latency = new LatencyResult();
+        latency.setTypicalMicros(1.01);
+        latency.setP99Micros(1.3);
+        metrics.updateVerbsLatency("gds", Map.of("gpu-01", latency));
         Map<String, Map<String, Set<String>>> series = new HashMap<>();
         Pattern line = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? .*$");
         Pattern label = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
