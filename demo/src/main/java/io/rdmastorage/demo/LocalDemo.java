@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -138,8 +139,9 @@ public final class LocalDemo {
         }
 
         step("starting the operator (as its service account, with the chart's RBAC)");
+        int metricsPort = freePort();
         operator[0] = RdmaStorageOperator.start(plane.clientFor(NAMESPACE, "rdma-storage-operator"),
-                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, 0), false);
+                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, metricsPort), false);
 
         step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml)");
         plane.kubectl().applyYaml(resource("/demo-profile.yaml")).orThrow("kubectl apply profile");
@@ -165,6 +167,13 @@ public final class LocalDemo {
             System.out.println(probeTable(host, node.getKey()));
         }
 
+        step("the operator's metrics on :" + metricsPort + "/metrics (examples/grafana/rdma-storage.json charts them): "
+                + "verdicts, why checks fail, verbs latency per node");
+        operator[0].registry().scrape().lines()
+                .filter(l -> l.startsWith("rdmastorage_nodes{") || l.startsWith("rdmastorage_verbs_latency_seconds{")
+                        || l.startsWith("rdmastorage_check_reason_nodes{") && l.contains("status=\"false\""))
+                .forEach(l -> System.out.println("      " + l));
+
         System.out.println();
         System.out.println("The cluster keeps running until Ctrl-C (unless started with --exit). Explore it with:");
         System.out.println("  export KUBECONFIG=" + plane.kubeconfig());
@@ -172,6 +181,7 @@ public final class LocalDemo {
         System.out.println("  kubectl get rdmastorage");
         System.out.println("  kubectl describe rsn " + PROFILE + ".gpu-03");
         System.out.println("  kubectl get events -n default --field-selector involvedObject.kind=RdmaStorageNode");
+        System.out.println("  curl http://127.0.0.1:" + metricsPort + "/metrics      # or scrape it with Prometheus");
         return demo;
     }
 
@@ -198,6 +208,12 @@ public final class LocalDemo {
             Thread.sleep(250);
         }
         throw new IllegalStateException("no verdict for every node within " + VERDICT_WAIT.toMinutes() + " minutes");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Path repositoryRoot() {
