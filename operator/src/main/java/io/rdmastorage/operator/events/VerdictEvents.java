@@ -9,11 +9,14 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.UnknownCause;
 import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * and a new 1,000-node profile that passes writes no node events at all: the profile's event when
  * its Ready turns True ("1000 of 1000 nodes ready") says it once. Every later change of a
  * condition's status is an event (Normal when it turns True: a recovery is news, Warning
- * otherwise). The node's conditions carry their transition times, and
+ * otherwise). A verdict that turns Unknown because a probe went wrong (timed out, wrote garbage,
+ * ...), on a node that had none or was waiting, is one Warning too, though no status changed. The node's conditions carry their transition times, and
  * {@code rdmastorage_verdict_changes_total} still counts every change.
  *
  * <p>core/v1 Events rather than events.k8s.io/v1: both are views of the same objects, but core/v1
@@ -79,7 +83,28 @@ public final class VerdictEvents {
     public List<VerdictChange> recordChanges(RdmaStorageNode node, List<Condition> before, List<Condition> after) {
         List<VerdictChange> changes = VerdictChange.between(before, after);
         eventsFor(changes).forEach(change -> record(node, change));
+        troubleOnFirstVerdict(before, after).ifPresent(change -> record(node, change));
         return changes;
+    }
+
+    /**
+     * A node whose verdict turns Unknown because something went wrong (the probe timed out, could
+     * not start, wrote garbage: {@link UnknownCause#TROUBLE}) when it had no verdict yet or was
+     * only waiting (AwaitingProbe, NodeNotReady, ...) changes no status, but it is wrong: one
+     * Warning, its Ready's. Waiting itself is not; from True or False it is a status change anyway.
+     */
+    static Optional<VerdictChange> troubleOnFirstVerdict(List<Condition> before, List<Condition> after) {
+        Condition previous = Conditions.byType(before).get(CheckTypes.READY);
+        if (previous != null && (!Conditions.UNKNOWN.equals(previous.getStatus())
+                || UnknownCause.of(previous.getReason()) == UnknownCause.TROUBLE)) {
+            return Optional.empty();
+        }
+        Condition ready = Conditions.byType(after).get(CheckTypes.READY);
+        if (ready == null || !Conditions.UNKNOWN.equals(ready.getStatus())
+                || UnknownCause.of(ready.getReason()) != UnknownCause.TROUBLE) {
+            return Optional.empty();
+        }
+        return Optional.of(new VerdictChange(ready.getType(), null, ready.getStatus(), ready.getReason(), ready.getMessage()));
     }
 
     /**
