@@ -3,6 +3,7 @@ package io.rdmastorage.contract;
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.GdsReady;
 import io.rdmastorage.contract.checks.GpfsVerbs;
+import io.rdmastorage.contract.checks.NfsRdma;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
 import io.rdmastorage.contract.checks.RoceLossless;
@@ -24,7 +25,8 @@ public enum CheckType {
     GDS_READY(GdsReady.DESCRIPTOR),
     VERBS_LATENCY(VerbsLatency.DESCRIPTOR),
     CEPH_MESSENGER(CephMessenger.DESCRIPTOR),
-    ROCE_LOSSLESS(RoceLossless.DESCRIPTOR);
+    ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
+    NFS_RDMA(NfsRdma.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

@@ -77,6 +77,7 @@ public class RdmaStorageProfileSpec {
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
+    private NfsCheckSpec nfs;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -196,5 +197,13 @@ public class RdmaStorageProfileSpec {
 
     public void setRoce(RoceCheckSpec roce) {
         this.roce = roce;
+    }
+
+    public NfsCheckSpec getNfs() {
+        return nfs;
+    }
+
+    public void setNfs(NfsCheckSpec nfs) {
+        this.nfs = nfs;
     }
 }
