@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -35,6 +36,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -192,9 +194,14 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
                 verdicts, profile.getStatus(), now);
-        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(
-                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
-                        .map(RdmaStorageNodeStatus::getConditions).toList()));
+        List<List<Condition>> conditions = stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
+                .map(RdmaStorageNodeStatus::getConditions).toList();
+        String name = profile.getMetadata().getName();
+        metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(conditions));
+        metrics.updateCheckReasons(name, OperatorMetrics.countCheckReasons(conditions));
+        Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
+        stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
+        metrics.updateVerbsLatency(name, OperatorMetrics.countingLatency(byNode));
         return status;
     }
 
