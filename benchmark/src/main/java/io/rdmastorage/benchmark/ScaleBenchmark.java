@@ -51,7 +51,11 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--odd-firmware PERCENT]}.
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]}.
+ *
+ * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
+ * falls back to TCP, so their verdicts are False and the table's Events per round show what a
+ * failing node costs (one Warning for its first verdict).
  *
  * <p>{@code --odd-firmware 2} puts 2% of the nodes (every 50th) on a host whose HCAs run an older
  * firmware, and prints the time from {@code kubectl apply} to the profile's correct
@@ -81,10 +85,10 @@ public final class ScaleBenchmark {
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
                    boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
-                   int oddFirmwarePercent) {
+                   int failingPercent, int oddFirmwarePercent) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
-                + " [--all-pod-statuses] [--jfr FILE.jfr] [--odd-firmware PERCENT]";
+                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -98,6 +102,7 @@ public final class ScaleBenchmark {
             boolean realProbes = false;
             boolean finalStatusOnly = true;
             Path jfr = null;
+            int failing = 0;
             int oddFirmware = 0;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -112,15 +117,19 @@ public final class ScaleBenchmark {
                     case "--real-probes" -> realProbes = true;
                     case "--all-pod-statuses" -> finalStatusOnly = false;
                     case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
+                    case "--failing" -> failing = Integer.parseInt(args[++i]);
                     case "--odd-firmware" -> oddFirmware = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
+            }
+            if (failing < 0 || failing > 100) {
+                throw new IllegalArgumentException("--failing is a percentage, 0 to 100: " + failing);
             }
             if (oddFirmware < 0 || oddFirmware > 49) {
                 throw new IllegalArgumentException("--odd-firmware is a percentage of nodes below 50 (a minority)");
             }
             return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr,
-                    oddFirmware);
+                    failing, oddFirmware);
         }
     }
 
@@ -242,6 +251,8 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
+            FixtureHost failingHost = NodeScenarios.withFailure(FixtureHost.at(work.resolve("host-failing")), "gpfs-tcp-fallback");
+            int failingEvery = options.failingPercent() == 0 ? 0 : Math.max(1, 100 / options.failingPercent());
             // --odd-firmware: every (100 / PERCENT)th node on a host with an older HCA firmware
             int every = options.oddFirmwarePercent() == 0 ? 0 : 100 / options.oddFirmwarePercent();
             FixtureHost oddHost = every == 0 ? null
@@ -249,9 +260,11 @@ public final class ScaleBenchmark {
             FleetWatch fleet = every == 0 ? null : new FleetWatch((n + every - 1) / every, n);
             try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
                     .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
-                step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
+                step("registering " + n + " simulated nodes (one healthy fixture host shared by all"
+                        + (failingEvery == 0 ? ")" : ", every " + failingEvery + "th one whose GPFS falls back to TCP)"));
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
-                        .withLabel(NODE_LABEL, "true").withHostRoot(every > 0 && i % every == 0 ? oddHost.root() : host.root()))
+                        .withLabel(NODE_LABEL, "true").withHostRoot(every > 0 && i % every == 0 ? oddHost.root()
+                                : failingEvery > 0 && i % failingEvery == 0 ? failingHost.root() : host.root()))
                         .toList();
                 if (fleet != null) {
                     System.out.printf("      %d of them on HCA firmware %s (--odd-firmware %d)%n", fleet.odd, OLD_FIRMWARE,
@@ -461,6 +474,9 @@ public final class ScaleBenchmark {
             row(out, results, label + ": operator writes per node", r -> perNode(pick.apply(r), r.nodes(), true), "≤ 4");
             row(out, results, label + ": writes per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), true), "—");
             row(out, results, label + ": reads per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), false), "—");
+            row(out, results, label + ": Events created", r -> pick.apply(r) == null ? "—"
+                    : "%,d".formatted(pick.apply(r).requests().stream()
+                            .filter(q -> q.verb().equals("create") && q.resource().equals("events")).count()), "—");
             row(out, results, label + ": CPU s operator / kube-apiserver / etcd / harness (kubelets + probes)",
                     r -> pick.apply(r) == null ? "—" : "%s / %s / %s / %s".formatted(cpu(pick.apply(r).operatorCpu()),
                             cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");

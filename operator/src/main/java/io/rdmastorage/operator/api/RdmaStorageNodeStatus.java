@@ -35,6 +35,11 @@ public class RdmaStorageNodeStatus {
     /** The node's inventory facts from its last probe report (kernel, hcaFirmware, ...), compared across the profile's nodes. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, String> inventory = new LinkedHashMap<>();
+    /**
+     * SHA-256 over what the operator wrote (see the operator's VerdictDigest): a status someone
+     * else edited no longer matches it, and the operator discards it instead of trusting it.
+     */
+    private String digest;
 
     public Long getObservedGeneration() {
         return observedGeneration;
@@ -114,5 +119,13 @@ public class RdmaStorageNodeStatus {
 
     public void setLatency(LatencyResult latency) {
         this.latency = latency;
+    }
+
+    public String getDigest() {
+        return digest;
+    }
+
+    public void setDigest(String digest) {
+        this.digest = digest;
     }
 }

@@ -13,9 +13,14 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -26,9 +31,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The operator's own Prometheus metrics, per profile and check. Micrometer names use dots; the
  * Prometheus registry turns them into the exported names given with each constant.
  *
- * <p>Label values stay bounded: profiles (a handful), check types (six plus Ready), three
- * statuses, and the fixed set of probe failure reasons. Removing a profile removes all its series,
- * so a deleted profile does not linger on dashboards as a frozen gauge.
+ * <p>Label values stay bounded: profiles (a handful), check types, three statuses, the fixed sets
+ * of check and probe failure reasons; only the verbs latency is per node (two series per node of a
+ * profile with a latency section). Removing a profile removes all its series, so a deleted profile
+ * does not linger on dashboards as a frozen gauge.
  */
 public final class OperatorMetrics {
 
@@ -43,6 +49,17 @@ public final class OperatorMetrics {
     /** {@code rdmastorage_verdict_changes_total{profile, check}}: condition status changes on nodes. */
     public static final String VERDICT_CHANGES = "rdmastorage.verdict.changes";
     /**
+     * {@code rdmastorage_check_reason_nodes{profile, check, status, reason}}: nodes by one check's
+     * condition status and reason (TcpFallback, TransportTcp, ProbeTimedOut, ...): why checks fail.
+     */
+    public static final String CHECK_REASON_NODES = "rdmastorage.check.reason.nodes";
+    /**
+     * {@code rdmastorage_verbs_latency_seconds{profile, node, statistic=typical|p99}}: the last
+     * verbs latency measurement of each node (perftest's t_typical and 99th percentile), while it
+     * counts: a node whose VerbsLatency is Unknown (expired, not measured) has no series.
+     */
+    public static final String VERBS_LATENCY = "rdmastorage.verbs.latency.seconds";
+    /**
      * {@code rdmastorage_fleet_distinct_values{profile, fact, allow_mixed}}: how many distinct values
      * an inventory fact has over the profile's nodes (1 = uniform); allow_mixed "true" when
      * fleet.allowMixed names the fact.
@@ -55,6 +72,8 @@ public final class OperatorMetrics {
     public static final String CHECK = "check";
     public static final String STATUS = "status";
     public static final String REASON = "reason";
+    public static final String NODE = "node";
+    public static final String STATISTIC = "statistic";
 
     /** Histogram buckets for probe durations: a full probe takes about a second, a timeout minutes. */
     private static final Duration[] PROBE_BUCKETS = {
@@ -63,12 +82,33 @@ public final class OperatorMetrics {
         Duration.ofSeconds(120), Duration.ofSeconds(300)
     };
 
-    /** One gauge series; for {@link #FLEET_DISTINCT_VALUES}, {@code check} is the fact and {@code status} allow_mixed. */
-    private record SeriesKey(String name, String profile, String check, String status) {
+    /** One gauge series: its name, its profile and its other labels. */
+    private record SeriesKey(String name, String profile, Map<String, String> labels) {
+
+        SeriesKey {
+            labels = Map.copyOf(labels);
+        }
+
+        static SeriesKey of(String name, String profile, String... labelPairs) {
+            Map<String, String> labels = new TreeMap<>();
+            for (int i = 0; i < labelPairs.length; i += 2) {
+                labels.put(labelPairs[i], labelPairs[i + 1]);
+            }
+            return new SeriesKey(name, profile, labels);
+        }
     }
 
-    private record GaugeSeries(Gauge gauge, AtomicLong value) {
+    /** A gauge's value: whole counts, or a measurement (latency in seconds) as the bits of a double. */
+    private record GaugeSeries(Gauge gauge, AtomicLong bits) {
     }
+
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            NODES, "Nodes matching the profile, by verdict",
+            CHECK_NODES, "Nodes matching the profile, by the status of one check",
+            CHECK_REASON_NODES, "Nodes matching the profile, by the status and reason of one check",
+            VERBS_LATENCY, "The node's last verbs latency measurement (ib_write_lat) that counts, by statistic",
+            FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)");
+    private static final String VERBS_LATENCY_CONDITION = CheckType.VERBS_LATENCY.conditionType();
 
     private final MeterRegistry registry;
     private final Map<SeriesKey, GaugeSeries> gauges = new ConcurrentHashMap<>();
@@ -118,19 +158,46 @@ public final class OperatorMetrics {
      */
     public void updateProfile(String profile, NodeCounts nodes, Map<String, NodeCounts> checkNodes) {
         Objects.requireNonNull(profile, "profile");
-        setGauge(new SeriesKey(NODES, profile, null, "ready"), nodes.getReady());
-        setGauge(new SeriesKey(NODES, profile, null, "not_ready"), nodes.getNotReady());
-        setGauge(new SeriesKey(NODES, profile, null, "unknown"), nodes.getUnknown());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "ready"), nodes.getReady());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "not_ready"), nodes.getNotReady());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "unknown"), nodes.getUnknown());
+        Map<SeriesKey, Double> checks = new HashMap<>();
         checkNodes.forEach((check, counts) -> {
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "true"), counts.getReady());
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "false"), counts.getNotReady());
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "unknown"), counts.getUnknown());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "true"), (double) counts.getReady());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "false"), (double) counts.getNotReady());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "unknown"), (double) counts.getUnknown());
         });
-        gauges.keySet().stream()
-                .filter(k -> k.name().equals(CHECK_NODES) && k.profile().equals(profile)
-                        && !checkNodes.containsKey(k.check()))
-                .toList()
-                .forEach(this::removeGauge);
+        setFamily(CHECK_NODES, profile, checks);
+    }
+
+    /**
+     * Sets a profile's {@code rdmastorage_check_reason_nodes} from its nodes' conditions; a reason
+     * no node has any more loses its series.
+     *
+     * @param reasonNodes how many nodes have a check's condition with a status and reason
+     */
+    public void updateCheckReasons(String profile, Map<CheckReason, Long> reasonNodes) {
+        Map<SeriesKey, Double> series = new HashMap<>();
+        reasonNodes.forEach((r, count) -> series.put(SeriesKey.of(CHECK_REASON_NODES, profile, CHECK, r.check(),
+                STATUS, r.status().toLowerCase(Locale.ROOT), REASON, r.reason()), count.doubleValue()));
+        setFamily(CHECK_REASON_NODES, profile, series);
+    }
+
+    /**
+     * Sets a profile's {@code rdmastorage_verbs_latency_seconds} per node; nodes absent here (no
+     * measurement that counts) lose their series.
+     */
+    public void updateVerbsLatency(String profile, Map<String, LatencyResult> byNode) {
+        Map<SeriesKey, Double> series = new HashMap<>();
+        byNode.forEach((node, latency) -> {
+            if (latency.getTypicalMicros() != null) {
+                series.put(SeriesKey.of(VERBS_LATENCY, profile, NODE, node, STATISTIC, "typical"), latency.getTypicalMicros() / 1e6);
+            }
+            if (latency.getP99Micros() != null) {
+                series.put(SeriesKey.of(VERBS_LATENCY, profile, NODE, node, STATISTIC, "p99"), latency.getP99Micros() / 1e6);
+            }
+        });
+        setFamily(VERBS_LATENCY, profile, series);
     }
 
     /**
@@ -138,17 +205,10 @@ public final class OperatorMetrics {
      * nodes; facts no node reports any more lose their series. Facts are a fixed dozen: bounded.
      */
     public void updateFleet(String profile, Map<String, Integer> distinctValues, java.util.Set<String> allowMixed) {
-        Objects.requireNonNull(profile, "profile");
-        java.util.Set<SeriesKey> current = new java.util.HashSet<>();
-        distinctValues.forEach((fact, distinct) -> {
-            SeriesKey key = new SeriesKey(FLEET_DISTINCT_VALUES, profile, fact, String.valueOf(allowMixed.contains(fact)));
-            current.add(key);
-            setGauge(key, distinct);
-        });
-        gauges.keySet().stream()
-                .filter(k -> k.name().equals(FLEET_DISTINCT_VALUES) && k.profile().equals(profile) && !current.contains(k))
-                .toList()
-                .forEach(this::removeGauge);
+        Map<SeriesKey, Double> series = new HashMap<>();
+        distinctValues.forEach((fact, distinct) -> series.put(SeriesKey.of(FLEET_DISTINCT_VALUES, profile, FACT, fact,
+                ALLOW_MIXED, String.valueOf(allowMixed.contains(fact))), distinct.doubleValue()));
+        setFamily(FLEET_DISTINCT_VALUES, profile, series);
     }
 
     /** Removes every series of the profile: gauges, probe durations, failures, verdict changes. */
@@ -193,6 +253,51 @@ public final class OperatorMetrics {
                 .increment();
     }
 
+    /** A check's condition status and reason, as nodes are counted by them. */
+    public record CheckReason(String check, String status, String reason) {
+    }
+
+    /**
+     * Per check type, status and reason, how many nodes have that condition, from each node's
+     * conditions; {@code Ready} is left out, as in {@link #countChecks}.
+     */
+    public static Map<CheckReason, Long> countCheckReasons(Iterable<? extends List<Condition>> nodeConditions) {
+        Map<CheckReason, Long> counts = new HashMap<>();
+        for (List<Condition> conditions : nodeConditions) {
+            if (conditions == null) {
+                continue;
+            }
+            for (Condition c : conditions) {
+                if (c.getType() == null || "Ready".equals(c.getType())) {
+                    continue;
+                }
+                String status = c.getStatus() == null ? "Unknown" : c.getStatus();
+                counts.merge(new CheckReason(c.getType(), status, c.getReason() == null ? "" : c.getReason()), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * The verbs latency measurements that count, by node: those behind a True or False VerbsLatency
+     * condition (an Unknown one, e.g. ResultExpired, keeps its old numbers in the status, but they
+     * no longer say how the node is).
+     */
+    public static Map<String, LatencyResult> countingLatency(Map<String, RdmaStorageNodeStatus> byNode) {
+        Map<String, LatencyResult> latency = new TreeMap<>();
+        byNode.forEach((node, status) -> {
+            if (status == null || status.getLatency() == null || status.getConditions() == null) {
+                return;
+            }
+            boolean counts = status.getConditions().stream().anyMatch(c -> VERBS_LATENCY_CONDITION.equals(c.getType())
+                    && ("True".equals(c.getStatus()) || "False".equals(c.getStatus())));
+            if (counts) {
+                latency.put(node, status.getLatency());
+            }
+        });
+        return latency;
+    }
+
     /**
      * Per check type, how many nodes have that condition True, False and Unknown, from each node's
      * conditions; {@code Ready} is left out (it is {@code rdmastorage_nodes}).
@@ -219,28 +324,27 @@ public final class OperatorMetrics {
         return counts;
     }
 
-    private void setGauge(SeriesKey key, long value) {
-        gauges.computeIfAbsent(key, this::registerGauge).value().set(value);
+    private void setGauge(SeriesKey key, double value) {
+        gauges.computeIfAbsent(key, this::registerGauge).bits().set(Double.doubleToLongBits(value));
+    }
+
+    /** Sets a profile's series of one metric and removes the ones of that metric not among them. */
+    private void setFamily(String name, String profile, Map<SeriesKey, Double> series) {
+        series.forEach(this::setGauge);
+        gauges.keySet().stream()
+                .filter(k -> k.name().equals(name) && k.profile().equals(profile) && !series.containsKey(k))
+                .toList()
+                .forEach(this::removeGauge);
     }
 
     private GaugeSeries registerGauge(SeriesKey key) {
-        AtomicLong value = new AtomicLong();
-        Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), value, AtomicLong::get)
+        AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));
+        Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), bits, b -> Double.longBitsToDouble(b.get()))
                 .strongReference(true)
-                .tag(PROFILE, key.profile());
-        if (key.name().equals(FLEET_DISTINCT_VALUES)) {
-            return new GaugeSeries(builder.tag(FACT, key.check()).tag(ALLOW_MIXED, key.status())
-                    .description("Distinct values of one inventory fact over the profile's nodes (1 = uniform)")
-                    .register(registry), value);
-        }
-        builder.tag(STATUS, key.status());
-        if (key.check() != null) {
-            builder.tag(CHECK, key.check());
-        }
-        builder.description(key.check() == null
-                ? "Nodes matching the profile, by verdict"
-                : "Nodes matching the profile, by the status of one check");
-        return new GaugeSeries(builder.register(registry), value);
+                .tag(PROFILE, key.profile())
+                .description(DESCRIPTIONS.get(key.name()));
+        key.labels().forEach(builder::tag);
+        return new GaugeSeries(builder.register(registry), bits);
     }
 
     private void removeGauge(SeriesKey key) {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -37,6 +38,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -126,7 +128,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     @Override
     public UpdateControl<RdmaStorageProfile> reconcile(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
         Instant now = clock.instant();
-        ClusterWrites writes = new ClusterWrites(context.getClient());
+        ClusterWrites writes = writes(profile, context);
         ProbeSpecDocument document;
         try {
             document = ProbeSpecDocument.of(profile.getSpec());
@@ -173,7 +175,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
                 n -> n, (a, b) -> a));
         Instant wakeAt = FailedReconcile.expireStale(profile, context.getSecondaryResources(RdmaStorageNode.class),
-                nodes, new ClusterWrites(context.getClient()), new NodeMarkings(context.getClient()), now)
+                nodes, writes(profile, context), new NodeMarkings(context.getClient()), now)
                 .orElse(now.plus(ProfilePlanner.MAX_WAIT));
         RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
         ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
@@ -194,11 +196,15 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
                 verdicts, fleet, profile.getStatus(), now);
-        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(
-                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
-                        .map(RdmaStorageNodeStatus::getConditions).toList()));
-        metrics.updateFleet(profile.getMetadata().getName(), fleet.distinctValues(),
-                Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
+        List<List<Condition>> conditions = stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
+                .map(RdmaStorageNodeStatus::getConditions).toList();
+        String name = profile.getMetadata().getName();
+        metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(conditions));
+        metrics.updateCheckReasons(name, OperatorMetrics.countCheckReasons(conditions));
+        Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
+        stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
+        metrics.updateVerbsLatency(name, OperatorMetrics.countingLatency(byNode));
+        metrics.updateFleet(name, fleet.distinctValues(), Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
         return status;
     }
 
@@ -231,6 +237,14 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         if (!current) {
             writes.applySpecConfigMap(ProbeSpecConfigMap.build(profile, document, config));
         }
+    }
+
+    /** The writes of one reconcile, each verdict written visible to the next reconcile at once. */
+    @SuppressWarnings("unchecked")
+    private static ClusterWrites writes(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
+        InformerEventSource<RdmaStorageNode, RdmaStorageProfile> verdicts = (InformerEventSource<RdmaStorageNode,
+                RdmaStorageProfile>) context.eventSourceRetriever().getEventSourceFor(RdmaStorageNode.class);
+        return new ClusterWrites(context.getClient(), verdicts, ResourceID.fromResource(profile));
     }
 
     @SuppressWarnings("unchecked")

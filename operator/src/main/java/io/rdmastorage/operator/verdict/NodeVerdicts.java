@@ -44,7 +44,7 @@ public final class NodeVerdicts {
     public static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                         int exitCode, String terminatedReason, String terminationMessage,
                                                         Instant finishedAt) {
-        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
+        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
     }
 
     /**
@@ -56,7 +56,7 @@ public final class NodeVerdicts {
      */
     public static RdmaStorageNodeStatus fromReport(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                    int exitCode, ProbeReport report, Instant finishedAt) {
-        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
+        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
     }
 
     /** The verdict of a report {@link ReportTrust} trusts. */
@@ -87,8 +87,9 @@ public final class NodeVerdicts {
         return status;
     }
 
-    private static RdmaStorageNodeStatus of(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
-                                            Instant finishedAt) {
+    /** The verdict of a finished probe: its report's if {@link ReportTrust} trusts it, else its failure's. */
+    public static RdmaStorageNodeStatus fromTrust(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
+                                                  Instant finishedAt) {
         if (trust instanceof ReportTrust.Trusted trusted) {
             return fromTrusted(spec, generation, pod, trusted.report(), finishedAt);
         }
@@ -108,6 +109,20 @@ public final class NodeVerdicts {
     public static RdmaStorageNodeStatus notProbed(RdmaStorageProfileSpec spec, long generation, String node,
                                                   NotProbed why, Instant now) {
         return allUnknown(spec, why.reason(), why.message(node), generation, now);
+    }
+
+    /**
+     * What replaces a verdict someone else edited ({@link VerdictDigest}): nothing in it counts, so
+     * every check is Unknown {@link Reasons#VERDICT_EDITED} with no probe time (the node is due at
+     * once) and no latency measurement; {@code round}, the last probe round, keeps the pods' numbering.
+     */
+    public static RdmaStorageNodeStatus edited(RdmaStorageProfileSpec spec, long generation, Long round, Instant now) {
+        RdmaStorageNodeStatus status = allUnknown(spec, Reasons.VERDICT_EDITED, "the status of this RdmaStorageNode "
+                + "was changed by someone other than the operator (status.digest does not match what it wrote), so "
+                + "none of it is trusted and the node is probed again. Write to it only through the operator",
+                generation, now);
+        status.setProbeRound(round);
+        return status;
     }
 
     /** Whether the status holds a result taken longer than {@code expiry} (3 × interval) before {@code now}. */

@@ -15,6 +15,7 @@ import io.rdmastorage.testing.ProbeLauncher;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
+import io.rdmastorage.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -109,6 +110,23 @@ final class OperatorEnvironment implements AutoCloseable {
             operator.close();
             operator = null;
         }
+    }
+
+    /** A directory of this environment's own (under the nodes' host roots), removed with it. */
+    Path scratchDir(String name) {
+        try {
+            return Files.createDirectories(hostRoots.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The running operator's metrics, as its /metrics endpoint serves them (Prometheus text format). */
+    String scrape() {
+        if (operator == null) {
+            throw new IllegalStateException("the operator is not running");
+        }
+        return operator.registry().scrape();
     }
 
     /** Registers a simulated node whose host is the healthy fixture node, or that node with one failure mode. */
@@ -226,5 +244,6 @@ final class OperatorEnvironment implements AutoCloseable {
         }
         stopOperator();
         cluster.close();
+        TempDirs.delete(hostRoots);
     }
 }
