@@ -12,6 +12,9 @@ import io.rdmastorage.probe.counters.CounterKey.Source;
 import io.rdmastorage.probe.counters.CounterSampler;
 import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
+import io.rdmastorage.probe.counters.TransportTraffic;
+import io.rdmastorage.probe.counters.TransportTraffic.PeerTraffic;
+import io.rdmastorage.probe.counters.TransportTraffic.PortTraffic;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.EthtoolStats;
 import java.util.ArrayList;
@@ -140,7 +143,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         if (!facts.procfsVisible()) {
             return Judgement.only(HostView.PROCFS.missing(facts.hostRoot()), new Details());
         }
-        return new Rules(facts, spec).judge();
+        return new WindowRules(facts, spec).judge();
     }
 
     @Override
@@ -154,17 +157,19 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
     }
 
     /** The rules over one window. */
-    private static final class Rules {
+    private static final class WindowRules {
         private final Facts facts;
-        private final ProbeSpec.Traffic traffic;
+        private final ProbeSpec.Traffic spec;
         private final CounterWindow window;
+        private final TransportTraffic traffic;
         private final List<Finding> findings = new ArrayList<>();
         private final String seconds;
 
-        Rules(Facts facts, ProbeSpec spec) {
+        WindowRules(Facts facts, ProbeSpec spec) {
             this.facts = facts;
-            this.traffic = spec.traffic();
+            this.spec = spec.traffic();
             this.window = facts.window();
+            this.traffic = TransportTraffic.of(window, facts.ports().stream().map(p -> p.port().toString()).toList());
             this.seconds = String.format(Locale.ROOT, "%.1f s", window.seconds());
         }
 
@@ -175,7 +180,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             boolean rdmaBytesKnown = false;
             List<Map<String, Object>> shown = new ArrayList<>();
             for (Port port : facts.ports()) {
-                PortRates rates = rates(port);
+                PortTraffic rates = rates(port);
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("port", port.port().toString());
                 rates.packets().ifPresent(p -> row.put("packetsPerSecond", Math.round(window.perSecond(p))));
@@ -190,12 +195,12 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
                     rdmaBytes += window.perSecond(rates.bytes().getAsLong());
                     rdmaBytesKnown = true;
                 }
-                if (window.perSecond(rates.packets().getAsLong()) >= traffic.minRdmaPacketsPerSecond()) {
+                if (window.perSecond(rates.packets().getAsLong()) >= spec.minRdmaPacketsPerSecond()) {
                     moved.add(port.port() + " " + describe(rates));
                     priority(port, rates);
                 }
             }
-            double tcp = tcp(moved.isEmpty() ? "while the RDMA ports stayed below " + traffic.minRdmaPacketsPerSecond()
+            double tcp = tcp(moved.isEmpty() ? "while the RDMA ports stayed below " + spec.minRdmaPacketsPerSecond()
                     + " packets/s" : "while RDMA moved too (" + String.join(", ", moved) + ")");
             Details details = new Details().put("windowSeconds", Math.round(window.seconds() * 10) / 10.0)
                     .put("rdmaPacketsPerSecond", Math.round(rdmaPackets))
@@ -205,52 +210,37 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             if (moved.isEmpty() && findings.stream().noneMatch(f -> f.status() == Status.FALSE)) {
                 findings.add(Finding.of(Status.UNKNOWN, NO_STORAGE_TRAFFIC, "no storage traffic in the " + seconds + " window: "
                         + "the RDMA ports moved " + Math.round(rdmaPackets) + " packets/s (below traffic.minRdmaPacketsPerSecond "
-                        + traffic.minRdmaPacketsPerSecond() + ") and storage TCP " + bytes(tcp) + " (within "
+                        + spec.minRdmaPacketsPerSecond() + ") and storage TCP " + bytes(tcp) + " (within "
                         + "traffic.maxTcpBytesPerSecond): an idle node proves nothing; " + LOAD, "no storage traffic"));
             }
-            String passed = String.join(", ", moved) + (traffic.priority() == null ? "" : " on priority " + traffic.priority())
+            String passed = String.join(", ", moved) + (spec.priority() == null ? "" : " on priority " + spec.priority())
                     + "; storage TCP " + bytes(tcp) + " (control traffic) over the " + seconds + " window";
             return Judgement.of(findings, Finding.passed(DATA_OVER_RDMA, passed), details);
         }
 
-        /** A port's packets and, where it has them, bytes over the window; empty where a counter has no delta. */
-        private PortRates rates(Port port) {
+        /** A port's packets and, where it has them, bytes over the window; a counter without a delta is NoCounterDelta. */
+        private PortTraffic rates(Port port) {
             String subject = port.port().toString();
-            boolean ib = window.before().get(key(subject, "port_xmit_packets")) != null
-                    || window.after().get(key(subject, "port_xmit_packets")) != null;
-            String[] packetNames = ib ? new String[] {"port_xmit_packets", "port_rcv_packets"}
-                    : new String[] {"hw_counters/sent_pkts", "hw_counters/rcvd_pkts"};
-            OptionalLong packets = sum(subject, "the packets", packetNames);
-            OptionalLong bytes = ib ? sum(subject, "the bytes", "port_xmit_data", "port_rcv_data") : OptionalLong.empty();
-            return new PortRates(packets, bytes);
-        }
-
-        private OptionalLong sum(String subject, String what, String... names) {
-            long total = 0;
-            for (String name : names) {
-                CounterDelta d = window.delta(key(subject, name));
-                if (!d.known()) {
-                    String why = window.unreadable().getOrDefault(subject, name + " " + d.problem());
-                    findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, subject + ": no delta for " + what
-                            + " it carried (" + why + "), so its share of the storage traffic is unknown; `rdma statistic "
-                            + "show link " + subject + "` and " + StorageCounters.IB_CLASS + "/" + subject.replace("/", "/ports/")
-                            + "/ show the counters", subject + " " + name + " no delta"));
-                    return OptionalLong.empty();
-                }
-                total += d.amount().getAsLong();
+            PortTraffic rates = traffic.rdmaPorts().get(subject);
+            if (!rates.problem().isEmpty()) {
+                String what = rates.packets().isEmpty() ? "the packets" : "the bytes";
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, subject + ": no delta for " + what
+                        + " it carried (" + rates.problem() + "), so its share of the storage traffic is unknown; `rdma statistic "
+                        + "show link " + subject + "` and " + StorageCounters.IB_CLASS + "/" + subject.replace("/", "/ports/")
+                        + "/ show the counters", subject + " " + what.substring(4) + " no delta"));
             }
-            return OptionalLong.of(total);
+            return rates;
         }
 
-        private String describe(PortRates rates) {
+        private String describe(PortTraffic rates) {
             return rates.bytes().isPresent() ? "carried " + bytes(window.perSecond(rates.bytes().getAsLong()))
                     + String.format(Locale.ROOT, " (%,d packets/s)", Math.round(window.perSecond(rates.packets().getAsLong())))
                     : String.format(Locale.ROOT, "carried %,d packets/s", Math.round(window.perSecond(rates.packets().getAsLong())));
         }
 
         /** The RoCE port's bytes must ride the lossless priority. */
-        private void priority(Port port, PortRates rates) {
-            Integer p = traffic.priority();
+        private void priority(Port port, PortTraffic rates) {
+            Integer p = spec.priority();
             if (p == null || !port.roce()) {
                 return;
             }
@@ -326,16 +316,16 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             long delta = d.amount().getAsLong();
             if (congestion) {
                 double rate = window.perSecond(delta);
-                if (rate > traffic.maxCongestionPerSecond()) {
+                if (rate > spec.maxCongestionPerSecond()) {
                     findings.add(Finding.of(Status.FALSE, FABRIC_ERRORS, String.format(Locale.ROOT, "%s: %s grew by %,d in the %s "
                             + "window (%,d/s, above traffic.maxCongestionPerSecond %,d): congestion or a pause storm, the lossy "
                             + "fabric's signature; check PFC/ECN on the switch ports and the NIC (RoceLossless)", where, key.name(),
-                            delta, seconds, Math.round(rate), traffic.maxCongestionPerSecond()),
+                            delta, seconds, Math.round(rate), spec.maxCongestionPerSecond()),
                             where + " " + key.name() + " +" + delta));
                 }
-            } else if (delta > traffic.maxErrorCount()) {
+            } else if (delta > spec.maxErrorCount()) {
                 findings.add(Finding.of(Status.FALSE, FABRIC_ERRORS, String.format(Locale.ROOT, "%s: %s grew by %,d in the %s "
-                        + "window (traffic.maxErrorCount %d): %s", where, key.name(), delta, seconds, traffic.maxErrorCount(),
+                        + "window (traffic.maxErrorCount %d): %s", where, key.name(), delta, seconds, spec.maxErrorCount(),
                         key.name().startsWith("hw_counters/") ? "the transport retried or lost packets (a lossy fabric, "
                                 + "PFC/ECN off, or a peer that cannot keep up)" : "the link itself is faulty: reseat or replace "
                                 + "the cable or transceiver, check `ibdiagnet` or the switch port"),
@@ -345,24 +335,12 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
 
         /** Storage TCP per peer over the allowance is DataOnTcp; returns the total storage TCP bytes/s. */
         private double tcp(String rdmaContext) {
-            Map<String, long[]> perPeer = new LinkedHashMap<>();
-            window.deltas(Source.TCP_SOCKET).forEach((key, d) -> d.amount().ifPresent(a -> {
-                String peer = key.subject().substring(key.subject().indexOf(" -> ") + 4);
-                long[] sentReceived = perPeer.computeIfAbsent(peer, k -> new long[2]);
-                sentReceived[key.name().equals("bytes_sent") ? 0 : 1] += a;
-            }));
-            Map<String, long[]> perGpfsNode = new LinkedHashMap<>();
-            window.deltas(Source.GPFS_PEER).forEach((key, d) -> d.amount().ifPresent(a -> {
-                String node = key.subject().split(" ")[0];
-                long[] sentReceived = perGpfsNode.computeIfAbsent(node, k -> new long[2]);
-                sentReceived[key.name().startsWith("sent") ? 0 : 1] += a;
-            }));
             double total = 0;
-            for (Map.Entry<String, long[]> e : perPeer.entrySet()) {
+            for (Map.Entry<String, PeerTraffic> e : traffic.tcpPeers().entrySet()) {
                 total += over(e.getKey() + " (" + protocol(e.getKey()) + ")", e.getValue(), rdmaContext,
                         "`nvme list-subsys` and `mount -t nfs,nfs4` show each transport; NvmeofRdma says why a target is on tcp");
             }
-            for (Map.Entry<String, long[]> e : perGpfsNode.entrySet()) {
+            for (Map.Entry<String, PeerTraffic> e : traffic.gpfsPeers().entrySet()) {
                 total += over("GPFS node " + e.getKey(), e.getValue(), rdmaContext,
                         "`mmfsadm test verbs conn` lists the peers on RDMA; GpfsVerbs says why this one is on TCP");
             }
@@ -375,13 +353,13 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             return total;
         }
 
-        private double over(String peer, long[] sentReceived, String rdmaContext, String how) {
-            double rate = window.perSecond(sentReceived[0] + sentReceived[1]);
-            if (rate > traffic.maxTcpBytesPerSecond()) {
+        private double over(String peer, PeerTraffic bytes, String rdmaContext, String how) {
+            double rate = window.perSecond(bytes.total());
+            if (rate > spec.maxTcpBytesPerSecond()) {
                 findings.add(Finding.of(Status.FALSE, DATA_ON_TCP, peer + " moved " + bytes(rate) + " over TCP (sent "
-                        + bytes(window.perSecond(sentReceived[0])) + ", received " + bytes(window.perSecond(sentReceived[1]))
+                        + bytes(window.perSecond(bytes.sent())) + ", received " + bytes(window.perSecond(bytes.received()))
                         + ") in the " + seconds + " window, above traffic.maxTcpBytesPerSecond "
-                        + bytes(traffic.maxTcpBytesPerSecond()) + ", " + rdmaContext + ": storage data on TCP, the silent "
+                        + bytes(spec.maxTcpBytesPerSecond()) + ", " + rdmaContext + ": storage data on TCP, the silent "
                         + "fallback; " + how, peer + " " + bytes(rate) + " on TCP"));
             }
             return rate;
@@ -399,9 +377,6 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         private static CounterKey key(String subject, String name) {
             return new CounterKey(Source.RDMA_PORT, subject, name);
         }
-    }
-
-    private record PortRates(OptionalLong packets, OptionalLong bytes) {
     }
 
     /** Bytes per second for people, in decimal units as link speeds are written: 2.1 GB/s, 0.1 MB/s, 812 B/s. */

@@ -13,8 +13,12 @@
  * <li>{@link io.rdmastorage.probe.counters.StorageCounters}: reads one snapshot of a node's storage
  * counters through the host root (RDMA port counters, {@code ethtool -S}, {@code ss -tin} in the
  * host's network namespace, {@code mmdiag --network});</li>
- * <li>{@link io.rdmastorage.probe.counters.CounterSampler}: read, wait the window, read again.</li>
+ * <li>{@link io.rdmastorage.probe.counters.CounterSampler}: read, wait the window, read again;</li>
+ * <li>{@link io.rdmastorage.probe.counters.TransportTraffic}: what each transport carried over a
+ * window (RDMA packets and bytes per port, TCP bytes per storage peer, GPFS per node).</li>
  * </ul>
- * The RdmaTraffic check judges a window; the acceptance run can read one around its own I/O.
+ * The RdmaTraffic check judges a window; the acceptance run can read one around its own I/O:
+ * {@code StorageCounters.read()} before and after it, then {@code TransportTraffic.of(new
+ * CounterWindow(before, after), ports)}.
  */
 package io.rdmastorage.probe.counters;

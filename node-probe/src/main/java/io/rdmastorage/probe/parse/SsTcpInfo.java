@@ -7,9 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@code ss -tin}: the TCP sockets of one network namespace with the kernel's TCP_INFO, one socket
- * line ({@code ESTAB 0 0 192.0.2.2:48712 192.0.2.1:4420}) followed by {@code key:value} items, on
- * the same line (iproute2 6.1 writing to a pipe) or an indented next one (a terminal, older
- * releases), among them {@code bytes_sent} (kernel 4.19+), {@code bytes_acked} and
+ * line ({@code ESTAB 0 0 192.0.2.2:48712 192.0.2.1:4420}) followed by {@code key:value} items on a
+ * TAB-indented next line (or on the socket's own line, as the fallback below prints them), among them {@code bytes_sent} (kernel 4.19+), {@code bytes_acked} and
  * {@code bytes_received}: the bytes the socket carried since it was opened. ss leaves out a count
  * that is zero. Kernel sockets (NVMe/TCP, the NFS client, nvmet) are listed like any other.
  * Addresses are {@code a.b.c.d:port}, {@code [v6]:port}, either with a {@code %ifname} scope.

@@ -12,9 +12,8 @@ import io.rdmastorage.probe.counters.CounterKey.Source;
 import io.rdmastorage.probe.counters.CounterReading;
 import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
-import io.rdmastorage.probe.parse.EthtoolStats;
 import io.rdmastorage.probe.parse.SysfsCounter;
-import io.rdmastorage.probe.testing.Samples;
+import io.rdmastorage.probe.testing.CounterSamples;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,15 +51,8 @@ class RdmaTrafficJudgeTest {
 
     /** The real rxe0 hw_counters before and after a 64 MiB read over NVMe/RDMA (67,011 − 191 packets received). */
     static Consumer<CounterSnapshot.Builder> rxe(boolean after) {
-        Map<String, Long> values = rxeSample(after);
+        Map<String, Long> values = CounterSamples.rxe0(after);
         return s -> values.forEach((name, v) -> s.put(port(RXE0, "hw_counters/" + name), CounterReading.of(v)));
-    }
-
-    static Map<String, Long> rxeSample(boolean after) {
-        String body = Samples.body("counters/sysfs_rxe-hw_counters_before-after-nvme-rdma-read_vm-6.1.txt");
-        String part = after ? body.substring(body.indexOf("=== rdma after")) : body.substring(0, body.indexOf("=== rdma after"));
-        String rxe0 = part.substring(part.indexOf("/sys/class/infiniband/rxe0/"));
-        return EthtoolStats.parse(rxe0.replace("/sys/class/infiniband/rxe0/ports/1/hw_counters/", ""));
     }
 
     static Consumer<CounterSnapshot.Builder> socket(long sent, long received) {
@@ -235,9 +227,7 @@ class RdmaTrafficJudgeTest {
 
     /** The real ethtool -S prio counters of the byteps issue, before and after: every byte in priority 0. */
     static Consumer<CounterSnapshot.Builder> prio(boolean after) {
-        String body = Samples.body("counters/ethtool-S_grep-prio_before-after_all-roce-traffic-in-prio0_byteps-issue179_fragment.txt");
-        int cut = body.indexOf("After:");
-        Map<String, Long> stats = EthtoolStats.parse(after ? body.substring(cut) : body.substring(0, cut));
+        Map<String, Long> stats = CounterSamples.prio(after);
         return s -> stats.forEach((name, v) -> s.put(new CounterKey(Source.NETDEV, "eth2", name), CounterReading.of(v)));
     }
 

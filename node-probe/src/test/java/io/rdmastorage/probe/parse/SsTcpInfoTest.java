@@ -2,6 +2,7 @@ package io.rdmastorage.probe.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.probe.testing.CounterSamples;
 import io.rdmastorage.probe.testing.Samples;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -25,8 +26,24 @@ class SsTcpInfoTest {
     }
 
     @Test
-    void infoOnTheNextIndentedLineAsOlderReleasesAndTerminalsPrintIt() {
-        // constructed after the iproute2 4.x/5.x layout: the TCP_INFO items on a TAB-indented line
+    void theRecordedNvmeTcpQueueSocketsCarryTheReadInBytesReceived() {
+        SsTcpInfo before = SsTcpInfo.parse(CounterSamples.ssRead(false));
+        SsTcpInfo after = SsTcpInfo.parse(CounterSamples.ssRead(true));
+
+        assertThat(before.sockets()).extracting(SsTcpInfo.Socket::local)
+                .containsExactly("192.0.2.1:47358", "192.0.2.1:47380", "192.0.2.1:47370");
+        assertThat(before.sockets().get(0).sent()).hasValue(2664);
+        assertThat(before.sockets().get(0).received()).hasValue(46448);
+        long read = 0;
+        for (int i = 0; i < 3; i++) {
+            read += after.sockets().get(i).received().getAsLong() - before.sockets().get(i).received().getAsLong();
+        }
+        assertThat(read).isEqualTo(2 * 33_555_968L);   // the 64 MiB read (67,108,864) and 3 KiB of NVMe/TCP PDU headers
+    }
+
+    @Test
+    void infoOnTheNextIndentedLineWithAnOlderKernelsCounters() {
+        // constructed after the iproute2 4.x layout: TCP_INFO without bytes_sent (kernels before 4.19)
         String text = "State      Recv-Q Send-Q Local Address:Port   Peer Address:Port\n"
                 + "ESTAB      0      0      10.0.0.5:51000        10.0.0.9:2049\n"
                 + "\t cubic wscale:7,7 rto:204 rtt:0.25/0.12 ato:40 mss:8948 cwnd:10 bytes_acked:5333 "
