@@ -11,6 +11,7 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.spec.SpecReader;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.ProbeRun;
+import io.rdmastorage.probe.testing.Samples;
 import io.rdmastorage.probe.testing.CounterSamples;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -101,6 +102,26 @@ class RdmaTrafficCheckTest {
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("NoCounterDelta");
         assertThat(result.message()).contains("`modprobe tcp_diag`");
+    }
+
+    @Test
+    void gpfsPeerMegabytesGrowingOverTheWindowAreDataOnTcpAndGpfsSocketsAreLeftToMmdiag() throws Exception {
+        FixtureHost host = host();
+        String before = Samples.body("gpfs/mmdiag-network_mrot-tcp_storage-node.txt");
+        // constructed from the recorded table: storage-2's first connection received 800 MB more
+        String after = before.replace("connected  0    127   0         0  ", "connected  0    127   3         800");
+        assertThat(after).isNotEqualTo(before);
+        host.file("/fixture/mmdiag.txt", before)
+                .script("/usr/lpp/mmfs/bin/mmdiag", "#!/bin/sh\ncat " + FixtureHost.shQuote(host.path("/fixture/mmdiag.txt").toString()) + "\n")
+                .script("/usr/bin/nsenter", "#!/bin/sh\necho \"$@\" > " + FixtureHost.shQuote(host.path("/fixture/nsenter.args").toString())
+                        + "\ncat " + FixtureHost.shQuote(host.path(SS_FILE).toString()) + "\n");
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> host.file("/fixture/mmdiag.txt", after)));
+
+        assertThat(result.reason()).isEqualTo("DataOnTcp");
+        assertThat(result.message()).startsWith("GPFS node scale-cluster-storage-2 moved ");
+        String ssArgs = java.nio.file.Files.readString(host.path("/fixture/nsenter.args"));
+        assertThat(ssArgs).startsWith("--net=/proc/1/ns/net ss -tin ( dport = :2049 or dport = :4420 )");
     }
 
     @Test
