@@ -12,6 +12,7 @@ import io.rdmastorage.probe.spec.SpecReader;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.ProbeRun;
 import io.rdmastorage.probe.testing.Samples;
+import io.rdmastorage.probe.testing.Ttar;
 import io.rdmastorage.probe.testing.CounterSamples;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -122,6 +123,58 @@ class RdmaTrafficCheckTest {
         assertThat(result.message()).startsWith("GPFS node scale-cluster-storage-2 moved ");
         String ssArgs = java.nio.file.Files.readString(host.path("/fixture/nsenter.args"));
         assertThat(ssArgs).startsWith("--net=/proc/1/ns/net ss -tin ( dport = :2049 or dport = :4420 )");
+    }
+
+    /** The recorded mlx5_0 port 1 (prometheus/procfs's sysfs snapshot): counters/ with 64-bit data counters and hw_counters/. */
+    private FixtureHost mlx5() {
+        FixtureHost host = host();
+        host.delete("/sys/class/infiniband/rxe0");
+        Ttar.files(Samples.body("counters/sysfs-infiniband-counters-and-hw_counters_mlx5_0_procfs-fixture.txt"))
+                .forEach((path, content) -> host.file(path.substring("fixtures".length()), content));
+        return host.file("/sys/class/infiniband/mlx5_0/ports/1/link_layer", "InfiniBand\n");
+    }
+
+    private static void add(FixtureHost host, String counter, long more) throws java.io.IOException {
+        String file = "/sys/class/infiniband/mlx5_0/ports/1/" + counter;
+        long now = Long.parseLong(java.nio.file.Files.readString(host.path(file)).strip());
+        host.file(file, (now + more) + "\n");
+    }
+
+    @Test
+    void theRecordedMlx5PortCarryingDataWhileAckTimeoutsGrowIsFabricErrors() throws Exception {
+        FixtureHost host = mlx5();
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> {
+            try {
+                add(host, "counters/port_xmit_data", 250_000_000);   // 1 GB in 4-octet units
+                add(host, "counters/port_xmit_packets", 250_000);
+                add(host, "hw_counters/local_ack_timeout_err", 5);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("FabricErrors");
+        assertThat(result.message()).startsWith("mlx5_0/1: hw_counters/local_ack_timeout_err grew by 5 in the ");
+        assertThat(((Number) result.details().get("rdmaBytesPerSecond")).longValue()).isPositive();
+    }
+
+    @Test
+    void aSymbolErrorCounterStuckAtItsLegacyMaximumIsNoCounterDeltaNotFabricErrors() throws Exception {
+        FixtureHost host = mlx5().file("/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error", "65535\n");
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> {
+            try {
+                add(host, "counters/port_xmit_packets", 250_000);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }));
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("NoCounterDelta");
+        assertThat(result.message()).startsWith("mlx5_0/1: symbol_error at its maximum 65535");
     }
 
     @Test
