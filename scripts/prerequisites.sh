@@ -44,3 +44,10 @@ ensure_go() {
     *) echo "need Go >= 1.24 on PATH to build the test binaries (found: ${version:-none})" >&2; return 1 ;;
   esac
 }
+
+# promtool, for the alert rule and dashboard query tests: unpacked from the distribution's
+# prometheus package into ~/.cache/rdma-storage-operator/promtool/<version>/, not installed (the
+# package would set up a Prometheus server); the tests fetch it themselves too when it is missing
+ensure_promtool() {
+  bash "$(dirname "${BASH_SOURCE[0]}")/../test-control-plane/scripts/fetch-promtool.sh" >/dev/null
+}

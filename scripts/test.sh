@@ -7,4 +7,5 @@ source scripts/prerequisites.sh
 # -DskipVm leaves out the VM tier (see README), and so its prerequisites
 case " $* " in *" -DskipVm "*|*" -DskipVm="*) export RSO_SKIP_VM=1 ;; esac
 ensure_prerequisites
+ensure_promtool
 exec mvn -B -ntp verify "$@"

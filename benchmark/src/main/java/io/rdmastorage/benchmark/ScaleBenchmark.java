@@ -50,7 +50,11 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr]}.
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT]}.
+ *
+ * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
+ * falls back to TCP, so their verdicts are False and the table's Events per round show what a
+ * failing node costs (one Warning for its first verdict).
  *
  * <p>By default the simulated kubelets answer at once and cheaply, so that the machine's CPU goes
  * to the operator and the API server rather than to the harness: a probe report recorded once on
@@ -75,10 +79,11 @@ public final class ScaleBenchmark {
     private final Options options;
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
-                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr) {
+                   boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
+                   int failingPercent) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
-                + " [--all-pod-statuses] [--jfr FILE.jfr]";
+                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -92,6 +97,7 @@ public final class ScaleBenchmark {
             boolean realProbes = false;
             boolean finalStatusOnly = true;
             Path jfr = null;
+            int failing = 0;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -105,10 +111,15 @@ public final class ScaleBenchmark {
                     case "--real-probes" -> realProbes = true;
                     case "--all-pod-statuses" -> finalStatusOnly = false;
                     case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
+                    case "--failing" -> failing = Integer.parseInt(args[++i]);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
-            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr);
+            if (failing < 0 || failing > 100) {
+                throw new IllegalArgumentException("--failing is a percentage, 0 to 100: " + failing);
+            }
+            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr,
+                    failing);
         }
     }
 
@@ -192,11 +203,15 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
+            FixtureHost failingHost = NodeScenarios.withFailure(FixtureHost.at(work.resolve("host-failing")), "gpfs-tcp-fallback");
+            int failingEvery = options.failingPercent() == 0 ? 0 : Math.max(1, 100 / options.failingPercent());
             try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
                     .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
-                step("registering " + n + " simulated nodes (one healthy fixture host shared by all)");
+                step("registering " + n + " simulated nodes (one healthy fixture host shared by all"
+                        + (failingEvery == 0 ? ")" : ", every " + failingEvery + "th one whose GPFS falls back to TCP)"));
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
-                        .withLabel(NODE_LABEL, "true").withHostRoot(host.root())).toList();
+                        .withLabel(NODE_LABEL, "true")
+                        .withHostRoot(failingEvery > 0 && i % failingEvery == 0 ? failingHost.root() : host.root())).toList();
                 long registerStart = System.nanoTime();
                 cluster.addNodes(nodes);
                 Duration register = Duration.ofNanos(System.nanoTime() - registerStart);
@@ -389,6 +404,9 @@ public final class ScaleBenchmark {
             row(out, results, label + ": operator writes per node", r -> perNode(pick.apply(r), r.nodes(), true), "≤ 4");
             row(out, results, label + ": writes per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), true), "—");
             row(out, results, label + ": reads per node by verb and resource", r -> breakdown(pick.apply(r), r.nodes(), false), "—");
+            row(out, results, label + ": Events created", r -> pick.apply(r) == null ? "—"
+                    : "%,d".formatted(pick.apply(r).requests().stream()
+                            .filter(q -> q.verb().equals("create") && q.resource().equals("events")).count()), "—");
             row(out, results, label + ": CPU s operator / kube-apiserver / etcd / harness (kubelets + probes)",
                     r -> pick.apply(r) == null ? "—" : "%s / %s / %s / %s".formatted(cpu(pick.apply(r).operatorCpu()),
                             cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");

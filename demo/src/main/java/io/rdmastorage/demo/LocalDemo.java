@@ -7,6 +7,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.cli.NodeProbe;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.FixtureIdentity;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.ControlPlaneBinaries;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,7 +125,8 @@ public final class LocalDemo {
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
         LatencyFabric fabric = new LatencyFabric(hosts.resolve("fabric"));
         for (Map.Entry<String, String> node : NODES.entrySet()) {
-            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()));
+            // each node's tools name that node (its GPFS daemon gpu-0N-ib, its address, its GPFS peer)
+            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()), FixtureIdentity.forNodeName(node.getKey()));
             if (node.getValue() == null) {
                 NodeScenarios.healthy(host);
             } else {
@@ -136,8 +139,9 @@ public final class LocalDemo {
         }
 
         step("starting the operator (as its service account, with the chart's RBAC)");
+        int metricsPort = freePort();
         operator[0] = RdmaStorageOperator.start(plane.clientFor(NAMESPACE, "rdma-storage-operator"),
-                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, 0), false);
+                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, metricsPort), false);
 
         step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml)");
         plane.kubectl().applyYaml(resource("/demo-profile.yaml")).orThrow("kubectl apply profile");
@@ -158,9 +162,17 @@ public final class LocalDemo {
         step("node-probe where it cannot tell: gpu-06's probe cannot see the host's /sys (HostViewMissing), gpu-07's "
                 + "gdscheck and kernel disagree on the IOMMU (SourcesDisagree); Unknown fences nothing");
         for (Map.Entry<String, String> node : CANNOT_TELL.entrySet()) {
-            FixtureHost host = NodeScenarios.withFailure(FixtureHost.at(hosts.resolve(node.getKey())), node.getValue());
+            FixtureHost host = NodeScenarios.withFailure(
+                    FixtureHost.at(hosts.resolve(node.getKey()), FixtureIdentity.forNodeName(node.getKey())), node.getValue());
             System.out.println(probeTable(host, node.getKey()));
         }
+
+        step("the operator's metrics on :" + metricsPort + "/metrics (examples/grafana/rdma-storage.json charts them): "
+                + "verdicts, why checks fail, verbs latency per node");
+        operator[0].registry().scrape().lines()
+                .filter(l -> l.startsWith("rdmastorage_nodes{") || l.startsWith("rdmastorage_verbs_latency_seconds{")
+                        || l.startsWith("rdmastorage_check_reason_nodes{") && l.contains("status=\"false\""))
+                .forEach(l -> System.out.println("      " + l));
 
         System.out.println();
         System.out.println("The cluster keeps running until Ctrl-C (unless started with --exit). Explore it with:");
@@ -169,6 +181,7 @@ public final class LocalDemo {
         System.out.println("  kubectl get rdmastorage");
         System.out.println("  kubectl describe rsn " + PROFILE + ".gpu-03");
         System.out.println("  kubectl get events -n default --field-selector involvedObject.kind=RdmaStorageNode");
+        System.out.println("  curl http://127.0.0.1:" + metricsPort + "/metrics      # or scrape it with Prometheus");
         return demo;
     }
 
@@ -195,6 +208,12 @@ public final class LocalDemo {
             Thread.sleep(250);
         }
         throw new IllegalStateException("no verdict for every node within " + VERDICT_WAIT.toMinutes() + " minutes");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Path repositoryRoot() {

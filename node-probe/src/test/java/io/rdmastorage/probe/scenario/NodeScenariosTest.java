@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.cli.ExitCode;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.FixtureIdentity;
 import io.rdmastorage.probe.testing.NfsFixtures;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.ProbeRun;
@@ -43,6 +44,23 @@ class NodeScenariosTest {
         });
         assertThat(types).containsExactlyElementsOf(ALL_CHECKS);
         assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportSchema.MAX_BYTES);
+    }
+
+    @Test
+    void eachFixtureNodeNamesItself() {
+        // gpu-02 of a simulated cluster: its GPFS is gpu-02-ib, and its GPFS peer on TCP is gpu-01-ib
+        ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir, FixtureIdentity.gpu(2)),
+                "gpfs-tcp-fallback"), NodeScenarios.HEALTHY_SPEC);
+
+        assertThat(run.check("GpfsVerbs").path("message").asText())
+                .startsWith("GPFS on gpu-02-ib talks to gpu-01-ib over TCP");
+        ProbeRun healthy = ProbeRun.withSpec(NodeScenarios.healthy(FixtureHost.at(dir.resolve("gpu-05"),
+                FixtureIdentity.gpu(5))), NodeScenarios.HEALTHY_SPEC);
+        assertThat(healthy.exitCode()).as(healthy.stdout()).isEqualTo(ExitCode.ALL_TRUE);
+        assertThat(healthy.check("GpfsVerbs").path("message").asText()).startsWith("GPFS on gpu-05-ib uses RDMA");
+        // a host laid out before is the same node again
+        assertThat(FixtureHost.at(dir.resolve("gpu-05")).identity()).isEqualTo(FixtureIdentity.gpu(5));
+        assertThat(FixtureIdentity.forNodeName("gpu-a")).isEqualTo(FixtureIdentity.GPU_01);
     }
 
     @Test

@@ -22,19 +22,40 @@ import java.util.Map;
 public final class FixtureHost {
 
     private final Path root;
+    private final FixtureIdentity identity;
     private final Map<String, StubTool> tools = new LinkedHashMap<>();
 
-    private FixtureHost(Path root) {
+    private FixtureHost(Path root, FixtureIdentity identity) {
         this.root = root;
+        this.identity = identity;
     }
 
+    /**
+     * A fixture host at {@code root}: the node its {@code /etc/hostname} names when it has one
+     * (so a host laid out before is the same node again), else gpu-01.
+     */
     public static FixtureHost at(Path root) {
+        Path hostname = root.resolve("etc/hostname");
+        try {
+            return at(root, Files.exists(hostname) ? FixtureIdentity.forNodeName(Files.readString(hostname))
+                    : FixtureIdentity.GPU_01);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A fixture host that is the node {@code identity}: its tools' outputs name that node. */
+    public static FixtureHost at(Path root, FixtureIdentity identity) {
         try {
             Files.createDirectories(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new FixtureHost(root.toAbsolutePath());
+        return new FixtureHost(root.toAbsolutePath(), identity);
+    }
+
+    public FixtureIdentity identity() {
+        return identity;
     }
 
     public Path root() {

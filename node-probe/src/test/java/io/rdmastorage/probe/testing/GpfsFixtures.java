@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The GPFS side of the shared healthy node (gpu-01, GPFS daemon name gpu-01-ib, 10.10.0.11) and its
- * failure modes, laid out on a {@link FixtureHost}: stub {@code mmgetstate}, {@code mmdiag},
- * {@code mmfsadm}, {@code mmlscluster} under /usr/lpp/mmfs/bin and /var/adm/ras/mmfs.log.latest.
+ * The GPFS side of the shared healthy node and its failure modes, laid out on a {@link FixtureHost}:
+ * stub {@code mmgetstate}, {@code mmdiag}, {@code mmfsadm}, {@code mmlscluster} under
+ * /usr/lpp/mmfs/bin and /var/adm/ras/mmfs.log.latest. The outputs name the host's
+ * {@link FixtureIdentity} (gpu-01: GPFS daemon name gpu-01-ib, 10.10.0.11, peer gpu-02-ib; the
+ * methods without an identity are gpu-01's), so each node of a simulated cluster names itself.
  *
  * <p>Recorded samples are used where they exist ({@code mmfsadm test verbs status}); the rest is
  * CONSTRUCTED in the recorded formats, because no public sample covers this cluster: the {@code -Y}
@@ -24,18 +26,22 @@ public final class GpfsFixtures {
 
     public static final String BIN = "/usr/lpp/mmfs/bin";
     public static final String LOG = "/var/adm/ras/mmfs.log.latest";
-    public static final String GPFS_NODE = "gpu-01-ib";
+    /** gpu-01's GPFS daemon name. */
+    public static final String GPFS_NODE = FixtureIdentity.GPU_01.gpfsName();
     /** The healthy profile's gpfs section, as JSON. */
     public static final String HEALTHY_SPEC =
             "{\"verbsPorts\":[\"mlx5_0/1\",\"mlx5_1/1\"],\"requiredPeers\":[\"nsd-01\",\"nsd-02\"],\"minPagepool\":\"16Gi\"}";
     public static final String HEALTHY_PORTS = "mlx5_0/1 mlx5_1/1";
     public static final long HEALTHY_PAGEPOOL = 32L << 30;
 
-    /** Peers of gpu-01-ib: daemon name, IP, node id in mmdiag --network. */
-    private static final List<String[]> PEERS = List.of(
-            new String[] {"nsd-01", "10.10.0.1", "<c0n0>"},
-            new String[] {"nsd-02", "10.10.0.2", "<c0n1>"},
-            new String[] {"gpu-02-ib", "10.10.0.12", "<c0n3>"});
+    /** Peers of a GPU node: daemon name, IP, node id in mmdiag --network; the NSD servers, then its GPU peer. */
+    private static List<String[]> peers(FixtureIdentity node) {
+        FixtureIdentity peer = node.gpfsPeer();
+        return List.of(
+                new String[] {"nsd-01", "10.10.0.1", "<c0n0>"},
+                new String[] {"nsd-02", "10.10.0.2", "<c0n1>"},
+                new String[] {peer.gpfsName(), peer.address(), peer.gpfsNodeId()});
+    }
 
     private static final DateTimeFormatter LOG_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd_HH:mm:ss.SSSZ", Locale.ROOT).withZone(ZoneOffset.UTC);
@@ -45,26 +51,29 @@ public final class GpfsFixtures {
 
     /** Active daemon, verbsRdma enable on mlx5_0/1 mlx5_1/1, pagepool 32G, every peer over RDMA. */
     public static FixtureHost healthy(FixtureHost host) {
-        host.tool(BIN + "/mmgetstate").on("-Y").prints(mmgetstateY("active"));
+        FixtureIdentity node = host.identity();
+        host.tool(BIN + "/mmgetstate").on("-Y").prints(mmgetstateY(node, "active"));
         host.tool(BIN + "/mmdiag").on("--config", "-Y").prints(mmdiagConfigY("enable", HEALTHY_PORTS, HEALTHY_PAGEPOOL));
-        host.tool(BIN + "/mmdiag").on("--network").prints(mmdiagNetwork());
+        host.tool(BIN + "/mmdiag").on("--network").prints(mmdiagNetwork(node));
         host.tool(BIN + "/mmfsadm").on("test", "verbs", "status").printsSample("gpfs/mmfsadm-test-verbs-status_started.txt");
-        host.tool(BIN + "/mmfsadm").on("test", "verbs", "conn").prints(verbsConn(true));
-        host.tool(BIN + "/mmlscluster").on("-Y").prints(mmlsclusterY());
+        host.tool(BIN + "/mmfsadm").on("test", "verbs", "conn").prints(verbsConn(node, true));
+        host.tool(BIN + "/mmlscluster").on("-Y").prints(mmlsclusterY(node));
         host.file(LOG, healthyLog(Instant.now()));
         return host;
     }
 
-    /** gpu-02-ib is connected over TCP but has no verbs connection; the log says why. */
+    /** The GPU peer (gpu-02-ib for gpu-01) is connected over TCP but has no verbs connection; the log says why. */
     public static FixtureHost tcpFallback(FixtureHost host) {
         healthy(host);
-        host.tool(BIN + "/mmfsadm").on("test", "verbs", "conn").prints(verbsConn(false));
+        FixtureIdentity peer = host.identity().gpfsPeer();
+        host.tool(BIN + "/mmfsadm").on("test", "verbs", "conn").prints(verbsConn(host.identity(), false));
         Instant now = Instant.now();
+        String to = peer.address() + " (" + peer.gpfsName() + ")";
         host.file(LOG, healthyLog(now)
                 + LOG_TIME.format(now.minus(Duration.ofMinutes(50))) + ": [E] VERBS RDMA rdma read error "
-                + "IBV_WC_RETRY_EXC_ERR to 10.10.0.12 (gpu-02-ib) on mlx5_0 port 1 fabnum 0 vendor_err 129\n"
+                + "IBV_WC_RETRY_EXC_ERR to " + to + " on mlx5_0 port 1 fabnum 0 vendor_err 129\n"
                 + LOG_TIME.format(now.minus(Duration.ofMinutes(50))) + ": [E] VERBS RDMA closed connection to "
-                + "10.10.0.12 (gpu-02-ib) on mlx5_0 port 1 fabnum 0 due to RDMA read error IBV_WC_RETRY_EXC_ERR index 2\n");
+                + to + " on mlx5_0 port 1 fabnum 0 due to RDMA read error IBV_WC_RETRY_EXC_ERR index 2\n");
         return host;
     }
 
@@ -114,7 +123,7 @@ public final class GpfsFixtures {
     /** The daemon is down: mmgetstate says so, and the tools that ask the daemon fail. */
     public static FixtureHost notRunning(FixtureHost host) {
         healthy(host);
-        host.tool(BIN + "/mmgetstate").on("-Y").prints(mmgetstateY("down"));
+        host.tool(BIN + "/mmgetstate").on("-Y").prints(mmgetstateY(host.identity(), "down"));
         // constructed failure text: the exact wording of these errors varies by release
         host.tool(BIN + "/mmdiag").otherwise().fails(1, "mmdiag: GPFS is not running on this node.\n");
         host.tool(BIN + "/mmfsadm").otherwise().fails(1, "mmfsadm: GPFS daemon not running\n");
@@ -137,11 +146,17 @@ public final class GpfsFixtures {
         return host;
     }
 
-    /** {@code mmgetstate -Y} for this node, in the recorded sample's format. */
+    /** {@code mmgetstate -Y} for gpu-01, in the recorded sample's format. */
     public static String mmgetstateY(String state) {
+        return mmgetstateY(FixtureIdentity.GPU_01, state);
+    }
+
+    /** {@code mmgetstate -Y} for {@code node}. */
+    public static String mmgetstateY(FixtureIdentity node, String state) {
         return "mmgetstate::HEADER:version:reserved:reserved:nodeName:nodeNumber:state:quorum:nodesUp:totalNodes:"
                 + "remarks:cnfsState:\n"
-                + "mmgetstate::0:1:::" + GPFS_NODE + ":3:" + state + ":2:" + ("active".equals(state) ? 4 : 3) + ":4::(undefined):\n";
+                + "mmgetstate::0:1:::" + node.gpfsName() + ":" + node.gpfsNodeNumber() + ":" + state + ":2:"
+                + ("active".equals(state) ? 4 : 3) + ":4::(undefined):\n";
     }
 
     /**
@@ -166,8 +181,13 @@ public final class GpfsFixtures {
                 + "mmdiag:config:0:1:::verbsRdmaSend:no::\n";
     }
 
-    /** {@code mmdiag --network} as Storage Scale 5.1 prints it (layout of the recorded sample). */
+    /** {@code mmdiag --network} of gpu-01 as Storage Scale 5.1 prints it (layout of the recorded sample). */
     public static String mmdiagNetwork() {
+        return mmdiagNetwork(FixtureIdentity.GPU_01);
+    }
+
+    /** {@code mmdiag --network} of {@code node}. */
+    public static String mmdiagNetwork(FixtureIdentity node) {
         StringBuilder s = new StringBuilder("""
                 === mmdiag: network ===
 
@@ -176,20 +196,21 @@ public final class GpfsFixtures {
                 Inter-node communication configuration:
                   tscConnMode     mrot
                   tscTcpPort      1191
-                  my address      10.10.0.11/24 (ib0) <c0n2>
-                  my addr list    10.10.0.11/24 (ib0)
+                  my address      %1$s/24 (ib0) %2$s
+                  my addr list    %1$s/24 (ib0)
                   my subnet list  10.10.0.0/24
-                  my node number  3
+                  my node number  %3$d
                 TCP Connections between nodes:
                     hostname                            node     idx destination     status     err  sock  sent(MB)  recvd(MB)  ostype
-                """);
+                """.formatted(node.address(), node.gpfsNodeId(), node.gpfsNodeNumber()));
         int sock = 126;
-        for (String[] peer : PEERS) {
+        List<String[]> peers = peers(node);
+        for (String[] peer : peers) {
             s.append(String.format("    %-36s%-9s%4d %-16s%-11s%-5s%-6d%-10s%-11s%s\n",
                     peer[0], peer[2], 0, peer[1], "connected", "0", sock++, "0", "0", "Linux/L"));
         }
         s.append("Connection details:\n");
-        for (String[] peer : PEERS) {
+        for (String[] peer : peers) {
             s.append("  ").append(peer[2]).append(' ').append(peer[1]).append("/0 (").append(peer[0]).append(")\n")
                     .append("    status connected was_broken 0 err 0 reconnEnabled 1 delayedAckEnabled 1\n");
         }
@@ -197,20 +218,33 @@ public final class GpfsFixtures {
     }
 
     /**
-     * {@code mmfsadm test verbs conn}: CONSTRUCTED (no public sample). Peers appear by address and
-     * name, gpu-02-ib by address only, so matching must know the cluster's name ↔ address pairs.
+     * {@code mmfsadm test verbs conn} of gpu-01: CONSTRUCTED (no public sample). Peers appear by
+     * address and name, the GPU peer (gpu-02-ib) by address only, so matching must know the
+     * cluster's name ↔ address pairs.
      */
     public static String verbsConn(boolean withGpu02) {
+        return verbsConn(FixtureIdentity.GPU_01, withGpu02);
+    }
+
+    /** {@code mmfsadm test verbs conn} of {@code node}, with or without its GPU peer. */
+    public static String verbsConn(FixtureIdentity node, boolean withGpuPeer) {
         return "RDMA Connections between nodes:\n"
                 + "  destination            idx  dev     port  qp_num  state\n"
                 + "  10.10.0.1 (nsd-01)     0    mlx5_0  1     0x1a4   RTS\n"
                 + "  10.10.0.1 (nsd-01)     1    mlx5_1  1     0x1a5   RTS\n"
                 + "  10.10.0.2 (nsd-02)     0    mlx5_0  1     0x1b0   RTS\n"
-                + (withGpu02 ? "  10.10.0.12             0    mlx5_0  1     0x2c1   RTS\n" : "");
+                + (withGpuPeer ? "  %-22s 0    mlx5_0  1     0x2c1   RTS\n".formatted(node.gpfsPeer().address()) : "");
     }
 
-    /** {@code mmlscluster -Y} with IBM's documented HEADER rows. */
+    /** {@code mmlscluster -Y} of gpu-01's cluster with IBM's documented HEADER rows. */
     public static String mmlsclusterY() {
+        return mmlsclusterY(FixtureIdentity.GPU_01);
+    }
+
+    /** {@code mmlscluster -Y}: the NSD servers, {@code node} and its GPU peer, in node number order. */
+    public static String mmlsclusterY(FixtureIdentity node) {
+        FixtureIdentity first = node.number() < node.gpfsPeer().number() ? node : node.gpfsPeer();
+        FixtureIdentity second = first == node ? node.gpfsPeer() : node;
         return "mmlscluster:clusterSummary:HEADER:version:reserved:reserved:clusterName:clusterId:uidDomain:rshPath:"
                 + "rshSudoWrapper:rcpPath:rcpSudoWrapper:repositoryType:primaryServer:secondaryServer:\n"
                 + "mmlscluster:clusterNode:HEADER:version:reserved:reserved:nodeNumber:daemonNodeName:ipAddress:"
@@ -219,8 +253,12 @@ public final class GpfsFixtures {
                 + "%2Fusr%2Fbin%2Fscp:no:CCR:::\n"
                 + "mmlscluster:clusterNode:0:1:::1:nsd-01:10.10.0.1:nsd-01:quorumManager::::\n"
                 + "mmlscluster:clusterNode:0:1:::2:nsd-02:10.10.0.2:nsd-02:quorumManager::::\n"
-                + "mmlscluster:clusterNode:0:1:::3:gpu-01-ib:10.10.0.11:gpu-01:::::\n"
-                + "mmlscluster:clusterNode:0:1:::4:gpu-02-ib:10.10.0.12:gpu-02:::::\n";
+                + clusterNode(first) + clusterNode(second);
+    }
+
+    private static String clusterNode(FixtureIdentity node) {
+        return "mmlscluster:clusterNode:0:1:::" + node.gpfsNodeNumber() + ":" + node.gpfsName() + ":" + node.address() + ":"
+                + node.hostname() + ":::::\n";
     }
 
     /** A daemon start with RDMA coming up, a few hours before {@code now}. */

@@ -6,7 +6,8 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * Whole fixture nodes: every area of gpu-01 laid out together, healthy or with one failure mode.
+ * Whole fixture nodes: every area of a node (gpu-01 unless its {@link FixtureHost} is another
+ * {@link FixtureIdentity}) laid out together, healthy or with one failure mode.
  * The operator's simulated nodes use these, so a scenario here is what a node looks like to the
  * operator's tests as well.
  */
@@ -62,13 +63,13 @@ public final class NodeScenarios {
     private NodeScenarios() {
     }
 
-    /** gpu-01 with everything working: passes {@link #HEALTHY_SPEC}. */
+    /** The host's node with everything working: passes {@link #HEALTHY_SPEC}. */
     public static FixtureHost healthy(FixtureHost host) {
         RdmaFixtures.healthy(host);
         GpfsFixtures.healthy(host);
         NvmeofFixtures.healthy(host);
         GdsFixtures.healthy(host);
-        host.file("/etc/hostname", "gpu-01\n");
+        host.file("/etc/hostname", host.identity().hostname() + "\n");
         host.file("/etc/ceph/ceph.conf", "[global]\nfsid = 7d5e6a2c-0c0b-4a57-9a7e-3f1c2f0b9d10\nms_type = async+posix\n");
         return host;
     }

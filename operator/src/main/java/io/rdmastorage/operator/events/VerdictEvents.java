@@ -9,11 +9,14 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.UnknownCause;
 import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,12 +28,17 @@ import org.slf4j.LoggerFactory;
  * event per change, no aggregation, and best effort: a failed write is logged and forgotten,
  * never an error of the reconcile that caused it.
  *
- * <p>A node's first verdict that is all True gets no event of its own: it is no change anyone
- * needs to act on, and a new 1,000-node profile would otherwise write 1,000 events that say
- * "passed" (one API write per node, a fifth of the first round's writes). The profile's event when
- * its Ready turns True ("1000 of 1000 nodes ready") says it once; the node's conditions carry
- * their transition times, and {@code rdmastorage_verdict_changes_total} still counts every change.
- * A first verdict with anything False or Unknown keeps an event per condition.
+ * <p>Which changes get an event follows Kubernetes practice: Warning events for what is wrong,
+ * events for changes, and no Normal event that only says a check passed. A node's first verdict
+ * gets a Warning per check that is not True and nothing for the checks that passed; its Ready
+ * gets no event of its own then, as it only sums up those Warnings (it gets one when nothing else
+ * explains it). So a new node with one failing check is one Warning, not one event per condition,
+ * and a new 1,000-node profile that passes writes no node events at all: the profile's event when
+ * its Ready turns True ("1000 of 1000 nodes ready") says it once. Every later change of a
+ * condition's status is an event (Normal when it turns True: a recovery is news, Warning
+ * otherwise). A verdict that turns Unknown because a probe went wrong (timed out, wrote garbage,
+ * ...), on a node that had none or was waiting, is one Warning too, though no status changed. The node's conditions carry their transition times, and
+ * {@code rdmastorage_verdict_changes_total} still counts every change.
  *
  * <p>core/v1 Events rather than events.k8s.io/v1: both are views of the same objects, but core/v1
  * is the one whose fields {@code kubectl describe} prints (reason, message, source) and whose
@@ -75,19 +83,43 @@ public final class VerdictEvents {
     public List<VerdictChange> recordChanges(RdmaStorageNode node, List<Condition> before, List<Condition> after) {
         List<VerdictChange> changes = VerdictChange.between(before, after);
         eventsFor(changes).forEach(change -> record(node, change));
+        troubleOnFirstVerdict(before, after).ifPresent(change -> record(node, change));
         return changes;
     }
 
     /**
-     * The changes of a node's verdict that get an event: all of them, except a first verdict that
-     * is all good news (a new node that passed every check), which gets none — see above.
-     * A first verdict that names no Ready (a check added to a node already judged) keeps its events.
+     * A node whose verdict turns Unknown because something went wrong (the probe timed out, could
+     * not start, wrote garbage: {@link UnknownCause#TROUBLE}) when it had no verdict yet or was
+     * only waiting (AwaitingProbe, NodeNotReady, ...) changes no status, but it is wrong: one
+     * Warning, its Ready's. Waiting itself is not; from True or False it is a status change anyway.
+     */
+    static Optional<VerdictChange> troubleOnFirstVerdict(List<Condition> before, List<Condition> after) {
+        Condition previous = Conditions.byType(before).get(CheckTypes.READY);
+        if (previous != null && (!Conditions.UNKNOWN.equals(previous.getStatus())
+                || UnknownCause.of(previous.getReason()) == UnknownCause.TROUBLE)) {
+            return Optional.empty();
+        }
+        Condition ready = Conditions.byType(after).get(CheckTypes.READY);
+        if (ready == null || !Conditions.UNKNOWN.equals(ready.getStatus())
+                || UnknownCause.of(ready.getReason()) != UnknownCause.TROUBLE) {
+            return Optional.empty();
+        }
+        return Optional.of(new VerdictChange(ready.getType(), null, ready.getStatus(), ready.getReason(), ready.getMessage()));
+    }
+
+    /**
+     * The changes of a node's verdict that get an event (see above): every change of a condition
+     * that had a status before; of the conditions that are new (a first verdict, a check added to a
+     * node already judged), only those that are not True, Ready left out when a check's Warning
+     * already says why.
      */
     static List<VerdictChange> eventsFor(List<VerdictChange> changes) {
-        boolean allFirstAndTrue = !changes.isEmpty()
-                && changes.stream().allMatch(c -> c.isFirst() && c.toTrue());
-        boolean judgesReady = changes.stream().anyMatch(c -> CheckTypes.READY.equals(c.type()));
-        return allFirstAndTrue && judgesReady ? List.of() : changes;
+        boolean checkWarning = changes.stream()
+                .anyMatch(c -> c.isFirst() && !c.toTrue() && !CheckTypes.READY.equals(c.type()));
+        return changes.stream()
+                .filter(c -> !c.isFirst() || !c.toTrue())
+                .filter(c -> !(c.isFirst() && checkWarning && CheckTypes.READY.equals(c.type())))
+                .toList();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.metrics;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -13,12 +14,15 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.checks.RdmaTraffic;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -29,9 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * The operator's own Prometheus metrics, per profile and check. Micrometer names use dots; the
  * Prometheus registry turns them into the exported names given with each constant.
  *
- * <p>Label values stay bounded: profiles (a handful), check types (a dozen plus Ready), three
- * statuses, the reasons the checks declare, two transports, and the fixed set of probe failure reasons. Removing a profile removes all its series,
- * so a deleted profile does not linger on dashboards as a frozen gauge.
+ * <p>Label values stay bounded: profiles (a handful), check types, three statuses, the fixed sets
+ * of check and probe failure reasons, two transports; only the verbs latency is per node (two series per node of a
+ * profile with a latency section). Removing a profile removes all its series, so a deleted profile
+ * does not linger on dashboards as a frozen gauge.
  */
 public final class OperatorMetrics {
 
@@ -46,10 +51,16 @@ public final class OperatorMetrics {
     /** {@code rdmastorage_verdict_changes_total{profile, check}}: condition status changes on nodes. */
     public static final String VERDICT_CHANGES = "rdmastorage.verdict.changes";
     /**
-     * {@code rdmastorage_check_reason_nodes{profile, check, reason}}: nodes by one check's reason
-     * (DataOnTcp, TcpFallback, TransportTcp, ...); only reasons some node has are exported.
+     * {@code rdmastorage_check_reason_nodes{profile, check, status, reason}}: nodes by one check's
+     * condition status and reason (TcpFallback, TransportTcp, ProbeTimedOut, ...): why checks fail.
      */
     public static final String CHECK_REASON_NODES = "rdmastorage.check.reason.nodes";
+    /**
+     * {@code rdmastorage_verbs_latency_seconds{profile, node, statistic=typical|p99}}: the last
+     * verbs latency measurement of each node (perftest's t_typical and 99th percentile), while it
+     * counts: a node whose VerbsLatency is Unknown (expired, not measured) has no series.
+     */
+    public static final String VERBS_LATENCY = "rdmastorage.verbs.latency.seconds";
     /**
      * {@code rdmastorage_storage_bytes_per_second{profile, transport=rdma|tcp}}: the storage bytes per
      * second the profile's nodes moved in their last RdmaTraffic window, summed (rdma: ports that
@@ -63,8 +74,10 @@ public final class OperatorMetrics {
     public static final String CHECK = "check";
     public static final String STATUS = "status";
     public static final String REASON = "reason";
+    public static final String NODE = "node";
+    public static final String STATISTIC = "statistic";
     public static final String TRANSPORT = "transport";
-    /** The RdmaTraffic check's condition type and the facts of its details that the traffic gauges sum. */
+    /** The RdmaTraffic check's condition type: the traffic gauges sum the facts of its details. */
     static final String TRAFFIC_CHECK = RdmaTraffic.DESCRIPTOR.conditionType();
 
     /** Histogram buckets for probe durations: a full probe takes about a second, a timeout minutes. */
@@ -74,22 +87,34 @@ public final class OperatorMetrics {
         Duration.ofSeconds(120), Duration.ofSeconds(300)
     };
 
-    /** One gauge series: {@code status} is the value of its last label, named {@code label} (status, transport, reason). */
-    private record SeriesKey(String name, String profile, String check, String label, String status) {
-        SeriesKey(String name, String profile, String check, String status) {
-            this(name, profile, check, STATUS, status);
+    /** One gauge series: its name, its profile and its other labels. */
+    private record SeriesKey(String name, String profile, Map<String, String> labels) {
+
+        SeriesKey {
+            labels = Map.copyOf(labels);
+        }
+
+        static SeriesKey of(String name, String profile, String... labelPairs) {
+            Map<String, String> labels = new TreeMap<>();
+            for (int i = 0; i < labelPairs.length; i += 2) {
+                labels.put(labelPairs[i], labelPairs[i + 1]);
+            }
+            return new SeriesKey(name, profile, labels);
         }
     }
 
-    /**
-     * The profile's storage traffic from its nodes' last RdmaTraffic windows: bytes per second over
-     * RDMA (where counted) and over TCP, RDMA packets per second, and how many nodes reported.
-     */
-    public record StorageTraffic(long rdmaBytesPerSecond, long tcpBytesPerSecond, long rdmaPacketsPerSecond, int nodes) {
+    /** A gauge's value: whole counts, or a measurement (latency in seconds) as the bits of a double. */
+    private record GaugeSeries(Gauge gauge, AtomicLong bits) {
     }
 
-    private record GaugeSeries(Gauge gauge, AtomicLong value) {
-    }
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            NODES, "Nodes matching the profile, by verdict",
+            CHECK_NODES, "Nodes matching the profile, by the status of one check",
+            CHECK_REASON_NODES, "Nodes matching the profile, by the status and reason of one check",
+            VERBS_LATENCY, "The node's last verbs latency measurement (ib_write_lat) that counts, by statistic",
+            STORAGE_BYTES, "Storage bytes per second the profile's nodes moved in their last traffic window, by transport",
+            STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window");
+    private static final String VERBS_LATENCY_CONDITION = CheckType.VERBS_LATENCY.conditionType();
 
     private final MeterRegistry registry;
     private final Map<SeriesKey, GaugeSeries> gauges = new ConcurrentHashMap<>();
@@ -139,46 +164,94 @@ public final class OperatorMetrics {
      */
     public void updateProfile(String profile, NodeCounts nodes, Map<String, NodeCounts> checkNodes) {
         Objects.requireNonNull(profile, "profile");
-        setGauge(new SeriesKey(NODES, profile, null, "ready"), nodes.getReady());
-        setGauge(new SeriesKey(NODES, profile, null, "not_ready"), nodes.getNotReady());
-        setGauge(new SeriesKey(NODES, profile, null, "unknown"), nodes.getUnknown());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "ready"), nodes.getReady());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "not_ready"), nodes.getNotReady());
+        setGauge(SeriesKey.of(NODES, profile, STATUS, "unknown"), nodes.getUnknown());
+        Map<SeriesKey, Double> checks = new HashMap<>();
         checkNodes.forEach((check, counts) -> {
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "true"), counts.getReady());
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "false"), counts.getNotReady());
-            setGauge(new SeriesKey(CHECK_NODES, profile, check, "unknown"), counts.getUnknown());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "true"), (double) counts.getReady());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "false"), (double) counts.getNotReady());
+            checks.put(SeriesKey.of(CHECK_NODES, profile, CHECK, check, STATUS, "unknown"), (double) counts.getUnknown());
         });
-        gauges.keySet().stream()
-                .filter(k -> k.name().equals(CHECK_NODES) && k.profile().equals(profile)
-                        && !checkNodes.containsKey(k.check()))
-                .toList()
-                .forEach(this::removeGauge);
+        setFamily(CHECK_NODES, profile, checks);
     }
 
-    /** Sets a profile's reason gauges: per check type, per reason, how many nodes have it; absent reasons lose their series. */
-    public void updateReasons(String profile, Map<String, Map<String, Long>> reasonNodes) {
-        Objects.requireNonNull(profile, "profile");
-        reasonNodes.forEach((check, reasons) -> reasons.forEach((reason, count) ->
-                setGauge(new SeriesKey(CHECK_REASON_NODES, profile, check, REASON, reason), count)));
-        gauges.keySet().stream()
-                .filter(k -> k.name().equals(CHECK_REASON_NODES) && k.profile().equals(profile)
-                        && !reasonNodes.getOrDefault(k.check(), Map.of()).containsKey(k.status()))
-                .toList()
-                .forEach(this::removeGauge);
+    /**
+     * Sets a profile's {@code rdmastorage_check_reason_nodes} from its nodes' conditions; a reason
+     * no node has any more loses its series.
+     *
+     * @param reasonNodes how many nodes have a check's condition with a status and reason
+     */
+    public void updateCheckReasons(String profile, Map<CheckReason, Long> reasonNodes) {
+        Map<SeriesKey, Double> series = new HashMap<>();
+        reasonNodes.forEach((r, count) -> series.put(SeriesKey.of(CHECK_REASON_NODES, profile, CHECK, r.check(),
+                STATUS, r.status().toLowerCase(Locale.ROOT), REASON, r.reason()), count.doubleValue()));
+        setFamily(CHECK_REASON_NODES, profile, series);
+    }
+
+    /**
+     * Sets a profile's {@code rdmastorage_verbs_latency_seconds} per node; nodes absent here (no
+     * measurement that counts) lose their series.
+     */
+    public void updateVerbsLatency(String profile, Map<String, LatencyResult> byNode) {
+        Map<SeriesKey, Double> series = new HashMap<>();
+        byNode.forEach((node, latency) -> {
+            if (latency.getTypicalMicros() != null) {
+                series.put(SeriesKey.of(VERBS_LATENCY, profile, NODE, node, STATISTIC, "typical"), latency.getTypicalMicros() / 1e6);
+            }
+            if (latency.getP99Micros() != null) {
+                series.put(SeriesKey.of(VERBS_LATENCY, profile, NODE, node, STATISTIC, "p99"), latency.getP99Micros() / 1e6);
+            }
+        });
+        setFamily(VERBS_LATENCY, profile, series);
+    }
+
+    /**
+     * The profile's storage traffic from its nodes' last RdmaTraffic windows: bytes per second over
+     * RDMA (where counted) and over TCP, RDMA packets per second, and how many nodes reported.
+     */
+    public record StorageTraffic(long rdmaBytesPerSecond, long tcpBytesPerSecond, long rdmaPacketsPerSecond, int nodes) {
     }
 
     /** Sets a profile's storage traffic gauges; a profile without any node's traffic window has none. */
     public void updateTraffic(String profile, StorageTraffic traffic) {
         Objects.requireNonNull(profile, "profile");
-        List<SeriesKey> keys = List.of(new SeriesKey(STORAGE_BYTES, profile, null, TRANSPORT, "rdma"),
-                new SeriesKey(STORAGE_BYTES, profile, null, TRANSPORT, "tcp"),
-                new SeriesKey(STORAGE_PACKETS, profile, null, TRANSPORT, "rdma"));
-        if (traffic.nodes() == 0) {
-            keys.forEach(this::removeGauge);
-            return;
+        Map<SeriesKey, Double> bytes = new HashMap<>();
+        Map<SeriesKey, Double> packets = new HashMap<>();
+        if (traffic.nodes() > 0) {
+            bytes.put(SeriesKey.of(STORAGE_BYTES, profile, TRANSPORT, "rdma"), (double) traffic.rdmaBytesPerSecond());
+            bytes.put(SeriesKey.of(STORAGE_BYTES, profile, TRANSPORT, "tcp"), (double) traffic.tcpBytesPerSecond());
+            packets.put(SeriesKey.of(STORAGE_PACKETS, profile, TRANSPORT, "rdma"), (double) traffic.rdmaPacketsPerSecond());
         }
-        setGauge(keys.get(0), traffic.rdmaBytesPerSecond());
-        setGauge(keys.get(1), traffic.tcpBytesPerSecond());
-        setGauge(keys.get(2), traffic.rdmaPacketsPerSecond());
+        setFamily(STORAGE_BYTES, profile, bytes);
+        setFamily(STORAGE_PACKETS, profile, packets);
+    }
+
+    /**
+     * The storage traffic of nodes whose RdmaTraffic condition carries one of the probe's own
+     * reasons (a measured window: not expired, not a failed probe), from that check's details.
+     */
+    public static StorageTraffic storageTraffic(Iterable<RdmaStorageNodeStatus> nodes) {
+        long rdma = 0;
+        long tcp = 0;
+        long packets = 0;
+        int measured = 0;
+        for (RdmaStorageNodeStatus node : nodes) {
+            if (node == null || node.getConditions() == null || node.getDetails() == null) {
+                continue;
+            }
+            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
+                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
+            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
+            if (!windowed || facts == null) {
+                continue;
+            }
+            measured++;
+            rdma += facts.path("rdmaBytesPerSecond").asLong(0);
+            tcp += facts.path("tcpBytesPerSecond").asLong(0);
+            packets += facts.path("rdmaPacketsPerSecond").asLong(0);
+        }
+        return new StorageTraffic(rdma, tcp, packets, measured);
     }
 
     /** Removes every series of the profile: gauges, probe durations, failures, verdict changes. */
@@ -223,6 +296,51 @@ public final class OperatorMetrics {
                 .increment();
     }
 
+    /** A check's condition status and reason, as nodes are counted by them. */
+    public record CheckReason(String check, String status, String reason) {
+    }
+
+    /**
+     * Per check type, status and reason, how many nodes have that condition, from each node's
+     * conditions; {@code Ready} is left out, as in {@link #countChecks}.
+     */
+    public static Map<CheckReason, Long> countCheckReasons(Iterable<? extends List<Condition>> nodeConditions) {
+        Map<CheckReason, Long> counts = new HashMap<>();
+        for (List<Condition> conditions : nodeConditions) {
+            if (conditions == null) {
+                continue;
+            }
+            for (Condition c : conditions) {
+                if (c.getType() == null || "Ready".equals(c.getType())) {
+                    continue;
+                }
+                String status = c.getStatus() == null ? "Unknown" : c.getStatus();
+                counts.merge(new CheckReason(c.getType(), status, c.getReason() == null ? "" : c.getReason()), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * The verbs latency measurements that count, by node: those behind a True or False VerbsLatency
+     * condition (an Unknown one, e.g. ResultExpired, keeps its old numbers in the status, but they
+     * no longer say how the node is).
+     */
+    public static Map<String, LatencyResult> countingLatency(Map<String, RdmaStorageNodeStatus> byNode) {
+        Map<String, LatencyResult> latency = new TreeMap<>();
+        byNode.forEach((node, status) -> {
+            if (status == null || status.getLatency() == null || status.getConditions() == null) {
+                return;
+            }
+            boolean counts = status.getConditions().stream().anyMatch(c -> VERBS_LATENCY_CONDITION.equals(c.getType())
+                    && ("True".equals(c.getStatus()) || "False".equals(c.getStatus())));
+            if (counts) {
+                latency.put(node, status.getLatency());
+            }
+        });
+        return latency;
+    }
+
     /**
      * Per check type, how many nodes have that condition True, False and Unknown, from each node's
      * conditions; {@code Ready} is left out (it is {@code rdmastorage_nodes}).
@@ -249,71 +367,27 @@ public final class OperatorMetrics {
         return counts;
     }
 
-    /** Per check type (Ready left out), per reason, how many nodes have their condition with it. */
-    public static Map<String, Map<String, Long>> countReasons(Iterable<? extends List<Condition>> nodeConditions) {
-        Map<String, Map<String, Long>> counts = new TreeMap<>();
-        for (List<Condition> conditions : nodeConditions) {
-            if (conditions == null) {
-                continue;
-            }
-            for (Condition c : conditions) {
-                if (c.getType() == null || c.getReason() == null || "Ready".equals(c.getType())) {
-                    continue;
-                }
-                counts.computeIfAbsent(c.getType(), t -> new TreeMap<>()).merge(c.getReason(), 1L, Long::sum);
-            }
-        }
-        return counts;
+    private void setGauge(SeriesKey key, double value) {
+        gauges.computeIfAbsent(key, this::registerGauge).bits().set(Double.doubleToLongBits(value));
     }
 
-    /**
-     * The storage traffic of nodes whose RdmaTraffic condition carries one of the probe's own
-     * reasons (a measured window: not expired, not a failed probe), from that check's details.
-     */
-    public static StorageTraffic storageTraffic(Iterable<RdmaStorageNodeStatus> nodes) {
-        long rdma = 0;
-        long tcp = 0;
-        long packets = 0;
-        int measured = 0;
-        for (RdmaStorageNodeStatus node : nodes) {
-            if (node == null || node.getConditions() == null || node.getDetails() == null) {
-                continue;
-            }
-            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
-                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
-            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
-            if (!windowed || facts == null) {
-                continue;
-            }
-            measured++;
-            rdma += facts.path("rdmaBytesPerSecond").asLong(0);
-            tcp += facts.path("tcpBytesPerSecond").asLong(0);
-            packets += facts.path("rdmaPacketsPerSecond").asLong(0);
-        }
-        return new StorageTraffic(rdma, tcp, packets, measured);
-    }
-
-    private void setGauge(SeriesKey key, long value) {
-        gauges.computeIfAbsent(key, this::registerGauge).value().set(value);
+    /** Sets a profile's series of one metric and removes the ones of that metric not among them. */
+    private void setFamily(String name, String profile, Map<SeriesKey, Double> series) {
+        series.forEach(this::setGauge);
+        gauges.keySet().stream()
+                .filter(k -> k.name().equals(name) && k.profile().equals(profile) && !series.containsKey(k))
+                .toList()
+                .forEach(this::removeGauge);
     }
 
     private GaugeSeries registerGauge(SeriesKey key) {
-        AtomicLong value = new AtomicLong();
-        Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), value, AtomicLong::get)
+        AtomicLong bits = new AtomicLong(Double.doubleToLongBits(0));
+        Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), bits, b -> Double.longBitsToDouble(b.get()))
                 .strongReference(true)
                 .tag(PROFILE, key.profile())
-                .tag(key.label(), key.status());
-        if (key.check() != null) {
-            builder.tag(CHECK, key.check());
-        }
-        builder.description(switch (key.name()) {
-            case NODES -> "Nodes matching the profile, by verdict";
-            case CHECK_NODES -> "Nodes matching the profile, by the status of one check";
-            case CHECK_REASON_NODES -> "Nodes matching the profile, by the reason of one check";
-            case STORAGE_BYTES -> "Storage bytes per second the profile's nodes moved in their last traffic window, by transport";
-            default -> "RDMA packets per second the profile's nodes moved in their last traffic window";
-        });
-        return new GaugeSeries(builder.register(registry), value);
+                .description(DESCRIPTIONS.get(key.name()));
+        key.labels().forEach(builder::tag);
+        return new GaugeSeries(builder.register(registry), bits);
     }
 
     private void removeGauge(SeriesKey key) {

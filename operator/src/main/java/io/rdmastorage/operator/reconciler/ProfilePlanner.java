@@ -25,6 +25,7 @@ import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.verdict.ReportTrust;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -128,8 +129,12 @@ final class ProfilePlanner {
         Pod pod = harvest.pod();
         ProbePod probePod = new ProbePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), draft.node);
         if (harvest.outcome() instanceof ProbeOutcome.Finished finished) {
-            return NodeVerdicts.fromTermination(profile.getSpec(), harvest.generation(), probePod, finished.exitCode(),
-                    null, finished.terminationMessage(), finished.finishedAt());
+            ReportTrust trust = ReportTrust.of(probePod, finished.exitCode(), null, finished.terminationMessage());
+            if (trust instanceof ReportTrust.Untrusted untrusted) {
+                // a report that cannot be trusted (missing, unparseable, another node's) is a failed probe too
+                draft.probeFailures.add(untrusted.failure().reason());
+            }
+            return NodeVerdicts.fromTrust(profile.getSpec(), harvest.generation(), probePod, trust, finished.finishedAt());
         }
         ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.nodeProbeTimeout());
         draft.probeFailures.add(failure.reason());

@@ -36,6 +36,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -193,13 +194,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
                 verdicts, profile.getStatus(), now);
-        List<RdmaStorageNodeStatus> statuses = stored.values().stream().map(RdmaStorageNode::getStatus)
-                .filter(Objects::nonNull).toList();
-        List<List<Condition>> conditions = statuses.stream()
+        List<List<Condition>> conditions = stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
                 .map(RdmaStorageNodeStatus::getConditions).toList();
-        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(conditions));
-        metrics.updateReasons(profile.getMetadata().getName(), OperatorMetrics.countReasons(conditions));
-        metrics.updateTraffic(profile.getMetadata().getName(), OperatorMetrics.storageTraffic(statuses));
+        String name = profile.getMetadata().getName();
+        metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(conditions));
+        metrics.updateCheckReasons(name, OperatorMetrics.countCheckReasons(conditions));
+        Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
+        stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
+        metrics.updateVerbsLatency(name, OperatorMetrics.countingLatency(byNode));
+        metrics.updateTraffic(name, OperatorMetrics.storageTraffic(
+                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull).toList()));
         return status;
     }
 

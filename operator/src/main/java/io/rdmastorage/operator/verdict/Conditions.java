@@ -95,7 +95,7 @@ public final class Conditions {
         return TRUE.equals(status) || FALSE.equals(status) ? status : UNKNOWN;
     }
 
-    static Map<String, Condition> byType(List<Condition> conditions) {
+    public static Map<String, Condition> byType(List<Condition> conditions) {
         Map<String, Condition> map = new HashMap<>();
         if (conditions != null) {
             for (Condition c : conditions) {

@@ -43,7 +43,7 @@ public final class NodeVerdicts {
     public static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                         int exitCode, String terminatedReason, String terminationMessage,
                                                         Instant finishedAt) {
-        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
+        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
     }
 
     /**
@@ -55,7 +55,7 @@ public final class NodeVerdicts {
      */
     public static RdmaStorageNodeStatus fromReport(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                    int exitCode, ProbeReport report, Instant finishedAt) {
-        return of(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
+        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
     }
 
     /** The verdict of a report {@link ReportTrust} trusts. */
@@ -85,8 +85,9 @@ public final class NodeVerdicts {
         return status;
     }
 
-    private static RdmaStorageNodeStatus of(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
-                                            Instant finishedAt) {
+    /** The verdict of a finished probe: its report's if {@link ReportTrust} trusts it, else its failure's. */
+    public static RdmaStorageNodeStatus fromTrust(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
+                                                  Instant finishedAt) {
         if (trust instanceof ReportTrust.Trusted trusted) {
             return fromTrusted(spec, generation, pod, trusted.report(), finishedAt);
         }

@@ -18,7 +18,7 @@ public sealed interface ReportTrust {
      * @param terminatedReason   {@code state.terminated.reason} (Completed, Error, OOMKilled); may be null
      * @param terminationMessage {@code state.terminated.message}; may be null
      */
-    static ReportTrust of(ProbePod pod, int exitCode, String terminatedReason, String terminationMessage) {
+    public static ReportTrust of(ProbePod pod, int exitCode, String terminatedReason, String terminationMessage) {
         if (exitCode != 0 && exitCode != 1) {
             return new Untrusted(ProbeFailure.exited(pod, exitCode, terminatedReason, terminationMessage));
         }

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.verdict.Reasons;
+import io.rdmastorage.testing.CommandResult;
+import io.rdmastorage.testing.Promtool;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,16 +24,21 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The PrometheusRule example uses only series the operator exports: every metric name, every label
  * it matches or groups by, and every label value it matches, compared with a scrape of the real
- * Prometheus registry after OperatorMetrics recorded one of everything.
+ * Prometheus registry after OperatorMetrics recorded one of everything. And the alerts behave:
+ * Prometheus's own {@code promtool} evaluates them on series that must make each fire and series
+ * that must not ({@code src/test/resources/promtool/prometheusrule_test.yaml}).
  */
 class PrometheusRuleTest {
 
     private static final Path RULE = Path.of("../examples/prometheus/prometheusrule.yaml");
+    private static final Path PROMTOOL_TESTS = Path.of("src/test/resources/promtool/prometheusrule_test.yaml");
     /** PromQL words that look like identifiers but are not metrics. */
     private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
             "bool", "and", "or", "unless", "offset", "inf", "nan");
@@ -43,7 +52,7 @@ class PrometheusRuleTest {
     private static final Pattern IDENTIFIER = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\s*\\()?");
 
     /** Metric name → label → values, from a scrape of the operator's registry. */
-    private static Map<String, Map<String, Set<String>>> exported() {
+    static Map<String, Map<String, Set<String>>> exported() {
         PrometheusMeterRegistry registry = OperatorMetrics.newPrometheusRegistry();
         OperatorMetrics metrics = new OperatorMetrics(registry);
         NodeCounts counts = new NodeCounts();
@@ -55,8 +64,15 @@ class PrometheusRuleTest {
         metrics.recordProbeDuration("gds", Duration.ofSeconds(1));
         metrics.recordProbeFailure("gds", Reasons.PROBE_TIMED_OUT);
         metrics.recordVerdictChange("gds", "GpfsVerbs");
-        metrics.updateReasons("gds", Map.of("RdmaTraffic", Map.of("DataOnTcp", 1L)));
+        metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 1L,
+                new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L,
+                new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L,
+                new OperatorMetrics.CheckReason("RdmaTraffic", "False", "DataOnTcp"), 1L));
         metrics.updateTraffic("gds", new OperatorMetrics.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
+        LatencyResult latency = new LatencyResult();
+        latency.setTypicalMicros(1.01);
+        latency.setP99Micros(1.3);
+        metrics.updateVerbsLatency("gds", Map.of("gpu-01", latency));
         Map<String, Map<String, Set<String>>> series = new HashMap<>();
         Pattern line = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? .*$");
         Pattern label = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
@@ -76,17 +92,28 @@ class PrometheusRuleTest {
         return series;
     }
 
-    private static List<String> expressions() throws IOException {
-        Map<?, ?> rule = new ObjectMapper(new YAMLFactory()).readValue(RULE.toFile(), Map.class);
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    /** The PrometheusRule's rule groups: what Prometheus loads from it (prometheus-operator writes them to a rule file). */
+    private static List<?> ruleGroups() throws IOException {
+        Map<?, ?> rule = YAML.readValue(RULE.toFile(), Map.class);
         assertThat(rule.get("apiVersion")).isEqualTo("monitoring.coreos.com/v1");
         assertThat(rule.get("kind")).isEqualTo("PrometheusRule");
-        List<String> exprs = new ArrayList<>();
-        for (Object group : (List<?>) ((Map<?, ?>) rule.get("spec")).get("groups")) {
+        return (List<?>) ((Map<?, ?>) rule.get("spec")).get("groups");
+    }
+
+    private static List<Map<?, ?>> rules() throws IOException {
+        List<Map<?, ?>> rules = new ArrayList<>();
+        for (Object group : ruleGroups()) {
             for (Object r : (List<?>) ((Map<?, ?>) group).get("rules")) {
-                exprs.add(String.valueOf(((Map<?, ?>) r).get("expr")));
+                rules.add((Map<?, ?>) r);
             }
         }
-        return exprs;
+        return rules;
+    }
+
+    private static List<String> expressions() throws IOException {
+        return rules().stream().map(r -> String.valueOf(r.get("expr"))).toList();
     }
 
     /** The metric selectors of an expression: name → label matchers (label → value). */
@@ -169,6 +196,36 @@ class PrometheusRuleTest {
             }
         }
         assertThat(used).contains("rdmastorage_nodes", "rdmastorage_check_nodes", "rdmastorage_probe_failures_total");
+    }
+
+    @Test
+    void promtoolFiresEachAlertOnItsSeriesAndNotOnTheOthers(@TempDir Path dir) throws IOException {
+        // the rule file promtool loads is the PrometheusRule's own groups, written out at test time
+        Files.writeString(dir.resolve("rdma-storage-rules.yaml"), YAML.writeValueAsString(Map.of("groups", ruleGroups())));
+        Files.copy(PROMTOOL_TESTS, dir.resolve(PROMTOOL_TESTS.getFileName()));
+        Promtool promtool = Promtool.ensure();
+
+        CommandResult check = promtool.checkRules(dir.resolve("rdma-storage-rules.yaml"));
+        assertThat(check.exitCode()).as(check.stdout() + check.stderr()).isZero();
+        CommandResult tests = promtool.testRules(dir.resolve(PROMTOOL_TESTS.getFileName()));
+        assertThat(tests.exitCode()).as(tests.stdout() + tests.stderr()).isZero();
+        assertThat(tests.stdout()).contains("SUCCESS").doesNotContain("FAILED");
+    }
+
+    @Test
+    void everyAlertHasPromtoolCasesThatFireAndThatMustNot() throws IOException {
+        Map<String, Set<Boolean>> cases = new TreeMap<>();
+        for (Object test : (List<?>) YAML.readValue(PROMTOOL_TESTS.toFile(), Map.class).get("tests")) {
+            for (Object c : (List<?>) ((Map<?, ?>) test).get("alert_rule_test")) {
+                Map<?, ?> alertCase = (Map<?, ?>) c;
+                cases.computeIfAbsent(String.valueOf(alertCase.get("alertname")), k -> new TreeSet<>())
+                        .add(!((List<?>) alertCase.get("exp_alerts")).isEmpty());
+            }
+        }
+        List<String> alerts = rules().stream().map(r -> String.valueOf(r.get("alert"))).toList();
+        assertThat(cases).containsOnlyKeys(alerts);
+        cases.forEach((alert, fires) -> assertThat(fires).as("%s: a case that fires and one that must not", alert)
+                .containsExactly(false, true));
     }
 
     @Test

@@ -137,10 +137,10 @@ class OperatorEndToEndTest {
         assertThat(env.admin.nodes().withName("gpu-a").get().getSpec().getTaints())
                 .noneMatch(t -> t.getKey().equals("rdmastorage.io/training"));
 
-        // a verdict change is an Event on the RdmaStorageNode
-        List<Event> events = env.admin.v1().events().inNamespace("default").list().getItems();
-        assertThat(events).anyMatch(e -> b.getMetadata().getName().equals(e.getInvolvedObject().getName())
-                && "Warning".equals(e.getType()));
+        // a failing node's first verdict is a Warning for what is wrong, nothing for what passed
+        assertThat(eventsOf(b)).extracting(e -> e.getType() + "/" + e.getReason())
+                .containsExactly("Warning/TcpFallback");
+        assertThat(eventsOf(env.verdict("training", "gpu-a"))).isEmpty();
 
         // all probe pods are gone once harvested
         await("probe pods removed", Duration.ofSeconds(30),
@@ -157,6 +157,15 @@ class OperatorEndToEndTest {
         assertThat(env.nodeLabels("gpu-b")).containsEntry("rdmastorage.io/training", "ready");
         assertThat(env.admin.nodes().withName("gpu-b").get().getSpec().getTaints())
                 .noneMatch(t -> t.getKey().equals("rdmastorage.io/training"));
+        // the recovery is a change: Normal events for the check and the node's Ready
+        await("gpu-b's recovery events", Duration.ofSeconds(30), () -> eventsOf(b).size() == 3);
+        assertThat(eventsOf(b)).extracting(e -> e.getType() + "/" + e.getReason())
+                .containsExactlyInAnyOrder("Warning/TcpFallback", "Normal/RdmaInUse", "Normal/AllChecksPassed");
+    }
+
+    private static List<Event> eventsOf(RdmaStorageNode verdict) {
+        return env.admin.v1().events().inNamespace("default").withField("involvedObject.uid", verdict.getMetadata().getUid())
+                .list().getItems();
     }
 
     private static Map<String, String> conditions(String node) {

@@ -111,6 +111,14 @@ final class OperatorEnvironment implements AutoCloseable {
         }
     }
 
+    /** The running operator's metrics, as its /metrics endpoint serves them (Prometheus text format). */
+    String scrape() {
+        if (operator == null) {
+            throw new IllegalStateException("the operator is not running");
+        }
+        return operator.registry().scrape();
+    }
+
     /** Registers a simulated node whose host is the healthy fixture node, or that node with one failure mode. */
     FixtureHost addNode(String name, String failure) {
         FixtureHost host = FixtureHost.at(hostRoots.resolve(name));

@@ -100,6 +100,12 @@ class ProfileLifecycleTest {
         // Unknown never fences a node
         assertThat(env.admin.nodes().withName("hangs").get().getSpec().getTaints())
                 .noneMatch(t -> t.getKey().equals("rdmastorage.io/lifecycle"));
+        // a probe gone wrong is wrong, though no status changed: one Warning on the node's verdict
+        RdmaStorageNode garbage = env.verdict("lifecycle", "garbage");
+        await("garbage's Warning", WAIT, () -> !env.admin.v1().events().inNamespace("default")
+                .withField("involvedObject.uid", garbage.getMetadata().getUid()).list().getItems().isEmpty());
+        assertThat(env.admin.v1().events().inNamespace("default").withField("involvedObject.uid", garbage.getMetadata().getUid())
+                .list().getItems()).extracting(e -> e.getType() + "/" + e.getReason()).containsExactly("Warning/ReportUnparseable");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Duration;
@@ -71,19 +72,16 @@ class OperatorMetricsTest {
 
         OperatorMetrics.StorageTraffic traffic = OperatorMetrics.storageTraffic(nodes);
         metrics.updateTraffic("data-path", traffic);
-        metrics.updateReasons("data-path", OperatorMetrics.countReasons(nodes.stream().map(RdmaStorageNodeStatus::getConditions).toList()));
 
         assertThat(traffic).isEqualTo(new OperatorMetrics.StorageTraffic(2_100_000_000L, 67_100_000L, 400_003L, 2));
         assertThat(registry.scrape())
                 .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"rdma\"} 2.1E9")
                 .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"tcp\"} 6.71E7")
-                .contains("rdmastorage_storage_packets_per_second{profile=\"data-path\",transport=\"rdma\"} 400003.0")
-                .contains("rdmastorage_check_reason_nodes{check=\"RdmaTraffic\",profile=\"data-path\",reason=\"DataOnTcp\"} 1.0");
+                .contains("rdmastorage_storage_packets_per_second{profile=\"data-path\",transport=\"rdma\"} 400003.0");
 
         metrics.updateTraffic("data-path", OperatorMetrics.storageTraffic(List.of()));
-        metrics.updateReasons("data-path", Map.of("RdmaTraffic", Map.of("DataOverRdma", 2L)));
-        assertThat(registry.scrape()).doesNotContain("rdmastorage_storage_bytes_per_second{").doesNotContain("DataOnTcp")
-                .contains("reason=\"DataOverRdma\"} 2.0");
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_storage_bytes_per_second{")
+                .doesNotContain("rdmastorage_storage_packets_per_second{");
     }
 
     @Test
@@ -144,6 +142,65 @@ class OperatorMetricsTest {
         assertThat(counts.get("GpfsVerbs").getUnknown()).isEqualTo(1);
         assertThat(counts.get("GdsReady").getReady()).isEqualTo(2);
         assertThat(counts.get("GdsReady").getMatched()).isEqualTo(2);
+    }
+
+    private static Condition condition(String type, String status, String reason) {
+        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).build();
+    }
+
+    @Test
+    void failingChecksAreCountedByReasonAndAReasonGoneLosesItsSeries() {
+        Map<OperatorMetrics.CheckReason, Long> reasons = OperatorMetrics.countCheckReasons(List.of(
+                List.of(condition("Ready", "False", "ChecksFailed"), condition("GpfsVerbs", "False", "TcpFallback")),
+                List.of(condition("Ready", "False", "ChecksFailed"), condition("GpfsVerbs", "False", "TcpFallback")),
+                List.of(condition("Ready", "Unknown", "ProbeTimedOut"), condition("GpfsVerbs", "Unknown", "ProbeTimedOut")),
+                List.of(condition("Ready", "True", "AllChecksPassed"), condition("GpfsVerbs", "True", "RdmaInUse"))));
+        assertThat(reasons).containsOnly(
+                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 2L),
+                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L),
+                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L));
+
+        metrics.updateCheckReasons("gds", reasons);
+        assertThat(registry.scrape())
+                .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"TcpFallback\",status=\"false\"} 2.0")
+                .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"ProbeTimedOut\",status=\"unknown\"} 1.0");
+
+        metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 4L));
+        assertThat(registry.scrape()).doesNotContain("TcpFallback").doesNotContain("ProbeTimedOut")
+                .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"RdmaInUse\",status=\"true\"} 4.0");
+    }
+
+    private static RdmaStorageNodeStatus measured(String latencyStatus, Double typical, Double p99) {
+        RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+        status.setConditions(List.of(condition("Ready", latencyStatus, "x"), condition("VerbsLatency", latencyStatus, "x")));
+        LatencyResult latency = new LatencyResult();
+        latency.setTypicalMicros(typical);
+        latency.setP99Micros(p99);
+        status.setLatency(latency);
+        return status;
+    }
+
+    @Test
+    void verbsLatencyPerNodeOnlyWhileTheMeasurementCounts() {
+        Map<String, RdmaStorageNodeStatus> nodes = new java.util.HashMap<>();
+        nodes.put("gpu-01", measured("True", 1.01, 1.25));
+        nodes.put("gpu-02", measured("False", 7.5, 9.0));
+        nodes.put("gpu-03", measured("Unknown", 1.0, 1.1));   // ResultExpired: the numbers are old
+        nodes.put("gpu-04", null);
+        metrics.updateVerbsLatency("lat", OperatorMetrics.countingLatency(nodes));
+
+        String text = registry.scrape();
+        assertThat(text)
+                .contains("rdmastorage_verbs_latency_seconds{node=\"gpu-01\",profile=\"lat\",statistic=\"typical\"} 1.01E-6")
+                .contains("rdmastorage_verbs_latency_seconds{node=\"gpu-01\",profile=\"lat\",statistic=\"p99\"} 1.25E-6")
+                .contains("rdmastorage_verbs_latency_seconds{node=\"gpu-02\",profile=\"lat\",statistic=\"typical\"} 7.5E-6")
+                .doesNotContain("node=\"gpu-03\"").doesNotContain("node=\"gpu-04\"");
+
+        nodes.put("gpu-02", measured("Unknown", 7.5, 9.0));
+        metrics.updateVerbsLatency("lat", OperatorMetrics.countingLatency(nodes));
+        assertThat(registry.scrape()).doesNotContain("node=\"gpu-02\"").contains("node=\"gpu-01\"");
+        metrics.removeProfile("lat");
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_verbs_latency_seconds{");
     }
 
     @Test

@@ -87,6 +87,21 @@ class ProfilePlannerTest {
     }
 
     @Test
+    void aFinishedProbeWhoseReportCannotBeTrustedIsAProbeFailure() {
+        RdmaStorageProfile profile = profile(2, false);
+        Pod garbage = finished(profile, "gpu-01", 1, "Segmentation fault (core dumped)");
+        Pod otherNode = finished(profile, "gpu-02", 1, healthyReport("gpu-09"));
+        Pod fine = finished(profile, "gpu-03", 1, healthyReport("gpu-03"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02", "gpu-03"), List.of(), List.of(garbage, otherNode, fine));
+
+        assertThat(change(plan, "gpu-01").probeFailures()).containsExactly("ReportUnparseable");
+        assertThat(ready(change(plan, "gpu-01").writes().get(0).status()).getReason()).isEqualTo("ReportUnparseable");
+        assertThat(change(plan, "gpu-02").probeFailures()).containsExactly("ReportNodeMismatch");
+        assertThat(change(plan, "gpu-03").probeFailures()).isEmpty();
+    }
+
+    @Test
     void aProbeInFlightHoldsItsSlotAndTheReconcileWakesAtItsTimeout() {
         RdmaStorageProfile profile = profile(1, false);
         Instant created = NOW.minusSeconds(30);
