@@ -16,6 +16,7 @@ import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
+import io.rdmastorage.testing.TempDirs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -105,12 +106,14 @@ public final class LocalDemo {
         KubernetesClient admin = plane.adminClient();
         SimulatedCluster cluster = SimulatedCluster.builder(admin).start();
         RdmaStorageOperator[] operator = new RdmaStorageOperator[1];
+        Path hosts = Files.createTempDirectory("rso-demo-hosts-");
         AutoCloseable demo = () -> {
             if (operator[0] != null) {
                 operator[0].close();
             }
             cluster.close();
             plane.close();
+            TempDirs.delete(hosts);
         };
 
         step("installing the CRDs from crds/");
@@ -121,7 +124,6 @@ public final class LocalDemo {
                 RbacGrants.rulesFrom(RBAC.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(RBAC.resolve("namespace-rules.yaml")));
 
         step("registering simulated GPU nodes (their kubelets run the real node-probe on fixture hosts)");
-        Path hosts = Files.createTempDirectory("rso-demo-hosts-");
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
         LatencyFabric fabric = new LatencyFabric(hosts.resolve("fabric"));
         for (Map.Entry<String, String> node : NODES.entrySet()) {

@@ -30,10 +30,8 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
@@ -170,6 +168,47 @@ public final class LocalControlPlane implements AutoCloseable {
             throw new UncheckedIOException(e);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * SIGKILLs kube-apiserver, keeps it down for {@code down}, starts it again on the same port with
+     * the same certificates and keys, and waits until it is ready: clients must reconnect and relist.
+     */
+    public synchronized void restartApiServer(Duration down) {
+        apiServer.kill();
+        sleep(down);
+        apiServer = apiServer.restart();
+        awaitReady();
+    }
+
+    /**
+     * SIGKILLs etcd, keeps it down for {@code down} (kube-apiserver answers errors meanwhile), starts
+     * it again on its data and waits until kube-apiserver is ready again.
+     */
+    public synchronized void restartEtcd(Duration down) {
+        etcd.kill();
+        sleep(down);
+        etcd = etcd.restart();
+        awaitReady();
+    }
+
+    private void awaitReady() {
+        try {
+            waitUntilReady();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 
@@ -375,10 +414,6 @@ public final class LocalControlPlane implements AutoCloseable {
             LOG.info("keeping control plane work dir {}", workDir);
             return;
         }
-        try (Stream<Path> paths = Files.walk(workDir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            LOG.warn("could not delete {}: {}", workDir, e.toString());
-        }
+        TempDirs.delete(workDir);
     }
 }

@@ -12,26 +12,47 @@ import java.util.concurrent.TimeUnit;
 final class ServerProcess implements AutoCloseable {
 
     private final String name;
+    private final List<String> command;
     private final Process process;
     private final Path log;
 
-    private ServerProcess(String name, Process process, Path log) {
+    private ServerProcess(String name, List<String> command, Process process, Path log) {
         this.name = name;
+        this.command = command;
         this.process = process;
         this.log = log;
     }
 
     static ServerProcess start(String name, List<String> command, Path log) {
+        return start(name, command, log, ProcessBuilder.Redirect.to(log.toFile()));
+    }
+
+    private static ServerProcess start(String name, List<String> command, Path log, ProcessBuilder.Redirect output) {
         try {
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
+                    .redirectOutput(output)
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                     .start();
-            return new ServerProcess(name, process, log);
+            return new ServerProcess(name, List.copyOf(command), process, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + ": " + command.get(0), e);
         }
+    }
+
+    /** SIGKILL, as a crash or an OOM kill ends it: no graceful shutdown. */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The same command started again (same ports, data and certificates), its output appended to the log. */
+    ServerProcess restart() {
+        return start(name, command, log, ProcessBuilder.Redirect.appendTo(log.toFile()));
     }
 
     /** Fails with the end of the log when the process has died, so a broken start is explained. */

@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +35,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -253,7 +251,7 @@ public final class SimulatedCluster implements AutoCloseable {
             }
         } finally {
             run.finished = true;
-            deleteTree(scratch);
+            TempDirs.delete(scratch);
         }
     }
 
@@ -344,17 +342,6 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            LOG.debug("could not delete {}: {}", dir, e.toString());
-        }
-    }
-
     /** Stops the kubelets and deletes the Node objects this cluster registered. */
     @Override
     public void close() {
@@ -367,7 +354,7 @@ public final class SimulatedCluster implements AutoCloseable {
             LOG.debug("could not delete simulated nodes: {}", e.getMessage());
         }
         nodes.clear();
-        deleteTree(scratchRoot);
+        TempDirs.delete(scratchRoot);
     }
 
     /** Options of a {@link SimulatedCluster}; every one has a default. */

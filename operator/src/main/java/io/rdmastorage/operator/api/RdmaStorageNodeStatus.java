@@ -32,6 +32,11 @@ public class RdmaStorageNodeStatus {
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, JsonNode> details = new LinkedHashMap<>();
     private LatencyResult latency;
+    /**
+     * SHA-256 over what the operator wrote (see the operator's VerdictDigest): a status someone
+     * else edited no longer matches it, and the operator discards it instead of trusting it.
+     */
+    private String digest;
 
     public Long getObservedGeneration() {
         return observedGeneration;
@@ -103,5 +108,13 @@ public class RdmaStorageNodeStatus {
 
     public void setLatency(LatencyResult latency) {
         this.latency = latency;
+    }
+
+    public String getDigest() {
+        return digest;
+    }
+
+    public void setDigest(String digest) {
+        this.digest = digest;
     }
 }

@@ -84,6 +84,12 @@ public final class LatencyPlanner {
                 deletes, 0, Optional.ofNullable(wakeAt));
     }
 
+    /** The last latency round's result in a stored verdict (may be null), as the lifecycle reads it. */
+    public static Lifecycle.Last last(RdmaStorageNodeStatus status, long generation, ProfileSettings settings) {
+        return status == null ? Lifecycle.Last.NONE : last(status.getLatency(),
+                Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType()), generation, settings);
+    }
+
     /**
      * The last latency round's result, as the lifecycle reads it: {@code status.latency} dates it, and
      * there is something to expire only while the VerbsLatency condition it explains is stored.

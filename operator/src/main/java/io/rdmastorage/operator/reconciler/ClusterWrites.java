@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.RecentOperationCacheFiller;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
@@ -15,6 +17,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProfileOwnerReference;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.net.HttpURLConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +37,29 @@ final class ClusterWrites {
             .build();
 
     private final KubernetesClient client;
+    private final RecentOperationCacheFiller<RdmaStorageNode> verdictCache;
+    private final ResourceID primary;
 
+    /** Writes whose results no cache needs to see before its informer does (tests, cleanup). */
     ClusterWrites(KubernetesClient client) {
+        this(client, null, null);
+    }
+
+    /**
+     * @param verdictCache the RdmaStorageNode informer: each verdict written is put into its
+     *                     temporary cache until the watch delivers it (JOSDK's
+     *                     {@link RecentOperationCacheFiller}), so the next reconcile of
+     *                     {@code primary} never plans from the verdict before this write. Without
+     *                     it, a reconcile right after a harvest could see the pod gone but the
+     *                     verdict a round behind, and start that round again, or harvest a pod being
+     *                     deleted a second time. Pods need no such help: their names carry the
+     *                     round, so a create repeated on a stale cache is refused (409), and a pod
+     *                     deleted but still cached is a leftover of the round the verdict holds.
+     */
+    ClusterWrites(KubernetesClient client, RecentOperationCacheFiller<RdmaStorageNode> verdictCache, ResourceID primary) {
         this.client = client;
+        this.verdictCache = verdictCache;
+        this.primary = primary;
     }
 
     void applySpecConfigMap(ConfigMap configMap) {
@@ -91,7 +114,8 @@ final class ClusterWrites {
 
     /**
      * Writes a node's verdict: the object itself only when it does not exist yet (one apply), then
-     * its status (one apply on the status subresource). Returns the object as written.
+     * its status (one apply on the status subresource), stamped with its {@link VerdictDigest}.
+     * Returns the object as written.
      */
     RdmaStorageNode writeVerdict(RdmaStorageProfile profile, String node, RdmaStorageNode existing,
                                  RdmaStorageNodeStatus status) {
@@ -112,9 +136,17 @@ final class ClusterWrites {
         }
         RdmaStorageNode statusOnly = new RdmaStorageNode();
         statusOnly.setMetadata(new ObjectMetaBuilder().withName(verdict.getMetadata().getName()).build());
-        statusOnly.setStatus(status);
-        return client.resources(RdmaStorageNode.class).resource(statusOnly).subresource("status")
+        statusOnly.setStatus(VerdictDigest.stamp(verdict.getMetadata().getName(), status));
+        RdmaStorageNode written = client.resources(RdmaStorageNode.class).resource(statusOnly).subresource("status")
                 .patch(APPLY_STATUS, statusOnly);
+        if (verdictCache != null) {
+            if (existing == null) {
+                verdictCache.handleRecentResourceCreate(primary, written);
+            } else {
+                verdictCache.handleRecentResourceUpdate(primary, written, existing);
+            }
+        }
+        return written;
     }
 
     void deleteVerdict(RdmaStorageNode verdict) {

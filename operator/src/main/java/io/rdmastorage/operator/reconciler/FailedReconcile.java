@@ -11,11 +11,16 @@ import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.operator.latency.LatencyPlanner;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.MeasurementKind;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.operator.verdict.SafeText;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * What is still done when a reconcile fails (JOSDK's {@code updateErrorStatus}), so that no failure
  * can freeze a verdict: the profile's Ready says the reconcile fails and why (Unknown
  * {@link Reasons#RECONCILE_FAILING}), and the verdicts whose result has passed its expiry are
- * written as expired ({@link Lifecycle#toExpire}, {@link NodeVerdicts#expire}) with the node
- * markings following them. This path reads only the cached verdicts and nodes and the spec's
+ * written as expired, each {@link MeasurementKind}'s part by its own result ({@link Lifecycle#toExpire}), with the node
+ * markings following them; a verdict someone else edited is replaced ({@link NodeVerdicts#edited}). This path reads only the cached verdicts and nodes and the spec's
  * interval, so it works when planning, the probe spec or pod creation does not.
  */
 final class FailedReconcile {
@@ -101,8 +106,9 @@ final class FailedReconcile {
     }
 
     /**
-     * Writes every verdict of the profile whose result is due to expire as expired and brings its
-     * node's markings in line; one write failing does not stop the others.
+     * Writes every verdict of the profile whose result is due to expire as expired, replaces every
+     * one someone else edited, and brings its node's markings in line; one write failing does not
+     * stop the others.
      *
      * @param nodes the cached nodes by name, for the markings
      * @return the earliest expiry still to come, to wake for
@@ -114,32 +120,93 @@ final class FailedReconcile {
         String profileName = profile.getMetadata().getName();
         Instant wakeAt = null;
         for (RdmaStorageNode verdict : verdicts) {
-            RdmaStorageNodeStatus status = verdict.getStatus();
-            if (status == null || verdict.getSpec() == null) {
-                continue;
-            }
-            // the verdict's own generation: whether it says ResultExpired already is about what it holds
-            long generation = status.getObservedGeneration() == null ? 0 : status.getObservedGeneration();
-            Lifecycle.Last last = NodeProbePlanner.last(status, generation, settings);
-            wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
-            if (!Lifecycle.toExpire(last, now)) {
+            if (verdict.getStatus() == null || verdict.getSpec() == null) {
                 continue;
             }
             String nodeName = verdict.getSpec().getNodeName();
             try {
-                RdmaStorageNode written = writes.writeVerdict(profile, nodeName, verdict,
-                        NodeVerdicts.expire(status, now, settings.expiry()));
+                Upkeep upkeep = upkeep(verdict, profile.getSpec(), settings, now);
+                wakeAt = Lifecycle.earliest(wakeAt, upkeep.wakeAt());
+                if (upkeep.write() == null) {
+                    continue;
+                }
+                if (upkeep.discard()) {
+                    writes.deleteVerdict(verdict);
+                }
+                RdmaStorageNode written = writes.writeVerdict(profile, nodeName, upkeep.discard() ? null : verdict,
+                        upkeep.write());
                 Node node = nodes.get(nodeName);
-                if (node != null && ProfilePlanner.marks(settings, profileName, node)) {
+                if (!ProfilePlanner.replacesAnEdit(written.getStatus()) && node != null
+                        && ProfilePlanner.marks(settings, profileName, node)) {
                     markings.apply(profileName, settings, node, ProfilePlanner.ready(written.getStatus()));
                 }
-                LOG.info("profile {}: the verdict of node {} expired while reconciles fail", profileName, nodeName);
+                LOG.info("profile {}: the verdict of node {} {} while reconciles fail", profileName, nodeName,
+                        upkeep.discard() ? "was edited by someone else and is replaced" : "expired");
             } catch (RuntimeException e) {
                 LOG.warn("profile {}: cannot write the expiry of node {}'s verdict: {}", profileName, nodeName,
                         e.toString());
             }
         }
         return Optional.ofNullable(wakeAt);
+    }
+
+    /**
+     * What a failed reconcile does for one verdict.
+     *
+     * @param write   the status to write; null when nothing is due
+     * @param discard the stored object goes first (someone else edited it)
+     * @param wakeAt  the earliest expiry of its parts still to come; null when none
+     */
+    record Upkeep(RdmaStorageNodeStatus write, boolean discard, Instant wakeAt) {
+    }
+
+    /**
+     * Pure: a verdict someone else edited is replaced ({@link NodeVerdicts#edited}); otherwise each
+     * {@link MeasurementKind}'s part that has passed its expiry is written as expired, the other
+     * parts as they are.
+     */
+    static Upkeep upkeep(RdmaStorageNode verdict, RdmaStorageProfileSpec spec, ProfileSettings settings, Instant now) {
+        RdmaStorageNodeStatus status = verdict.getStatus();
+        // the verdict's own generation: whether it says ResultExpired already is about what it holds
+        long generation = status.getObservedGeneration() == null ? 0 : status.getObservedGeneration();
+        if (!VerdictDigest.matches(verdict)) {
+            return new Upkeep(NodeVerdicts.edited(spec, generation, status.getProbeRound(), now), true, null);
+        }
+        RdmaStorageNodeStatus next = status;
+        Instant wakeAt = null;
+        for (MeasurementKind kind : MeasurementKind.values()) {
+            Lifecycle.Last last = last(kind, status, generation, settings);
+            wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
+            if (Lifecycle.toExpire(last, now)) {
+                next = expire(kind, spec, next, generation, settings, now);
+            }
+        }
+        return new Upkeep(next == status ? null : next, false, wakeAt);
+    }
+
+    /** A kind's last result in the verdict, as the lifecycle reads it. */
+    private static Lifecycle.Last last(MeasurementKind kind, RdmaStorageNodeStatus status, long generation,
+                                       ProfileSettings settings) {
+        return switch (kind) {
+            case NODE_PROBE -> NodeProbePlanner.last(status, generation, settings);
+            case PAIR_PROBE -> LatencyPlanner.last(status, generation, settings);
+        };
+    }
+
+    /** {@code status} with {@code kind}'s part written as expired, the other kinds' parts as they are. */
+    private static RdmaStorageNodeStatus expire(MeasurementKind kind, RdmaStorageProfileSpec spec,
+                                                RdmaStorageNodeStatus status, long generation, ProfileSettings settings,
+                                                Instant now) {
+        return switch (kind) {
+            case NODE_PROBE -> NodeVerdicts.expire(status, now, settings.expiry());
+            case PAIR_PROBE -> {
+                Condition latency = Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType())
+                        .orElseThrow();
+                yield NodeVerdicts.merge(status, NodeVerdicts.withLatency(spec, status,
+                        LatencyVerdicts.expired(latency, status.getLatency(), settings.expiry(), now),
+                        status.getLatency(), generation, now), now);
+            }
+        };
     }
 
     /** The spec's settings; a spec they cannot be read from expires by the defaults (15m interval). */

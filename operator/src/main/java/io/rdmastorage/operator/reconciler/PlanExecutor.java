@@ -66,6 +66,10 @@ final class PlanExecutor {
         change.deletes().forEach(writes::deletePod);
         change.probeFailures().forEach(reason -> metrics.recordProbeFailure(profileName, reason));
         RdmaStorageNode stored = change.stored();
+        if (change.discard() && stored != null) {
+            writes.deleteVerdict(stored);
+            stored = null;
+        }
         for (ProfilePlan.VerdictWrite write : change.writes()) {
             stored = writes.writeVerdict(profile, change.node(), stored, write.status());
             if (write.probeDuration()) {

@@ -31,14 +31,17 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
      * @param writes        verdict writes, each over the status the one before it stored
      * @param probeFailures the reasons of probe pods that gave no report (for the metric)
      * @param forget        the node left the profile: its RdmaStorageNode is deleted
+     * @param discard       its RdmaStorageNode's status was edited by someone else: the object is deleted
+     *                      before {@code writes} create it anew (so no field of the edit survives)
      * @param marking       its markings to converge; null when it gets none
      */
     record NodeChange(String node, RdmaStorageNode stored, List<Pod> deletes, List<VerdictWrite> writes,
-                      List<String> probeFailures, boolean forget, Marking marking) {
+                      List<String> probeFailures, boolean forget, boolean discard, Marking marking) {
 
         /** Nothing to write or record: the node stays as stored. */
         boolean isEmpty() {
-            return deletes.isEmpty() && writes.isEmpty() && probeFailures.isEmpty() && !forget && marking == null;
+            return deletes.isEmpty() && writes.isEmpty() && probeFailures.isEmpty() && !forget && !discard
+                    && marking == null;
         }
     }
 

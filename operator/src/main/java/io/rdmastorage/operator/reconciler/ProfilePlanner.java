@@ -25,7 +25,9 @@ import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.operator.verdict.ReportTrust;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -99,14 +101,22 @@ final class ProfilePlanner {
         for (String node : snapshot.concerned()) {
             List<Pod> pods = snapshot.probePods().getOrDefault(node, List.of());
             RdmaStorageNode stored = snapshot.storageNodes().get(node);
+            // a status someone else wrote counts for nothing: planned from its replacement
+            RdmaStorageNodeStatus edited = VerdictDigest.matches(stored) ? null
+                    : NodeVerdicts.edited(profile.getSpec(), generation, stored.getStatus().getProbeRound(), now);
             NodeProbePlan plan = NodeProbePlanner.plan(node, snapshot.nodes().get(node), snapshot.matching().contains(node),
-                    snapshot.whyNotProbeable(node), stored, pods, generation, settings, now);
+                    snapshot.whyNotProbeable(node), edited == null ? stored : withStatus(stored, edited), pods,
+                    generation, settings, now);
             NodeDraft draft = new NodeDraft(node, stored);
             drafts.put(node, draft);
             draft.deletes.addAll(plan.stalePods());
             if (plan.forget()) {
                 draft.forget = true;
                 continue;
+            }
+            if (edited != null) {
+                draft.discard();
+                draft.write(edited, List.of());
             }
             slots.hold(pods.size() - plan.harvests().size() - plan.stalePods().size());
             for (NodeProbePlan.Harvest harvest : plan.harvests()) {
@@ -123,6 +133,14 @@ final class ProfilePlanner {
             plan.wakeAt().ifPresent(this::wakeBy);
         }
         return candidates;
+    }
+
+    private static RdmaStorageNode withStatus(RdmaStorageNode stored, RdmaStorageNodeStatus status) {
+        RdmaStorageNode copy = new RdmaStorageNode();
+        copy.setMetadata(stored.getMetadata());
+        copy.setSpec(stored.getSpec());
+        copy.setStatus(status);
+        return copy;
     }
 
     private RdmaStorageNodeStatus harvested(NodeDraft draft, NodeProbePlan.Harvest harvest) {
@@ -254,6 +272,7 @@ final class ProfilePlanner {
         final List<String> probeFailures = new ArrayList<>();
         RdmaStorageNodeStatus status;
         boolean forget;
+        boolean discard;
 
         NodeDraft(String node, RdmaStorageNode stored) {
             this.node = node;
@@ -261,10 +280,16 @@ final class ProfilePlanner {
             this.status = stored == null ? null : stored.getStatus();
         }
 
+        /** The stored verdict goes (deleted, then written anew): nothing of it is merged into what follows. */
+        void discard() {
+            discard = true;
+            status = null;
+        }
+
         /** Merges {@code next} over the verdict so far; a write only when that changes it (or there is none yet). */
         void write(RdmaStorageNodeStatus next, List<Pod> thenDelete) {
             RdmaStorageNodeStatus merged = NodeVerdicts.merge(status, next, now);
-            boolean exists = stored != null || !writes.isEmpty();
+            boolean exists = stored != null && !discard || !writes.isEmpty();
             if (exists && StatusComparison.same(status, merged)) {
                 deletes.addAll(thenDelete);
                 return;
@@ -280,10 +305,10 @@ final class ProfilePlanner {
             ProfilePlan.Marking marking = null;
             if (cached != null && forget && NodeMarkings.carriesMarkings(profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, null, true);
-            } else if (cached != null && !forget && marks(settings, profileName, cached)) {
+            } else if (cached != null && !forget && !replacesAnEdit(status) && marks(settings, profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, ready(status), false);
             }
-            return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, marking);
+            return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, discard, marking);
         }
     }
 
@@ -291,6 +316,16 @@ final class ProfilePlanner {
     static boolean marks(ProfileSettings settings, String profile, Node node) {
         return settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
                 || NodeMarkings.carriesMarkings(profile, node);
+    }
+
+    /**
+     * Whether the verdict only stands in for an edit it replaced, until the probe that follows
+     * decides: meanwhile the node keeps the markings the operator last set from a verdict it wrote
+     * (an edit must not lift a taint either).
+     */
+    static boolean replacesAnEdit(RdmaStorageNodeStatus status) {
+        Condition ready = ready(status);
+        return ready != null && Reasons.VERDICT_EDITED.equals(ready.getReason());
     }
 
     /** The Ready condition of a verdict, for node markings. */

@@ -126,7 +126,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     @Override
     public UpdateControl<RdmaStorageProfile> reconcile(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
         Instant now = clock.instant();
-        ClusterWrites writes = new ClusterWrites(context.getClient());
+        ClusterWrites writes = writes(profile, context);
         ProbeSpecDocument document;
         try {
             document = ProbeSpecDocument.of(profile.getSpec());
@@ -173,7 +173,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
                 n -> n, (a, b) -> a));
         Instant wakeAt = FailedReconcile.expireStale(profile, context.getSecondaryResources(RdmaStorageNode.class),
-                nodes, new ClusterWrites(context.getClient()), new NodeMarkings(context.getClient()), now)
+                nodes, writes(profile, context), new NodeMarkings(context.getClient()), now)
                 .orElse(now.plus(ProfilePlanner.MAX_WAIT));
         RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
         ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
@@ -236,6 +236,14 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         if (!current) {
             writes.applySpecConfigMap(ProbeSpecConfigMap.build(profile, document, config));
         }
+    }
+
+    /** The writes of one reconcile, each verdict written visible to the next reconcile at once. */
+    @SuppressWarnings("unchecked")
+    private static ClusterWrites writes(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
+        InformerEventSource<RdmaStorageNode, RdmaStorageProfile> verdicts = (InformerEventSource<RdmaStorageNode,
+                RdmaStorageProfile>) context.eventSourceRetriever().getEventSourceFor(RdmaStorageNode.class);
+        return new ClusterWrites(context.getClient(), verdicts, ResourceID.fromResource(profile));
     }
 
     @SuppressWarnings("unchecked")

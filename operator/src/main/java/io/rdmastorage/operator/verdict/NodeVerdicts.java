@@ -109,6 +109,20 @@ public final class NodeVerdicts {
         return allUnknown(spec, why.reason(), why.message(node), generation, now);
     }
 
+    /**
+     * What replaces a verdict someone else edited ({@link VerdictDigest}): nothing in it counts, so
+     * every check is Unknown {@link Reasons#VERDICT_EDITED} with no probe time (the node is due at
+     * once) and no latency measurement; {@code round}, the last probe round, keeps the pods' numbering.
+     */
+    public static RdmaStorageNodeStatus edited(RdmaStorageProfileSpec spec, long generation, Long round, Instant now) {
+        RdmaStorageNodeStatus status = allUnknown(spec, Reasons.VERDICT_EDITED, "the status of this RdmaStorageNode "
+                + "was changed by someone other than the operator (status.digest does not match what it wrote), so "
+                + "none of it is trusted and the node is probed again. Write to it only through the operator",
+                generation, now);
+        status.setProbeRound(round);
+        return status;
+    }
+
     /** Whether the status holds a result taken longer than {@code expiry} (3 × interval) before {@code now}. */
     public static boolean isExpired(RdmaStorageNodeStatus status, Instant now, Duration expiry) {
         return expiresAt(status, expiry).map(now::isAfter).orElse(false);

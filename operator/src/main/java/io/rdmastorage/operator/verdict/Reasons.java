@@ -38,6 +38,9 @@ public final class Reasons {
     /** As node-probe names it: the out-of-band TCP exchange with the peer failed. */
     public static final String PEER_UNREACHABLE = VerbsLatency.PEER_UNREACHABLE;
 
+    /** A verdict whose status someone other than the operator wrote ({@link VerdictDigest}): discarded, measured again. */
+    public static final String VERDICT_EDITED = "VerdictEdited";
+
     /** A result older than 3 × interval. */
     public static final String RESULT_EXPIRED = "ResultExpired";
 

@@ -158,6 +158,9 @@ class CrdValidationTest {
                 // issue 14: sizes node-probe refuses (more bytes than a long holds) are refused here too
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 9999999999999999999999Ei}", "less than 8Ei"),
                 Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 8Ei}", "less than 8Ei"),
+                // node-probe reads whole bytes only: a fraction of a byte is refused here as it would be there
+                Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: \"0.5\"}", "whole number of bytes"),
+                Arguments.of("spec.gpfs.minPagepool", "gpfs: {minPagepool: 1.0001Ki}", "whole number of bytes"),
                 Arguments.of("spec.rdma.devices[0]", "rdma: {devices: [\"mlx5_0/1 && reboot\"]}", "should match"),
                 Arguments.of("spec.rdma.devices", "rdma: {devices: [mlx5_0/0]}", "between 1 and 255"),
                 Arguments.of("spec.rdma.minMtu", "rdma: {minMtu: 9000}", "must be one of 256, 512, 1024, 2048, 4096"),

@@ -14,8 +14,6 @@ import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.testing.NodeFault;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -58,10 +56,10 @@ class LatencyPairsTest {
     private String profile;
 
     @BeforeEach
-    void start(TestInfo test) throws IOException {
+    void start(TestInfo test) {
         profile = "lat-" + test.getTestMethod().orElseThrow().getName().substring(0, 12).toLowerCase(Locale.ROOT);
         env = OperatorEnvironment.start("latency");
-        fabric = new LatencyFabric(Files.createTempDirectory("rso-fabric-"));
+        fabric = new LatencyFabric(env.scratchDir("fabric"));
     }
 
     @AfterEach
@@ -190,9 +188,9 @@ class LatencyPairsTest {
     }
 
     @Test
-    void referenceNodesServeSeveralClientsAtOnceOnTheirOwnPorts() throws IOException {
+    void referenceNodesServeSeveralClientsAtOnceOnTheirOwnPorts() {
         List.of("g-1", "g-2", "g-3").forEach(this::addNode);
-        FixtureHost storage = FixtureHost.at(Files.createTempDirectory("rso-storage-"));
+        FixtureHost storage = FixtureHost.at(env.scratchDir("storage-1"));
         env.cluster.addNode(SimulatedNode.named("storage-1").withLabel("rdmastorage.test/role", "storage")
                 .withHostRoot(storage.root()));
         fabric.install(storage, env.cluster.hostIp("storage-1"));

@@ -15,6 +15,7 @@ import io.rdmastorage.testing.ProbeLauncher;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
+import io.rdmastorage.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -108,6 +109,15 @@ final class OperatorEnvironment implements AutoCloseable {
         if (operator != null) {
             operator.close();
             operator = null;
+        }
+    }
+
+    /** A directory of this environment's own (under the nodes' host roots), removed with it. */
+    Path scratchDir(String name) {
+        try {
+            return Files.createDirectories(hostRoots.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -234,5 +244,6 @@ final class OperatorEnvironment implements AutoCloseable {
         }
         stopOperator();
         cluster.close();
+        TempDirs.delete(hostRoots);
     }
 }

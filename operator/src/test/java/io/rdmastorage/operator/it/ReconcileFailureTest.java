@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import io.rdmastorage.testing.RbacGrants;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +65,8 @@ class ReconcileFailureTest {
         // and the verdict's evidence is older than 3 × interval, as if the failure had lasted that long
         RdmaStorageNode verdict = env.verdict(PROFILE, "stale");
         verdict.getStatus().setLastProbeTime(Timestamps.format(Instant.now().minus(Duration.ofMinutes(10))));
+        // stamped as the operator would have written it: an edit it did not make is not trusted
+        VerdictDigest.stamp(verdict.getMetadata().getName(), verdict.getStatus());
         env.admin.resources(RdmaStorageNode.class).resource(verdict).updateStatus();
         env.startOperator();
 

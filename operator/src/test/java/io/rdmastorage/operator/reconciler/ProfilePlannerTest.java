@@ -23,6 +23,7 @@ import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.Reasons;
+import io.rdmastorage.operator.verdict.VerdictDigest;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Status;
@@ -126,6 +127,50 @@ class ProfilePlannerTest {
         assertThat(change(plan, "gpu-01").writes()).isEmpty();
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.wakeAt()).isEqualTo(probedAt.plus(Duration.ofMinutes(15)));
+    }
+
+    @Test
+    void aVerdictSomeoneElseEditedIsDiscardedItsMarkingsLeftAsTheOperatorSetThemAndTheNodeProbedAgainAtOnce() {
+        RdmaStorageProfile profile = profile(5, false);
+        profile.getSpec().setNodeLabels(true);
+        Instant probedAt = NOW.minus(Duration.ofMinutes(2));
+        RdmaStorageNodeStatus failing = NodeVerdicts.merge(null, NodeVerdicts.fromTermination(profile.getSpec(), GEN,
+                new ProbePod("ns", "p", "gpu-01"), 1, "Error", failingReport("gpu-01"), probedAt), probedAt);
+        failing.setProbeRound(4L);
+        RdmaStorageNode stored = verdict(profile, "gpu-01", failing);
+        // kubectl patch --subresource=status: every condition True, the digest as it was
+        stored.getStatus().getConditions().forEach(c -> c.setStatus("True"));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01"), List.of(stored), List.of());
+        ProfilePlan.NodeChange change = change(plan, "gpu-01");
+
+        assertThat(change.discard()).as("the edited object is deleted and written anew").isTrue();
+        assertThat(change.writes()).singleElement().satisfies(w -> {
+            assertThat(w.previous()).as("nothing of the edit is merged").isNull();
+            assertThat(w.status().getConditions()).allSatisfy(c -> {
+                assertThat(c.getStatus()).isEqualTo("Unknown");
+                assertThat(c.getReason()).isEqualTo(Reasons.VERDICT_EDITED);
+            });
+            assertThat(w.status().getLastProbeTime()).isNull();
+        });
+        assertThat(change.marking()).as("the markings stay as the operator's own verdict set them").isNull();
+        assertThat(plan.creates()).singleElement().satisfies(p ->
+                assertThat(p.getMetadata().getLabels().get(Labels.ROUND)).isEqualTo("5"));
+    }
+
+    @Test
+    void aVerdictAsTheOperatorWroteItIsTrusted() {
+        RdmaStorageProfile profile = profile(5, false);
+        profile.getSpec().setNodeLabels(true);
+        Instant probedAt = NOW.minus(Duration.ofMinutes(2));
+        RdmaStorageNode stored = verdict(profile, "gpu-01", NodeVerdicts.merge(null, probed(profile, "gpu-01", 1,
+                probedAt), probedAt));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01"), List.of(stored), List.of());
+
+        assertThat(change(plan, "gpu-01").discard()).isFalse();
+        assertThat(change(plan, "gpu-01").marking().ready().getStatus()).isEqualTo("True");
+        assertThat(plan.creates()).isEmpty();
     }
 
     @Test
@@ -293,6 +338,7 @@ class ProfilePlannerTest {
                 .build();
     }
 
+    /** A verdict as the operator wrote it (stamped with its digest). */
     static RdmaStorageNode verdict(RdmaStorageProfile profile, String node, RdmaStorageNodeStatus status) {
         RdmaStorageNode v = new RdmaStorageNode();
         v.getMetadata().setName(profile.getMetadata().getName() + "." + node);
@@ -300,7 +346,7 @@ class ProfilePlannerTest {
         spec.setProfile(profile.getMetadata().getName());
         spec.setNodeName(node);
         v.setSpec(spec);
-        v.setStatus(status);
+        v.setStatus(VerdictDigest.stamp(v.getMetadata().getName(), status));
         return v;
     }
 
@@ -346,6 +392,12 @@ class ProfilePlannerTest {
     static String healthyReport(String node) {
         CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
         return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:40Z", 800, List.of(rdma)));
+    }
+
+    /** node-probe's own report of a node whose RDMA port is down. */
+    static String failingReport(String node) {
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.FALSE, "PortDown", "down").build();
+        return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:57:40Z", 800, List.of(rdma)));
     }
 
     static String latencyReport(String node) {

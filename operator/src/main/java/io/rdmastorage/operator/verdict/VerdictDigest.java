@@ -1,0 +1,71 @@
+package io.rdmastorage.operator.verdict;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.LatencyResult;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.Sha256;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The operator's record of what it wrote to a verdict: a SHA-256 over the object's name and the
+ * parts of its status that node markings and the measurement lifecycle depend on (every condition,
+ * the probe's time and round, the latency measurement's time and round), stored in
+ * {@code status.digest} with each write. A status edited by anyone else (a
+ * {@code kubectl patch --subresource=status} setting conditions True, a copied status) no longer
+ * matches, so the operator discards it and measures the node again rather than label, untaint or
+ * condition the node by it.
+ *
+ * <p>This catches edits, not forgery: whoever may write RdmaStorageNode status may also recompute
+ * the digest, as they may label nodes themselves. The facts ({@code details}, latency figures) are
+ * left out: nothing is decided by them, and their numbers need not come back from the API server
+ * byte for byte as they were written.
+ */
+public final class VerdictDigest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private VerdictDigest() {
+    }
+
+    /** The digest of {@code status} as written to the RdmaStorageNode named {@code name}. */
+    public static String of(String name, RdmaStorageNodeStatus status) {
+        List<Object> parts = new ArrayList<>(Arrays.asList(name, status.getObservedGeneration(),
+                status.getLastProbeTime(), status.getProbePod(), status.getProbeRound()));
+        for (Condition c : status.getConditions() == null ? List.<Condition>of() : status.getConditions()) {
+            parts.add(Arrays.asList(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
+                    c.getObservedGeneration(), c.getLastTransitionTime()));
+        }
+        LatencyResult latency = status.getLatency();
+        parts.add(latency == null ? null : Arrays.asList(latency.getPeer(), latency.getMeasuredAt(), latency.getRound(),
+                latency.getObservedGeneration()));
+        try {
+            // JSON: strings quoted, so no two different statuses give the same text
+            return Sha256.hex(JSON.writeValueAsString(parts));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("strings and numbers always serialize", e);
+        }
+    }
+
+    /** Stamps {@code status} with its digest, as the operator writes it to {@code name}. */
+    public static RdmaStorageNodeStatus stamp(String name, RdmaStorageNodeStatus status) {
+        status.setDigest(of(name, status));
+        return status;
+    }
+
+    /**
+     * Whether the verdict's status is as the operator wrote it; a verdict without a status (being
+     * created) has nothing to distrust.
+     */
+    public static boolean matches(RdmaStorageNode verdict) {
+        if (verdict == null || verdict.getStatus() == null) {
+            return true;
+        }
+        return Objects.equals(verdict.getStatus().getDigest(), of(verdict.getMetadata().getName(), verdict.getStatus()));
+    }
+}

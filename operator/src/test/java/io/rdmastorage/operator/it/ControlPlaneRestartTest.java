@@ -1,0 +1,80 @@
+package io.rdmastorage.operator.it;
+
+import static io.rdmastorage.operator.it.OperatorEnvironment.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rdmastorage.testing.LocalControlPlane;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real control plane failing under the operator during a round: kube-apiserver SIGKILLed and
+ * started again, then etcd SIGKILLed and started again. The operator (and the simulated kubelets)
+ * reconnect and relist, the round in flight is harvested once, and {@link VerdictInvariants} hold
+ * throughout. A control plane of its own: the shared one must not go down under other tests.
+ */
+class ControlPlaneRestartTest {
+
+    private static final String PROFILE = "restarts";
+    private static final Duration DOWN = Duration.ofSeconds(5);
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final Map<String, String> CONVERGED = Map.of("gpu-a", "True", "gpu-b", "False");
+
+    private LocalControlPlane plane;
+    private OperatorEnvironment env;
+    private VerdictInvariants invariants;
+
+    @BeforeEach
+    void start() {
+        plane = LocalControlPlane.start();
+        env = OperatorEnvironment.start(plane, "restarts", OperatorEnvironment.shippedRules("cluster-rules.yaml"),
+                OperatorEnvironment.shippedRules("namespace-rules.yaml"));
+        // the slack covers the time the API server could not be written to at all
+        invariants = new VerdictInvariants(env.admin, env.namespace, Duration.ofMinutes(1), DOWN.plusSeconds(20));
+        env.addNode("gpu-a", null);
+        env.addNode("gpu-b", "gpfs-tcp-fallback");
+        env.startOperator();
+    }
+
+    @AfterEach
+    void stop() {
+        invariants.close();
+        env.close();
+        plane.close();
+    }
+
+    @Test
+    void kubeApiServerAndEtcdKilledMidRoundTheOperatorRecoversAndVerdictsConverge() {
+        env.applyProfile(PROFILE, "interval: 1m\nprobeTimeout: 30s\nnodeLabels: true", OperatorEndToEndTest.CHECKS);
+        awaitRoundInFlight();
+        plane.restartApiServer(DOWN);
+        Instant back = Instant.now();
+        invariants.awaitConverged(PROFILE, CONVERGED, WAIT);
+        System.out.printf("kube-apiserver killed mid-round, down %d s: converged %d ms after it was ready again%n",
+                DOWN.toSeconds(), Duration.between(back, Instant.now()).toMillis());
+        int afterFirst = invariants.podsCreated();
+
+        // a spec change starts the next round at once; etcd goes down while it runs
+        env.applyProfile(PROFILE, "interval: 2m\nprobeTimeout: 30s\nnodeLabels: true", OperatorEndToEndTest.CHECKS);
+        await("the second round's pods", WAIT, () -> invariants.podsCreated() > afterFirst);
+        plane.restartEtcd(DOWN);
+        Instant etcdBack = Instant.now();
+        await("the second round harvested", WAIT, () -> env.verdict(PROFILE, "gpu-a").getStatus().getObservedGeneration()
+                == env.profile(PROFILE).getMetadata().getGeneration());
+        invariants.awaitConverged(PROFILE, CONVERGED, WAIT);
+        System.out.printf("etcd killed mid-round, down %d s: converged %d ms after kube-apiserver was ready again%n",
+                DOWN.toSeconds(), Duration.between(etcdBack, Instant.now()).toMillis());
+
+        assertThat(invariants.podsCreated()).as("one pod per node and round").isEqualTo(4);
+        assertThat(invariants.violations()).isEmpty();
+    }
+
+    private void awaitRoundInFlight() {
+        await("probe pods of the round in flight", WAIT, () -> !env.admin.pods().inNamespace(env.namespace).list()
+                .getItems().isEmpty());
+    }
+}

@@ -1,0 +1,86 @@
+package io.rdmastorage.operator.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.rdmastorage.operator.api.LatencyResult;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** What the operator wrote is trusted; any edit of what markings and expiry depend on is not. */
+class VerdictDigestTest {
+
+    private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
+
+    @Test
+    void aStatusAsWrittenMatchesAlsoAfterTheRoundTripThroughJson() {
+        RdmaStorageNode verdict = written("training.gpu-01");
+
+        RdmaStorageNode readBack = Serialization.unmarshal(Serialization.asJson(verdict), RdmaStorageNode.class);
+
+        assertThat(VerdictDigest.matches(verdict)).isTrue();
+        assertThat(VerdictDigest.matches(readBack)).isTrue();
+    }
+
+    @Test
+    void everyEditOfWhatDecidesIsCaught() {
+        List<Consumer<RdmaStorageNodeStatus>> edits = List.of(
+                s -> s.getConditions().get(0).setStatus("True"),
+                s -> s.getConditions().get(1).setReason("PortsActive"),
+                s -> s.getConditions().get(1).setMessage("all fine"),
+                s -> s.getConditions().get(1).setLastTransitionTime("2099-01-01T00:00:00Z"),
+                s -> s.setLastProbeTime("2099-01-01T00:00:00Z"),
+                s -> s.setProbeRound(99L),
+                s -> s.setObservedGeneration(9L),
+                s -> s.getLatency().setMeasuredAt("2099-01-01T00:00:00Z"),
+                s -> s.setLatency(null),
+                s -> s.setDigest(null));
+        for (Consumer<RdmaStorageNodeStatus> edit : edits) {
+            RdmaStorageNode verdict = written("training.gpu-01");
+            edit.accept(verdict.getStatus());
+            assertThat(VerdictDigest.matches(verdict)).as("edited status").isFalse();
+        }
+    }
+
+    @Test
+    void aStatusCopiedFromAnotherNodesVerdictIsCaught() {
+        RdmaStorageNode healthy = written("training.gpu-01");
+        RdmaStorageNode failing = written("training.gpu-02");
+
+        failing.setStatus(healthy.getStatus());
+
+        assertThat(VerdictDigest.matches(failing)).isFalse();
+    }
+
+    @Test
+    void aVerdictWithoutStatusHasNothingToDistrust() {
+        RdmaStorageNode creating = new RdmaStorageNode();
+        creating.getMetadata().setName("training.gpu-01");
+        creating.setStatus(null);
+
+        assertThat(VerdictDigest.matches(creating)).isTrue();
+    }
+
+    private static RdmaStorageNode written(String name) {
+        RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+        status.setObservedGeneration(3L);
+        status.setConditions(new java.util.ArrayList<>(List.of(
+                Conditions.of(CheckTypes.READY, Conditions.FALSE, Reasons.CHECKS_FAILED, "RdmaDevices: PortDown", 3, AT),
+                Conditions.of("RdmaDevices", Conditions.FALSE, "PortDown", "mlx5_0/1 is DOWN", 3, AT))));
+        status.setLastProbeTime(AT.toString());
+        status.setProbeRound(4L);
+        LatencyResult latency = new LatencyResult();
+        latency.setMeasuredAt(AT.toString());
+        latency.setRound(2L);
+        latency.setTypicalMicros(1.5);
+        status.setLatency(latency);
+        RdmaStorageNode verdict = new RdmaStorageNode();
+        verdict.getMetadata().setName(name);
+        verdict.setStatus(VerdictDigest.stamp(name, status));
+        return verdict;
+    }
+}
