@@ -6,6 +6,7 @@ import io.rdmastorage.contract.checks.GpfsVerbs;
 import io.rdmastorage.contract.checks.NfsRdma;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
+import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.contract.checks.RoceLossless;
 import io.rdmastorage.contract.checks.VerbsLatency;
 import io.rdmastorage.contract.spec.ProbeSpec;
@@ -26,6 +27,7 @@ public enum CheckType {
     VERBS_LATENCY(VerbsLatency.DESCRIPTOR),
     CEPH_MESSENGER(CephMessenger.DESCRIPTOR),
     ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
+    RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR),
     NFS_RDMA(NfsRdma.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;

@@ -77,6 +77,7 @@ public class RdmaStorageProfileSpec {
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
+    private TrafficCheckSpec traffic;
     private NfsCheckSpec nfs;
     /** How the nodes' inventory facts are compared (FleetConsistent, MatchesFleet); absent = every fact must agree, nothing fenced. */
     private FleetSpec fleet;
@@ -207,6 +208,14 @@ public class RdmaStorageProfileSpec {
 
     public void setRoce(RoceCheckSpec roce) {
         this.roce = roce;
+    }
+
+    public TrafficCheckSpec getTraffic() {
+        return traffic;
+    }
+
+    public void setTraffic(TrafficCheckSpec traffic) {
+        this.traffic = traffic;
     }
 
     public NfsCheckSpec getNfs() {

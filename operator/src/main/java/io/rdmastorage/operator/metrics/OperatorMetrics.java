@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.metrics;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -32,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Prometheus registry turns them into the exported names given with each constant.
  *
  * <p>Label values stay bounded: profiles (a handful), check types, three statuses, the fixed sets
- * of check and probe failure reasons; only the verbs latency is per node (two series per node of a
+ * of check and probe failure reasons, two transports; only the verbs latency is per node (two series per node of a
  * profile with a latency section). Removing a profile removes all its series, so a deleted profile
  * does not linger on dashboards as a frozen gauge.
  */
@@ -67,6 +69,14 @@ public final class OperatorMetrics {
     public static final String FLEET_DISTINCT_VALUES = "rdmastorage.fleet.distinct.values";
     public static final String FACT = "fact";
     public static final String ALLOW_MIXED = "allow_mixed";
+    /**
+     * {@code rdmastorage_storage_bytes_per_second{profile, transport=rdma|tcp}}: the storage bytes per
+     * second the profile's nodes moved in their last RdmaTraffic window, summed (rdma: ports that
+     * count bytes; soft-RoCE counts packets only).
+     */
+    public static final String STORAGE_BYTES = "rdmastorage.storage.bytes.per.second";
+    /** {@code rdmastorage_storage_packets_per_second{profile, transport=rdma}}: RDMA packets per second, likewise. */
+    public static final String STORAGE_PACKETS = "rdmastorage.storage.packets.per.second";
 
     public static final String PROFILE = "profile";
     public static final String CHECK = "check";
@@ -74,6 +84,9 @@ public final class OperatorMetrics {
     public static final String REASON = "reason";
     public static final String NODE = "node";
     public static final String STATISTIC = "statistic";
+    public static final String TRANSPORT = "transport";
+    /** The RdmaTraffic check's condition type: the traffic gauges sum the facts of its details. */
+    static final String TRAFFIC_CHECK = RdmaTraffic.DESCRIPTOR.conditionType();
 
     /** Histogram buckets for probe durations: a full probe takes about a second, a timeout minutes. */
     private static final Duration[] PROBE_BUCKETS = {
@@ -107,7 +120,9 @@ public final class OperatorMetrics {
             CHECK_NODES, "Nodes matching the profile, by the status of one check",
             CHECK_REASON_NODES, "Nodes matching the profile, by the status and reason of one check",
             VERBS_LATENCY, "The node's last verbs latency measurement (ib_write_lat) that counts, by statistic",
-            FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)");
+            FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)",
+            STORAGE_BYTES, "Storage bytes per second the profile's nodes moved in their last traffic window, by transport",
+            STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window");
     private static final String VERBS_LATENCY_CONDITION = CheckType.VERBS_LATENCY.conditionType();
 
     private final MeterRegistry registry;
@@ -209,6 +224,54 @@ public final class OperatorMetrics {
         distinctValues.forEach((fact, distinct) -> series.put(SeriesKey.of(FLEET_DISTINCT_VALUES, profile, FACT, fact,
                 ALLOW_MIXED, String.valueOf(allowMixed.contains(fact))), distinct.doubleValue()));
         setFamily(FLEET_DISTINCT_VALUES, profile, series);
+    }
+
+    /**
+     * The profile's storage traffic from its nodes' last RdmaTraffic windows: bytes per second over
+     * RDMA (where counted) and over TCP, RDMA packets per second, and how many nodes reported.
+     */
+    public record StorageTraffic(long rdmaBytesPerSecond, long tcpBytesPerSecond, long rdmaPacketsPerSecond, int nodes) {
+    }
+
+    /** Sets a profile's storage traffic gauges; a profile without any node's traffic window has none. */
+    public void updateTraffic(String profile, StorageTraffic traffic) {
+        Objects.requireNonNull(profile, "profile");
+        Map<SeriesKey, Double> bytes = new HashMap<>();
+        Map<SeriesKey, Double> packets = new HashMap<>();
+        if (traffic.nodes() > 0) {
+            bytes.put(SeriesKey.of(STORAGE_BYTES, profile, TRANSPORT, "rdma"), (double) traffic.rdmaBytesPerSecond());
+            bytes.put(SeriesKey.of(STORAGE_BYTES, profile, TRANSPORT, "tcp"), (double) traffic.tcpBytesPerSecond());
+            packets.put(SeriesKey.of(STORAGE_PACKETS, profile, TRANSPORT, "rdma"), (double) traffic.rdmaPacketsPerSecond());
+        }
+        setFamily(STORAGE_BYTES, profile, bytes);
+        setFamily(STORAGE_PACKETS, profile, packets);
+    }
+
+    /**
+     * The storage traffic of nodes whose RdmaTraffic condition carries one of the probe's own
+     * reasons (a measured window: not expired, not a failed probe), from that check's details.
+     */
+    public static StorageTraffic storageTraffic(Iterable<RdmaStorageNodeStatus> nodes) {
+        long rdma = 0;
+        long tcp = 0;
+        long packets = 0;
+        int measured = 0;
+        for (RdmaStorageNodeStatus node : nodes) {
+            if (node == null || node.getConditions() == null || node.getDetails() == null) {
+                continue;
+            }
+            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
+                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
+            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
+            if (!windowed || facts == null) {
+                continue;
+            }
+            measured++;
+            rdma += facts.path("rdmaBytesPerSecond").asLong(0);
+            tcp += facts.path("tcpBytesPerSecond").asLong(0);
+            packets += facts.path("rdmaPacketsPerSecond").asLong(0);
+        }
+        return new StorageTraffic(rdma, tcp, packets, measured);
     }
 
     /** Removes every series of the profile: gauges, probe durations, failures, verdict changes. */

@@ -187,7 +187,7 @@ final class ProfilePlanner {
             }
             return NodeVerdicts.fromTrust(profile.getSpec(), harvest.generation(), probePod, trust, finished.finishedAt());
         }
-        ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.probeTimeout());
+        ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.nodeProbeTimeout());
         draft.probeFailures.add(failure.reason());
         return NodeVerdicts.fromFailure(profile.getSpec(), harvest.generation(), probePod, failure, now);
     }

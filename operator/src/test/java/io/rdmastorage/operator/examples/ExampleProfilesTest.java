@@ -35,7 +35,7 @@ class ExampleProfilesTest {
 
     static final Path EXAMPLES = Path.of("../examples");
     static final List<String> PROFILES = List.of("gpfs-verbs.yaml", "nvmeof-rdma.yaml", "gpfs-gds-training.yaml",
-            "verbs-latency.yaml", "ceph-messenger.yaml", "roce-lossless.yaml", "nfs-rdma-gds.yaml",
+            "verbs-latency.yaml", "ceph-messenger.yaml", "roce-lossless.yaml", "data-path.yaml", "nfs-rdma-gds.yaml",
             "all-checks.yaml");
 
     private static Kubectl kubectl;

@@ -66,7 +66,9 @@ class PrometheusRuleTest {
         metrics.recordVerdictChange("gds", "GpfsVerbs");
         metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 1L,
                 new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L,
-                new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L));
+                new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L,
+                new OperatorMetrics.CheckReason("RdmaTraffic", "False", "DataOnTcp"), 1L));
+        metrics.updateTraffic("gds", new OperatorMetrics.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
         LatencyResult latency = new LatencyResult();
         latency.setTypicalMicros(1.01);
         latency.setP99Micros(1.3);

@@ -3,7 +3,9 @@ package io.rdmastorage.operator.it;
 import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.probe.vm.VmNode;
 import io.rdmastorage.testing.SimulatedNode;
 import java.nio.file.Path;
@@ -15,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * Verdicts from a real kernel through the operator: two simulated nodes whose kubelets run the
  * probe pod's command in the VM node (see {@link VmNodeProbeLauncher}) instead of on a fixture
  * root. vm-rdma has the NVMe-oF target connected over rdma, vm-tcp over tcp; soft-RoCE ports and
- * libibverbs are real on both. The operator runs under the chart's RBAC on the real API server.
+ * libibverbs are real on both, and each reads its namespace while it is probed, so RdmaTraffic
+ * sees the bytes on rxe's counters (vm-rdma) or the NVMe/TCP sockets (vm-tcp). The operator runs
+ * under the chart's RBAC on the real API server.
  */
 class RealKernelThroughOperatorVmIT {
 
@@ -28,6 +32,8 @@ class RealKernelThroughOperatorVmIT {
               - nqn: nqn.2014-08.org.example:vm-target
                 address: 192.0.2.1
                 port: 4420
+            traffic:
+              window: 5s
             """;
 
     @Test
@@ -54,9 +60,18 @@ class RealKernelThroughOperatorVmIT {
             });
 
             assertThat(env.conditions("real-kernel", "vm-rdma")).containsEntry("Ready", "True/AllChecksPassed")
-                    .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "True/ConnectedOverRdma");
+                    .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "True/ConnectedOverRdma")
+                    .containsEntry("RdmaTraffic", "True/DataOverRdma");
             assertThat(env.conditions("real-kernel", "vm-tcp")).containsEntry("Ready", "False/ChecksFailed")
-                    .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "False/TransportTcp");
+                    .containsEntry("RdmaDevices", "True/PortsActive").containsEntry("NvmeofRdma", "False/TransportTcp")
+                    .containsEntry("RdmaTraffic", "False/DataOnTcp");
+            // the bytes behind the verdicts, as the traffic gauges sum them
+            assertThat(OperatorMetrics.storageTraffic(env.verdicts("real-kernel").stream().map(RdmaStorageNode::getStatus).toList()))
+                    .satisfies(t -> {
+                        assertThat(t.nodes()).isEqualTo(2);
+                        assertThat(t.rdmaPacketsPerSecond()).isGreaterThan(100);
+                        assertThat(t.tcpBytesPerSecond()).isGreaterThan(1024 * 1024);
+                    });
             String table = env.plane.kubectl().run("get", "rdmastorage").orThrow("kubectl get rdmastorage");
             System.err.println(table);
             assertThat(table).contains("real-kernel.vm-rdma").contains("real-kernel.vm-tcp");

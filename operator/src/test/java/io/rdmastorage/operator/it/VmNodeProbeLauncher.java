@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * Runs a simulated node's probe container in the VM node (a real kernel's soft-RoCE and nvmet)
  * instead of on a fixture root: the VM plays each node in turn, set up as that node's state says
- * ({@code vm-node/scenario.sh connect rdma|tcp}), and node-probe runs as its pod with the pod's own
- * arguments, spec and termination log. One probe at a time: the VM has one kernel.
+ * ({@code vm-node/scenario.sh connect rdma|tcp}), reading its namespace during the probe, and
+ * node-probe runs as its pod with the pod's own arguments, spec and termination log. One probe at a
+ * time: the VM has one kernel.
  */
 final class VmNodeProbeLauncher implements ProbeLauncher {
 
@@ -57,10 +58,22 @@ final class VmNodeProbeLauncher implements ProbeLauncher {
         }
         vm.run("bash /mnt/share/scenario.sh reset && bash /mnt/share/scenario.sh connect " + transport, Duration.ofSeconds(60))
                 .requireSuccess("setting up " + node);
-        VmNode.Result probe = vm.run("bash /mnt/share/scenario.sh probe "
-                + Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8))
-                + " --termination-log /run/termination-log -- " + String.join(" ", podArgs)
-                + " --output /dev/termination-log", Duration.ofSeconds(120));
+        // the node does storage I/O while it is probed (a read-only direct read of the connected
+        // namespace), so the traffic window sees which transport carries it
+        vm.run("dev=$(ls /dev/nvme*n1 | head -1)\n"
+                + "setsid sh -c 'echo $$ > /tmp/dd.pid; exec timeout 150 dd if=\"$1\" of=/dev/null bs=1M iflag=direct' dd \"$dev\""
+                + " > /tmp/dd.log 2>&1 < /dev/null &\n"
+                + "for i in $(seq 50); do [ -s /tmp/dd.pid ] && break; sleep 0.1; done", Duration.ofSeconds(30))
+                .requireSuccess("reading on " + node);
+        VmNode.Result probe;
+        try {
+            probe = vm.run("bash /mnt/share/scenario.sh probe "
+                    + Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8))
+                    + " --termination-log /run/termination-log -- " + String.join(" ", podArgs)
+                    + " --output /dev/termination-log", Duration.ofSeconds(120));
+        } finally {
+            vm.run("[ ! -s /tmp/dd.pid ] || kill \"$(cat /tmp/dd.pid)\" 2>/dev/null || true; rm -f /tmp/dd.pid", Duration.ofSeconds(10));
+        }
         String terminationLog = vm.run("cat /run/termination-log", Duration.ofSeconds(10)).stdout();
         try {
             Files.writeString(Path.of(valueOf(args, "--output")), terminationLog, StandardCharsets.UTF_8);
