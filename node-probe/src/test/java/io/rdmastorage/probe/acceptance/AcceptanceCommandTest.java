@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.ReportSchema;
+import io.rdmastorage.probe.testing.AcceptanceFixtures;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NvmeofFixtures;
 import io.rdmastorage.probe.testing.ProbeRun;
-import io.rdmastorage.probe.testing.Samples;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,12 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * The acceptance command on a fixture host: sysfs controllers, a stub {@code nvme} that creates
- * and removes the controller it connects as the kernel would, and a stub fio (outside the host
- * root, as the probe image's fio is) that prints the recorded fio JSON sample, logs its argv and
- * moves the host's /proc/stat counters on as a run would.
- */
+/** The acceptance command on a fixture host ({@link AcceptanceFixtures}): the real CLI, stub nvme and fio. */
 class AcceptanceCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,36 +31,9 @@ class AcceptanceCommandTest {
     private Path fio;
 
     @BeforeEach
-    void node() throws IOException {
-        host = FixtureHost.at(dir.resolve("host"));
-        NvmeofFixtures.healthy(host).mkdir("/sys/devices/virtual/nvme-fabrics/ctl/nvme1/nvme1n1")
-                .sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt");
-        // nvme connect makes nvme2 over the transport it was given, with its namespace; disconnect removes it
-        String ctl = host.path("/sys/devices/virtual/nvme-fabrics/ctl").toString();
-        String classDir = host.path("/sys/class/nvme").toString();
-        host.script("/usr/sbin/nvme", "#!/bin/sh\n"
-                + "echo \"$*\" >> " + FixtureHost.shQuote(dir.resolve("nvme.log").toString()) + "\n"
-                + "ctl=" + FixtureHost.shQuote(ctl) + "; cls=" + FixtureHost.shQuote(classDir) + "\n"
-                + "case \"$1\" in\n"
-                + "connect) mkdir -p \"$ctl/nvme2/nvme2n1\"; echo \"$3\" > \"$ctl/nvme2/transport\"\n"
-                + "  printf '%s' " + FixtureHost.shQuote(TCP_ADDRESS) + " > \"$ctl/nvme2/address\"\n"
-                + "  echo \"$9\" > \"$ctl/nvme2/subsysnqn\"; echo live > \"$ctl/nvme2/state\"\n"
-                + "  ln -s ../../devices/virtual/nvme-fabrics/ctl/nvme2 \"$cls/nvme2\" ;;\n"
-                + "disconnect) rm -rf \"$ctl/$3\" \"$cls/$3\" ;;\n"
-                + "esac\n");
-        fio = dir.resolve("bin/fio");
-        Files.createDirectories(fio.getParent());
-        Files.writeString(dir.resolve("fio.json"), Samples.body("fio/fio_json_4k-randread_qd1_libaio_direct_dev-sdh_fio-3.14_fio-plot.txt"));
-        String stat = host.path("/proc/stat").toString();
-        Files.writeString(fio, "#!/bin/sh\n"
-                + "echo \"$*\" >> " + FixtureHost.shQuote(dir.resolve("fio.log").toString()) + "\n"
-                // a run's worth of CPU time: user +50, system +30, idle +100, softirq +20 ticks
-                + "read -r c u n s i w q sq st g gn < " + FixtureHost.shQuote(stat) + "\n"
-                + "{ echo \"cpu  $((u+50)) $n $((s+30)) $((i+100)) $w $q $((sq+20)) $st $g $gn\"; grep '^cpu[0-9]' "
-                + FixtureHost.shQuote(stat) + "; } > " + FixtureHost.shQuote(stat + ".new") + "\n"
-                + "mv " + FixtureHost.shQuote(stat + ".new") + " " + FixtureHost.shQuote(stat) + "\n"
-                + "cat " + FixtureHost.shQuote(dir.resolve("fio.json").toString()) + "\n");
-        fio.toFile().setExecutable(true);
+    void node() {
+        host = AcceptanceFixtures.node(FixtureHost.at(dir.resolve("host")), dir);
+        fio = AcceptanceFixtures.fio(dir.resolve("bin/fio"), host, dir);
     }
 
     private static String spec(String transports, boolean connect) {
@@ -92,8 +60,7 @@ class AcceptanceCommandTest {
 
     @Test
     void connectedControllersAreMeasuredAsTheyAreAndNeverTouched() throws IOException {
-        NvmeofFixtures.fabricsController(host, "nvme2", "tcp", TCP_ADDRESS, NvmeofFixtures.TARGET_NQN, "live")
-                .mkdir("/sys/devices/virtual/nvme-fabrics/ctl/nvme2/nvme2n1");
+        AcceptanceFixtures.tcpConnected(host);
 
         ProbeRun run = acceptance(spec("[\"rdma\",\"tcp\"]", false));
 
@@ -117,19 +84,18 @@ class AcceptanceCommandTest {
         assertThat(rdma.get("iops").get("sysPercent").asDouble()).isEqualTo(15.0);
         assertThat(rdma.get("bandwidth").get("bytesPerSecond").asLong()).isEqualTo(34245812);
         assertThat(doc.get("transports").get(1).get("device").asText()).isEqualTo("/dev/nvme2n1");
-        assertThat(log("nvme.log")).as("nvme was never run").isEmpty();
+        assertThat(log(AcceptanceFixtures.NVME_LOG)).as("nvme was never run").isEmpty();
         assertThat(Files.readString(dir.resolve("termination-log"))).isEqualTo(run.stdout().strip());
         assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThan(ReportSchema.MAX_BYTES);
     }
 
     @Test
     void everyWorkloadIsReadOnlyAndRunsForItsDuration() throws IOException {
-        NvmeofFixtures.fabricsController(host, "nvme2", "tcp", TCP_ADDRESS, NvmeofFixtures.TARGET_NQN, "live")
-                .mkdir("/sys/devices/virtual/nvme-fabrics/ctl/nvme2/nvme2n1");
+        AcceptanceFixtures.tcpConnected(host);
 
         acceptance(spec("[\"rdma\",\"tcp\"]", false));
 
-        List<String> runs = log("fio.log");
+        List<String> runs = log(AcceptanceFixtures.FIO_LOG);
         assertThat(runs).hasSize(6);
         assertThat(runs).allSatisfy(argv -> assertThat(argv)
                 .contains("--readonly", "--direct=1", "--runtime=5s", "--output-format=json")
@@ -152,7 +118,7 @@ class AcceptanceCommandTest {
         assertThat(tcp.get("connectedByProbe").asBoolean()).isTrue();
         assertThat(doc.get("transports").get(0).get("connectedByProbe").asBoolean()).isFalse();
         assertThat(doc.get("disconnected")).extracting(JsonNode::asText).containsExactly("nvme2");
-        assertThat(log("nvme.log")).containsExactly(
+        assertThat(log(AcceptanceFixtures.NVME_LOG)).containsExactly(
                 "connect -t tcp -a " + NvmeofFixtures.TARGET_ADDRESS + " -s 4420 -n " + NvmeofFixtures.TARGET_NQN,
                 "disconnect -d nvme2");
         assertThat(host.path("/sys/class/nvme/nvme2")).doesNotExist();
@@ -165,8 +131,7 @@ class AcceptanceCommandTest {
         List<String> args = new ArrayList<>(List.of("acceptance", "--host-root", host.root().toString(), "--exec-mode", "direct",
                 "--node", "test-node", "--spec", dir.resolve("spec.json").toString(), "--tool", "fio=" + dir.resolve("bin/failing-fio")));
         Files.writeString(dir.resolve("spec.json"), spec("[\"tcp\"]", true));
-        Files.writeString(dir.resolve("bin/failing-fio"), "#!/bin/sh\necho 'fio: io_u error on file /dev/nvme2n1: Input/output error' >&2\nexit 1\n");
-        dir.resolve("bin/failing-fio").toFile().setExecutable(true);
+        AcceptanceFixtures.failingFio(dir.resolve("bin/failing-fio"));
 
         ProbeRun failed = ProbeRun.run(args, "");
 
@@ -175,7 +140,7 @@ class AcceptanceCommandTest {
         assertThat(doc.get("complete").asBoolean()).isFalse();
         assertThat(doc.get("message").asText()).startsWith("tcp: latency: ").contains("Input/output error");
         assertThat(doc.get("disconnected")).extracting(JsonNode::asText).containsExactly("nvme2");
-        assertThat(log("nvme.log")).last().isEqualTo("disconnect -d nvme2");
+        assertThat(log(AcceptanceFixtures.NVME_LOG)).last().isEqualTo("disconnect -d nvme2");
         assertThat(host.path("/sys/class/nvme/nvme2")).doesNotExist();
     }
 
@@ -189,7 +154,7 @@ class AcceptanceCommandTest {
         assertThat(doc.get("transports").get(0).has("problem")).isFalse();
         assertThat(doc.get("transports").get(1).get("problem").asText())
                 .contains("no live tcp controller", "nvme connect -t tcp -a 10.68.20.10 -s 4420", "connect: true");
-        assertThat(log("nvme.log")).isEmpty();
+        assertThat(log(AcceptanceFixtures.NVME_LOG)).isEmpty();
     }
 
     @Test
@@ -216,7 +181,7 @@ class AcceptanceCommandTest {
         assertThat(doc.get("transports").get(0).get("device").asText()).isEqualTo("/dev/nvme0n1");
         assertThat(doc.get("transports").get(0).get("problem").asText()).contains("multipath head", "nvme2 (tcp)");
         assertThat(doc.get("transports").get(1).get("problem").asText()).contains("nvme1 (rdma)");
-        assertThat(log("fio.log")).as("nothing measured").isEmpty();
+        assertThat(log(AcceptanceFixtures.FIO_LOG)).as("nothing measured").isEmpty();
     }
 
     @Test
@@ -244,7 +209,7 @@ class AcceptanceCommandTest {
         assertThat(acceptance("{\"nvmeof\":{\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\"10.0.0.1\"},"
                 + "\"bandwidth\":{\"durationSeconds\":3600}}").stderr()).contains("bandwidth.durationSeconds: 3600 must be between 5 and 300");
         assertThat(acceptance("{\"latency\":{}}").stderr()).contains("nvmeof: is required");
-        assertThat(log("nvme.log")).isEmpty();
-        assertThat(log("fio.log")).isEmpty();
+        assertThat(log(AcceptanceFixtures.NVME_LOG)).isEmpty();
+        assertThat(log(AcceptanceFixtures.FIO_LOG)).isEmpty();
     }
 }
