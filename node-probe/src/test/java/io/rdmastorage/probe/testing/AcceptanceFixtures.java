@@ -48,18 +48,30 @@ public final class AcceptanceFixtures {
 
     /** Writes the stub fio to {@code path} for {@code host}; returns the path, for {@code --tool fio=PATH}. */
     public static Path fio(Path path, FixtureHost host, Path logs) {
+        return fio(path, host, logs, 1);
+    }
+
+    /**
+     * The same, with the runs on nvme2's device (the tcp controller of these fixtures) {@code tcpSlower}
+     * times slower: completion latencies multiplied, IOPS and bandwidth divided (a sample constructed
+     * from the recorded one, for a comparison where the transports differ).
+     */
+    public static Path fio(Path path, FixtureHost host, Path logs, int tcpSlower) {
         Path json = path.resolveSibling("fio.json");
+        Path tcpJson = path.resolveSibling("fio-tcp.json");
         String stat = host.path("/proc/stat").toString();
         try {
             Files.createDirectories(path.getParent());
             Files.writeString(json, Samples.body(FIO_SAMPLE));
+            Files.writeString(tcpJson, slower(Samples.body(FIO_SAMPLE), tcpSlower));
             Files.writeString(path, "#!/bin/sh\n"
                     + "echo \"$*\" >> " + FixtureHost.shQuote(logs.resolve(FIO_LOG).toString()) + "\n"
                     + "read -r c u n s i w q sq st g gn < " + FixtureHost.shQuote(stat) + "\n"
                     + "{ echo \"cpu  $((u+50)) $n $((s+30)) $((i+100)) $w $q $((sq+20)) $st $g $gn\"; grep '^cpu[0-9]' "
                     + FixtureHost.shQuote(stat) + "; } > " + FixtureHost.shQuote(stat + ".new") + "\n"
                     + "mv " + FixtureHost.shQuote(stat + ".new") + " " + FixtureHost.shQuote(stat) + "\n"
-                    + "cat " + FixtureHost.shQuote(json.toString()) + "\n");
+                    + "case \"$*\" in *--filename=/dev/nvme2n1*) cat " + FixtureHost.shQuote(tcpJson.toString()) + " ;;\n"
+                    + "*) cat " + FixtureHost.shQuote(json.toString()) + " ;; esac\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -67,6 +79,21 @@ public final class AcceptanceFixtures {
             throw new IllegalStateException("cannot make " + path + " executable");
         }
         return path;
+    }
+
+    private static String slower(String fioJson, int factor) {
+        StringBuilder out = new StringBuilder();
+        for (String line : fioJson.split("\n", -1)) {
+            java.util.regex.Matcher percentile = java.util.regex.Pattern.compile("^(\\s*\"[0-9.]+\" : )([0-9]+)(,?)$").matcher(line);
+            java.util.regex.Matcher rate = java.util.regex.Pattern.compile("^(\\s*\"(?:iops|bw_bytes)\" : )([0-9.]+)(,?)$").matcher(line);
+            if (percentile.matches()) {
+                line = percentile.group(1) + Long.parseLong(percentile.group(2)) * factor + percentile.group(3);
+            } else if (rate.matches()) {
+                line = rate.group(1) + (long) (Double.parseDouble(rate.group(2)) / factor) + rate.group(3);
+            }
+            out.append(line).append('\n');
+        }
+        return out.substring(0, out.length() - 1);
     }
 
     /** A fio that fails as on a device error, for {@code --tool fio=PATH}. */

@@ -49,6 +49,23 @@ public class RdmaStorageAcceptanceSpec {
     @Max(100)
     private Double minLatencyRatio;
 
+    /**
+     * Seconds after which an unfinished run is stopped and Failed (its pod deleted, so the probe
+     * disconnects what it connected); default: every workload's duration on every transport, plus
+     * 60 s per transport and 120 s for the pod's start.
+     */
+    @Min(10)
+    @Max(7200)
+    private Integer timeoutSeconds;
+
+    public Integer getTimeoutSeconds() {
+        return timeoutSeconds;
+    }
+
+    public void setTimeoutSeconds(Integer timeoutSeconds) {
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
     public String getNodeName() {
         return nodeName;
     }

@@ -123,6 +123,13 @@ final class OperatorEnvironment implements AutoCloseable {
         return host;
     }
 
+    /** Registers a simulated node whose fixture host {@code setup} builds. */
+    FixtureHost addFixtureNode(String name, java.util.function.UnaryOperator<FixtureHost> setup) {
+        FixtureHost host = setup.apply(FixtureHost.at(hostRoots.resolve(name)));
+        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        return host;
+    }
+
     /** Applies a profile that selects this environment's gpu pool; {@code checks} is YAML for the check sections. */
     RdmaStorageProfile applyProfile(String name, String settings, String checks) {
         String yaml = """
