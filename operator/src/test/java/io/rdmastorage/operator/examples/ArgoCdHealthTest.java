@@ -34,7 +34,7 @@ class ArgoCdHealthTest {
 
     static final Path ARGOCD = Path.of("../examples/argocd");
     static final Path HEALTH = ARGOCD.resolve("health/rdmastorage.io");
-    static final List<String> KINDS = List.of("RdmaStorageProfile", "RdmaStorageNode");
+    static final List<String> KINDS = List.of("RdmaStorageProfile", "RdmaStorageNode", "RdmaStorageAcceptance");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     record TestCase(String inputPath, Health expected) {
@@ -102,7 +102,7 @@ class ArgoCdHealthTest {
 
     @Test
     void everyHealthStatusAndKeyUnknownReasonIsCovered() {
-        for (String kind : KINDS) {
+        for (String kind : List.of("RdmaStorageProfile", "RdmaStorageNode")) {
             Set<String> statuses = new TreeSet<>();
             Set<String> reasons = new TreeSet<>();
             for (TestCase c : cases(kind)) {
@@ -118,6 +118,21 @@ class ArgoCdHealthTest {
                     : new String[] {"AllChecksPassed", "ChecksFailed", "AwaitingProbe", "ProbeTimedOut", "ProbeFailedToStart",
                                     "ResultExpired", "NodeNotReady", "NodeUnschedulable", "ChecksUnknown"});
         }
+    }
+
+    /** An acceptance run is a one-shot, like a Job: it never waits for the cluster, so it is never Suspended. */
+    @Test
+    void everyPhaseAndOutcomeOfAnAcceptanceRunIsCovered() {
+        Set<String> statuses = new TreeSet<>();
+        Set<String> outcomes = new TreeSet<>();
+        for (TestCase c : cases("RdmaStorageAcceptance")) {
+            statuses.add(c.expected().status());
+            Map<String, Object> obj = object("RdmaStorageAcceptance", c.inputPath());
+            outcomes.add(conditionReason(obj, "Complete") + "/" + conditionReason(obj, "RdmaEffective"));
+        }
+        assertThat(statuses).containsExactlyInAnyOrder("Healthy", "Progressing", "Degraded");
+        assertThat(outcomes).contains("WaitingForNode/NoComparison", "Running/NoComparison", "Measured/Effective",
+                "Measured/NotEffective", "Incomplete/NoComparison", "TimedOut/NoComparison");
     }
 
     @Test
@@ -146,13 +161,17 @@ class ArgoCdHealthTest {
     }
 
     static String readyReason(Map<String, Object> obj) {
+        return conditionReason(obj, "Ready");
+    }
+
+    static String conditionReason(Map<String, Object> obj, String type) {
         @SuppressWarnings("unchecked")
         Map<String, Object> status = (Map<String, Object>) obj.get("status");
         if (status == null || !(status.get("conditions") instanceof List<?> conditions)) {
             return null;
         }
         for (Object c : conditions) {
-            if (c instanceof Map<?, ?> m && "Ready".equals(m.get("type"))) {
+            if (c instanceof Map<?, ?> m && type.equals(m.get("type"))) {
                 return (String) m.get("reason");
             }
         }
