@@ -28,4 +28,19 @@ ensure_prerequisites() {
   if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
   fi
+  ensure_go
+}
+
+# Go builds the test binaries from their modules (test-control-plane/scripts/build-binaries.sh:
+# kube-apiserver, kubectl, etcd; scripts/argocd-health/build.sh: Argo CD's health evaluation).
+# Debian's golang-go is too old to fetch the newer toolchain those builds ask for (GOTOOLCHAIN
+# needs Go >= 1.21), so a missing or old Go is reported, not installed.
+ensure_go() {
+  command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+  local version
+  version="$(go env GOVERSION 2>/dev/null || true)"
+  case "$version" in
+    go1.2[4-9]*|go1.[3-9][0-9]*|go[2-9]*) ;;
+    *) echo "need Go >= 1.24 on PATH to build the test binaries (found: ${version:-none})" >&2; return 1 ;;
+  esac
 }

@@ -4,73 +4,43 @@
 --                (every matching node passed every check of the profile, verbs latency included).
 --   Progressing  no verdict for this generation yet: no status, status.observedGeneration missing
 --                or behind metadata.generation (or the Ready condition's own observedGeneration
---                behind), no Ready condition; or Ready Unknown NodesUnknown where every node the
---                message names is still AwaitingProbe (queued for its first probe) or
---                AwaitingMeasurement (only its first verbs latency measurement is pending).
+--                behind), no Ready condition; or Ready Unknown NodesAwaiting: the unknown nodes
+--                only wait for their first probe (AwaitingProbe) or verbs latency measurement
+--                (AwaitingMeasurement), maybe beside NotReady or cordoned ones.
 --   Suspended    Ready Unknown NoMatchingNodes: the nodeSelector matches no node (a pool scaled to
 --                zero, nodes not joined yet). Nothing failed, but nothing is verified either; or
---                Ready Unknown NodesUnknown where the unknown nodes named are only NotReady or
---                cordoned nodes (NodeNotReady, NodeUnschedulable), which are not probed until back.
+--                Ready Unknown NodesPaused: the unknown nodes are all NotReady or cordoned
+--                (NodeNotReady, NodeUnschedulable), which are not probed until they are back.
 --   Degraded     Ready Unknown ReconcileFailing, whatever the generations say: the operator cannot
 --                reconcile the profile (the message has the error), so it would never catch up;
 --                Ready False (NodesNotReady, InvalidSpec), with the Ready message; or Ready Unknown
---                for a reason that means trouble: NodesUnknown naming any node Unknown for another
---                reason than the above (ProbeTimedOut, ProbeFailedToStart, ProbeFailed,
+--                for a reason that means trouble: NodesUnknown (a node is Unknown for another
+--                reason than those above: ProbeTimedOut, ProbeFailedToStart, ProbeFailed,
 --                ReportMissing, ReportUnparseable, ReportOversized, ReportNodeMismatch,
 --                ResultExpired, NotReported, PeerUnreachable, the probe's own ToolNotFound,
---                OutputUnparseable, HostViewMissing, SourcesDisagree, ...), NoPeer (a node with no peer to measure verbs latency
---                against: the only measurable node, or a referenceNodeSelector that matches no
---                Ready node; a set-up to fix, not a pause, so not Suspended), and NoChecksConfigured
---                (the profile verifies nothing: add a check section). Any Unknown reason this
---                script does not know is Degraded too: an unknown state is never reported as fine.
+--                OutputUnparseable, HostViewMissing, SourcesDisagree, ..., or NoPeer: no peer to
+--                measure verbs latency against, a set-up to fix rather than a pause) and
+--                NoChecksConfigured (the profile verifies nothing: add a check section). Any
+--                Unknown reason this script does not know is Degraded too: an unknown state is
+--                never reported as fine.
 --
 -- The message is always the Ready condition's message, which names the first failing nodes and
--- why; `kubectl describe rsn <profile>.<node>` has the details.
+-- why; `kubectl describe rsn <profile>.<node>` has the details. The health never depends on the
+-- message's wording: the operator gives each cause of unknown nodes its own reason, decided over
+-- all of them (the message names at most five).
 --
--- NodesUnknown covers both nodes still waiting for their first probe or latency measurement and
--- nodes whose probe went wrong; only the message tells them apart ("2 of 40 nodes unknown: gpu-01
--- (AwaitingProbe), gpu-02 (ProbeTimedOut)"). It names at most five nodes, so nodes beyond those
--- five do not count here (their RdmaStorageNodes show their own health). Reading the message
--- needs Lua's string library, which Argo CD gives a custom health script only with
---   resource.customizations.useOpenLibs.rdmastorage.io_RdmaStorageProfile: "true"
--- in argocd-cm (examples/argocd/argocd-cm-health.yaml sets it). Without it, NodesUnknown is
--- Progressing whatever the reasons, and everything else works the same.
---
--- Written for gopher-lua (Lua 5.1), Argo CD's interpreter: base and table functions only, plus
--- string.gmatch/string.match when the string library is there.
+-- Written for gopher-lua (Lua 5.1), Argo CD's interpreter: base and table functions only, so it
+-- needs no resource.customizations.useOpenLibs setting.
 
-local SEVERITY = {Suspended = 1, Progressing = 2, Degraded = 3}
-
--- The health an Unknown node reason (or profile reason) stands for.
+-- The health a Ready Unknown reason stands for.
 local function unknownReasonHealth(reason)
-  if reason == "AwaitingProbe" or reason == "AwaitingMeasurement" then
+  if reason == "NodesAwaiting" then
     return "Progressing"
   end
-  if reason == "NodeNotReady" or reason == "NodeUnschedulable" or reason == "NoMatchingNodes" then
+  if reason == "NodesPaused" or reason == "NoMatchingNodes" then
     return "Suspended"
   end
   return "Degraded"
-end
-
--- The worst health among the reasons in the message's parentheses: "gpu-01 (AwaitingProbe)",
--- "gpu-02 (GpfsVerbs: AwaitingProbe; GdsReady: ProbeTimedOut)". nil when it cannot tell.
-local function namedNodesHealth(message)
-  if string == nil or message == nil then
-    return nil
-  end
-  local worst = nil
-  for group in string.gmatch(message, "%(([^()]*)%)") do
-    for part in string.gmatch(group, "[^;]+") do
-      local reason = string.match(part, "(%u%w*)%s*$")
-      if reason ~= nil then
-        local health = unknownReasonHealth(reason)
-        if worst == nil or SEVERITY[health] > SEVERITY[worst] then
-          worst = health
-        end
-      end
-    end
-  end
-  return worst
 end
 
 local function readyCondition(status)
@@ -114,13 +84,6 @@ local function health(obj)
   end
   if ready.status == "False" then
     return "Degraded", message
-  end
-  if ready.reason == "NodesUnknown" then
-    local named = namedNodesHealth(ready.message)
-    if named == nil then
-      return "Progressing", message
-    end
-    return named, message
   end
   return unknownReasonHealth(ready.reason), message
 end

@@ -5,6 +5,7 @@ import io.rdmastorage.contract.checks.GdsReady;
 import io.rdmastorage.contract.checks.GpfsVerbs;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
+import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.contract.checks.RoceLossless;
 import io.rdmastorage.contract.checks.VerbsLatency;
 import io.rdmastorage.contract.spec.ProbeSpec;
@@ -24,7 +25,8 @@ public enum CheckType {
     GDS_READY(GdsReady.DESCRIPTOR),
     VERBS_LATENCY(VerbsLatency.DESCRIPTOR),
     CEPH_MESSENGER(CephMessenger.DESCRIPTOR),
-    ROCE_LOSSLESS(RoceLossless.DESCRIPTOR);
+    ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
+    RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

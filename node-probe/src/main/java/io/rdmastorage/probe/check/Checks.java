@@ -20,6 +20,7 @@ public final class Checks {
                 new NvmeofRdmaCheck(),
                 new GdsReadyCheck(),
                 new CephMessengerCheck(),
-                new RoceLosslessCheck());
+                new RoceLosslessCheck(),
+                new RdmaTrafficCheck());
     }
 }

@@ -178,7 +178,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
     }
 
     /** The port's netdev: its first GID's {@code gid_attrs/ndevs/0}, else the PCI function's only {@code device/net} entry. */
-    private static Optional<String> netdev(HostRoot host, String device, int port) {
+    static Optional<String> netdev(HostRoot host, String device, int port) {
         Optional<String> ndev = host.readAttribute(IB_CLASS + "/" + device + "/ports/" + port + "/gid_attrs/ndevs/0")
                 .filter(n -> NETDEV.matcher(n).matches());
         if (ndev.isPresent()) {

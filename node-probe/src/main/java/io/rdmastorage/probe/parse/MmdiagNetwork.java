@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
@@ -24,8 +25,20 @@ public record MmdiagNetwork(boolean recognized, List<TcpConnection> connections)
         connections = List.copyOf(connections);
     }
 
-    /** One row: {@code node} is GPFS's {@code <cXnY>} node id, {@code status} e.g. connected, disconnected. */
-    public record TcpConnection(String hostname, String node, String destination, String status) {
+    /**
+     * One row: {@code node} is GPFS's {@code <cXnY>} node id, {@code status} e.g. connected,
+     * disconnected; {@code socket} the {@code sock} column (-1 when absent); {@code sentMegabytes},
+     * {@code receivedMegabytes} the {@code sent(MB)}/{@code recvd(MB)} columns, the MB this connection
+     * carried since it was opened (empty when the release prints no such column).
+     */
+    public record TcpConnection(String hostname, String node, String destination, String status, int socket,
+                                OptionalLong sentMegabytes, OptionalLong receivedMegabytes) {
+
+        /** A row without the socket and traffic columns. */
+        public TcpConnection(String hostname, String node, String destination, String status) {
+            this(hostname, node, destination, status, -1, OptionalLong.empty(), OptionalLong.empty());
+        }
+
         public boolean connected() {
             return "connected".equals(status);
         }
@@ -97,7 +110,15 @@ public record MmdiagNetwork(boolean recognized, List<TcpConnection> connections)
         if (node != null && !(nodeId.startsWith("<c") && nodeId.endsWith(">"))) {
             return null;   // not a connection row: the layout we know puts the <cXnY> id here
         }
+        OptionalLong sock = column(tokens, columns, "sock");
         return new TcpConnection(tokens[columns.get("hostname")], nodeId, tokens[columns.get("destination")],
-                tokens[status]);
+                tokens[status], sock.isPresent() && sock.getAsLong() <= Integer.MAX_VALUE ? (int) sock.getAsLong() : -1,
+                column(tokens, columns, "sent(MB)"), column(tokens, columns, "recvd(MB)"));
+    }
+
+    /** A numeric column of a row; empty when the header has no such column or the row no number there. */
+    private static OptionalLong column(String[] tokens, Map<String, Integer> columns, String name) {
+        Integer i = columns.get(name);
+        return i == null || i >= tokens.length ? OptionalLong.empty() : SysfsCounter.parse(tokens[i]);
     }
 }

@@ -3,6 +3,7 @@ package io.rdmastorage.probe.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmastorage.probe.testing.Samples;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class MmdiagNetworkTest {
@@ -14,7 +15,8 @@ class MmdiagNetworkTest {
         assertThat(network.recognized()).isTrue();
         assertThat(network.connections()).hasSize(14);
         assertThat(network.connections().get(0))
-                .isEqualTo(new MmdiagNetwork.TcpConnection("scale-cluster-storage-3", "<c0n1>", "10.241.1.25", "connected"));
+                .isEqualTo(new MmdiagNetwork.TcpConnection("scale-cluster-storage-3", "<c0n1>", "10.241.1.25", "connected", 126,
+                        OptionalLong.of(0), OptionalLong.of(0)));
         assertThat(network.connectedPeers()).extracting(MmdiagNetwork.TcpConnection::hostname).containsExactly(
                 "scale-cluster-storage-3", "scale-cluster-storage-2", "scale-cluster-storage-4",
                 "scale-cluster-compute-1-sec", "scale-cluster-compute-4-sec", "scale-cluster-compute-3-sec",
@@ -39,6 +41,12 @@ class MmdiagNetworkTest {
 
         assertThat(network.connections()).extracting(MmdiagNetwork.TcpConnection::status)
                 .containsExactly("connected", "disconnected", "connected");
+        // the MB each connection carried: what RdmaTraffic takes deltas of
+        assertThat(network.connections()).extracting(MmdiagNetwork.TcpConnection::sentMegabytes)
+                .containsExactly(OptionalLong.of(5), OptionalLong.of(0), OptionalLong.of(0));
+        assertThat(network.connections().get(0).receivedMegabytes()).hasValue(7);
+        assertThat(network.connections().get(0).socket()).isEqualTo(32);
+        assertThat(network.connections().get(1).socket()).isEqualTo(-1);
         assertThat(network.connectedPeers()).extracting(MmdiagNetwork.TcpConnection::destination)
                 .containsExactly("10.10.0.1", "192.168.1.12");
     }

@@ -31,6 +31,8 @@ class RealKernelNodeVmIT {
     static final String LATENCY_SERVER_SPEC = "{\"latency\":{\"device\":\"rxe0\",\"port\":1,\"iterations\":200,\"maxTypicalMicros\":100000}}";
     static final String LATENCY_CLIENT_SPEC = "{\"latency\":{\"device\":\"rxe1\",\"port\":1,\"iterations\":200,\"maxTypicalMicros\":100000}}";
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(120);
+    /** Counters read 5 s apart while (or while not) a read runs over the connected controller. */
+    static final String TRAFFIC_SPEC = "{\"traffic\":{\"window\":\"5s\"}}";
 
     static VmNode vm;
 
@@ -198,6 +200,69 @@ class RealKernelNodeVmIT {
 
         assertCheck(run, "NvmeofRdma", "False", "ControllerNotLive");
         assertThat(run.check("NvmeofRdma").path("message").asText()).contains("may still be reconnecting");
+    }
+
+    /**
+     * A read-only direct read of the connected namespace, in the background for up to 90 s (it must
+     * span the probe's window); {@link #stopReading} ends it by its pid.
+     */
+    static void readInBackground() {
+        sh("dev=$(ls /dev/nvme*n1 | head -1)\n"
+                + "setsid sh -c 'echo $$ > /tmp/dd.pid; exec timeout 90 dd if=\"$1\" of=/dev/null bs=1M iflag=direct' dd \"$dev\""
+                + " > /tmp/dd.log 2>&1 < /dev/null &\n"
+                + "for i in $(seq 50); do [ -s /tmp/dd.pid ] && break; sleep 0.1; done");
+    }
+
+    static void stopReading() {
+        sh("[ ! -s /tmp/dd.pid ] || kill \"$(cat /tmp/dd.pid)\" 2>/dev/null || true; rm -f /tmp/dd.pid");
+    }
+
+    @Test
+    void aReadOverTheRdmaControllerMovesRxesCountersAndNoTcpSocketBytes() {
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+        readInBackground();
+        ProbeRun run;
+        try {
+            run = probe(TRAFFIC_SPEC);
+        } finally {
+            stopReading();
+        }
+
+        assertCheck(run, "RdmaTraffic", "True", "DataOverRdma");
+        // the host picks 192.0.2.1 as its source too: both queue pairs ride rxe0 (see the recorded sample)
+        assertThat(run.check("RdmaTraffic").path("message").asText()).contains("rxe0/1 carried ").contains(" packets/s; storage TCP ");
+        JsonNode details = run.check("RdmaTraffic").path("details");
+        assertThat(details.path("rdmaPacketsPerSecond").asLong()).isGreaterThan(100);
+        assertThat(details.path("tcpBytesPerSecond").asLong()).isLessThan(1024 * 1024);
+        assertThat(details.path("windowSeconds").asDouble()).isGreaterThanOrEqualTo(5.0);
+    }
+
+    @Test
+    void aReadOverTheTcpControllerIsDataOnTcpNamingTheTarget() {
+        scenario("connect", "tcp").requireSuccess("nvme connect -t tcp");
+        readInBackground();
+        ProbeRun run;
+        try {
+            run = probe(TRAFFIC_SPEC);
+        } finally {
+            stopReading();
+        }
+
+        assertCheck(run, "RdmaTraffic", "False", "DataOnTcp");
+        assertThat(run.check("RdmaTraffic").path("message").asText())
+                .startsWith("192.0.2.1:4420 (NVMe/TCP) moved ").contains("while the RDMA ports stayed below 100 packets/s");
+        assertThat(run.check("RdmaTraffic").path("details").path("tcpBytesPerSecond").asLong()).isGreaterThan(1024 * 1024);
+    }
+
+    @Test
+    void anIdleConnectedNodeIsNoStorageTraffic() {
+        // connected over rdma, keep-alives only: an idle node proves nothing
+        scenario("connect", "rdma").requireSuccess("nvme connect -t rdma");
+
+        ProbeRun run = probe(TRAFFIC_SPEC);
+
+        assertCheck(run, "RdmaTraffic", "Unknown", "NoStorageTraffic");
+        assertThat(run.check("RdmaTraffic").path("message").asText()).contains("an idle node proves nothing");
     }
 
     @Test

@@ -77,6 +77,7 @@ public class RdmaStorageProfileSpec {
     private LatencyCheckSpec latency;
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
+    private TrafficCheckSpec traffic;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -196,5 +197,13 @@ public class RdmaStorageProfileSpec {
 
     public void setRoce(RoceCheckSpec roce) {
         this.roce = roce;
+    }
+
+    public TrafficCheckSpec getTraffic() {
+        return traffic;
+    }
+
+    public void setTraffic(TrafficCheckSpec traffic) {
+        this.traffic = traffic;
     }
 }

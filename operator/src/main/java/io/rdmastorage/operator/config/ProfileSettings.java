@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.config;
 
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import java.time.Duration;
 import java.util.regex.Matcher;
@@ -10,7 +12,13 @@ import java.util.regex.Pattern;
  * where the defaults of DESIGN.md live (the CRD schema states the same defaults for kubectl users).
  */
 public record ProfileSettings(Duration interval, Duration probeTimeout, int maxConcurrentProbes,
-                              boolean nodeLabels, boolean taintNotReady, boolean nodeCondition) {
+                              boolean nodeLabels, boolean taintNotReady, boolean nodeCondition, Duration trafficWindow) {
+
+    /** Without a traffic section: no sampling window. */
+    public ProfileSettings(Duration interval, Duration probeTimeout, int maxConcurrentProbes,
+                           boolean nodeLabels, boolean taintNotReady, boolean nodeCondition) {
+        this(interval, probeTimeout, maxConcurrentProbes, nodeLabels, taintNotReady, nodeCondition, Duration.ZERO);
+    }
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(15);
     public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofMinutes(3);
@@ -29,7 +37,26 @@ public record ProfileSettings(Duration interval, Duration probeTimeout, int maxC
                 spec.getMaxConcurrentProbes() == null ? DEFAULT_MAX_CONCURRENT_PROBES : spec.getMaxConcurrentProbes(),
                 Boolean.TRUE.equals(spec.getNodeLabels()),
                 Boolean.TRUE.equals(spec.getTaintNotReady()),
-                Boolean.TRUE.equals(spec.getNodeCondition()));
+                Boolean.TRUE.equals(spec.getNodeCondition()),
+                trafficWindow(spec));
+    }
+
+    /**
+     * How long the node's own probe may take: probeTimeout for its tools, plus the traffic window
+     * it spends waiting between its two counter readings (the pod's activeDeadlineSeconds, and when
+     * the operator stops waiting for it).
+     */
+    public Duration nodeProbeTimeout() {
+        return probeTimeout.plus(trafficWindow);
+    }
+
+    private static Duration trafficWindow(RdmaStorageProfileSpec spec) {
+        if (spec.getTraffic() == null) {
+            return Duration.ZERO;
+        }
+        String window = spec.getTraffic().getWindow() == null ? ProbeSpec.Traffic.DEFAULT_WINDOW : spec.getTraffic().getWindow();
+        // the CRD schema admits only windows Rules reads; anything else is a bug upstream of us
+        return Rules.windowDuration(window).orElseThrow(() -> new IllegalArgumentException("not a traffic window: " + window));
     }
 
     /** When a verdict stops being trusted. */

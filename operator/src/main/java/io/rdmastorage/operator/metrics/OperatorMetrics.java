@@ -13,7 +13,10 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.operator.api.NodeCounts;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The operator's own Prometheus metrics, per profile and check. Micrometer names use dots; the
  * Prometheus registry turns them into the exported names given with each constant.
  *
- * <p>Label values stay bounded: profiles (a handful), check types (six plus Ready), three
- * statuses, and the fixed set of probe failure reasons. Removing a profile removes all its series,
+ * <p>Label values stay bounded: profiles (a handful), check types (a dozen plus Ready), three
+ * statuses, the reasons the checks declare, two transports, and the fixed set of probe failure reasons. Removing a profile removes all its series,
  * so a deleted profile does not linger on dashboards as a frozen gauge.
  */
 public final class OperatorMetrics {
@@ -42,11 +45,27 @@ public final class OperatorMetrics {
     public static final String PROBE_FAILURES = "rdmastorage.probe.failures";
     /** {@code rdmastorage_verdict_changes_total{profile, check}}: condition status changes on nodes. */
     public static final String VERDICT_CHANGES = "rdmastorage.verdict.changes";
+    /**
+     * {@code rdmastorage_check_reason_nodes{profile, check, reason}}: nodes by one check's reason
+     * (DataOnTcp, TcpFallback, TransportTcp, ...); only reasons some node has are exported.
+     */
+    public static final String CHECK_REASON_NODES = "rdmastorage.check.reason.nodes";
+    /**
+     * {@code rdmastorage_storage_bytes_per_second{profile, transport=rdma|tcp}}: the storage bytes per
+     * second the profile's nodes moved in their last RdmaTraffic window, summed (rdma: ports that
+     * count bytes; soft-RoCE counts packets only).
+     */
+    public static final String STORAGE_BYTES = "rdmastorage.storage.bytes.per.second";
+    /** {@code rdmastorage_storage_packets_per_second{profile, transport=rdma}}: RDMA packets per second, likewise. */
+    public static final String STORAGE_PACKETS = "rdmastorage.storage.packets.per.second";
 
     public static final String PROFILE = "profile";
     public static final String CHECK = "check";
     public static final String STATUS = "status";
     public static final String REASON = "reason";
+    public static final String TRANSPORT = "transport";
+    /** The RdmaTraffic check's condition type and the facts of its details that the traffic gauges sum. */
+    static final String TRAFFIC_CHECK = RdmaTraffic.DESCRIPTOR.conditionType();
 
     /** Histogram buckets for probe durations: a full probe takes about a second, a timeout minutes. */
     private static final Duration[] PROBE_BUCKETS = {
@@ -55,7 +74,18 @@ public final class OperatorMetrics {
         Duration.ofSeconds(120), Duration.ofSeconds(300)
     };
 
-    private record SeriesKey(String name, String profile, String check, String status) {
+    /** One gauge series: {@code status} is the value of its last label, named {@code label} (status, transport, reason). */
+    private record SeriesKey(String name, String profile, String check, String label, String status) {
+        SeriesKey(String name, String profile, String check, String status) {
+            this(name, profile, check, STATUS, status);
+        }
+    }
+
+    /**
+     * The profile's storage traffic from its nodes' last RdmaTraffic windows: bytes per second over
+     * RDMA (where counted) and over TCP, RDMA packets per second, and how many nodes reported.
+     */
+    public record StorageTraffic(long rdmaBytesPerSecond, long tcpBytesPerSecond, long rdmaPacketsPerSecond, int nodes) {
     }
 
     private record GaugeSeries(Gauge gauge, AtomicLong value) {
@@ -122,6 +152,33 @@ public final class OperatorMetrics {
                         && !checkNodes.containsKey(k.check()))
                 .toList()
                 .forEach(this::removeGauge);
+    }
+
+    /** Sets a profile's reason gauges: per check type, per reason, how many nodes have it; absent reasons lose their series. */
+    public void updateReasons(String profile, Map<String, Map<String, Long>> reasonNodes) {
+        Objects.requireNonNull(profile, "profile");
+        reasonNodes.forEach((check, reasons) -> reasons.forEach((reason, count) ->
+                setGauge(new SeriesKey(CHECK_REASON_NODES, profile, check, REASON, reason), count)));
+        gauges.keySet().stream()
+                .filter(k -> k.name().equals(CHECK_REASON_NODES) && k.profile().equals(profile)
+                        && !reasonNodes.getOrDefault(k.check(), Map.of()).containsKey(k.status()))
+                .toList()
+                .forEach(this::removeGauge);
+    }
+
+    /** Sets a profile's storage traffic gauges; a profile without any node's traffic window has none. */
+    public void updateTraffic(String profile, StorageTraffic traffic) {
+        Objects.requireNonNull(profile, "profile");
+        List<SeriesKey> keys = List.of(new SeriesKey(STORAGE_BYTES, profile, null, TRANSPORT, "rdma"),
+                new SeriesKey(STORAGE_BYTES, profile, null, TRANSPORT, "tcp"),
+                new SeriesKey(STORAGE_PACKETS, profile, null, TRANSPORT, "rdma"));
+        if (traffic.nodes() == 0) {
+            keys.forEach(this::removeGauge);
+            return;
+        }
+        setGauge(keys.get(0), traffic.rdmaBytesPerSecond());
+        setGauge(keys.get(1), traffic.tcpBytesPerSecond());
+        setGauge(keys.get(2), traffic.rdmaPacketsPerSecond());
     }
 
     /** Removes every series of the profile: gauges, probe durations, failures, verdict changes. */
@@ -192,6 +249,50 @@ public final class OperatorMetrics {
         return counts;
     }
 
+    /** Per check type (Ready left out), per reason, how many nodes have their condition with it. */
+    public static Map<String, Map<String, Long>> countReasons(Iterable<? extends List<Condition>> nodeConditions) {
+        Map<String, Map<String, Long>> counts = new TreeMap<>();
+        for (List<Condition> conditions : nodeConditions) {
+            if (conditions == null) {
+                continue;
+            }
+            for (Condition c : conditions) {
+                if (c.getType() == null || c.getReason() == null || "Ready".equals(c.getType())) {
+                    continue;
+                }
+                counts.computeIfAbsent(c.getType(), t -> new TreeMap<>()).merge(c.getReason(), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * The storage traffic of nodes whose RdmaTraffic condition carries one of the probe's own
+     * reasons (a measured window: not expired, not a failed probe), from that check's details.
+     */
+    public static StorageTraffic storageTraffic(Iterable<RdmaStorageNodeStatus> nodes) {
+        long rdma = 0;
+        long tcp = 0;
+        long packets = 0;
+        int measured = 0;
+        for (RdmaStorageNodeStatus node : nodes) {
+            if (node == null || node.getConditions() == null || node.getDetails() == null) {
+                continue;
+            }
+            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
+                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
+            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
+            if (!windowed || facts == null) {
+                continue;
+            }
+            measured++;
+            rdma += facts.path("rdmaBytesPerSecond").asLong(0);
+            tcp += facts.path("tcpBytesPerSecond").asLong(0);
+            packets += facts.path("rdmaPacketsPerSecond").asLong(0);
+        }
+        return new StorageTraffic(rdma, tcp, packets, measured);
+    }
+
     private void setGauge(SeriesKey key, long value) {
         gauges.computeIfAbsent(key, this::registerGauge).value().set(value);
     }
@@ -201,13 +302,17 @@ public final class OperatorMetrics {
         Gauge.Builder<AtomicLong> builder = Gauge.builder(key.name(), value, AtomicLong::get)
                 .strongReference(true)
                 .tag(PROFILE, key.profile())
-                .tag(STATUS, key.status());
+                .tag(key.label(), key.status());
         if (key.check() != null) {
             builder.tag(CHECK, key.check());
         }
-        builder.description(key.check() == null
-                ? "Nodes matching the profile, by verdict"
-                : "Nodes matching the profile, by the status of one check");
+        builder.description(switch (key.name()) {
+            case NODES -> "Nodes matching the profile, by verdict";
+            case CHECK_NODES -> "Nodes matching the profile, by the status of one check";
+            case CHECK_REASON_NODES -> "Nodes matching the profile, by the reason of one check";
+            case STORAGE_BYTES -> "Storage bytes per second the profile's nodes moved in their last traffic window, by transport";
+            default -> "RDMA packets per second the profile's nodes moved in their last traffic window";
+        });
         return new GaugeSeries(builder.register(registry), value);
     }
 

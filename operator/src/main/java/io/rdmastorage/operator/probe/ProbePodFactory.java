@@ -120,11 +120,13 @@ public final class ProbePodFactory {
      */
     public static Pod build(RdmaStorageProfile profile, String nodeName, long round, OperatorConfig config) {
         String profileName = profile.getMetadata().getName();
-        Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
+        ProfileSettings settings = ProfileSettings.of(profile.getSpec());
         Map<String, String> labels = Labels.forNode(profileName, nodeName);
         labels.put(Labels.ROUND, Long.toString(round));
-        List<String> args = arguments(List.of(), toolTimeout(probeTimeout));
-        return pod(profile, nodeName, podName(profileName, nodeName, round), labels, Map.of(), args, false, config);
+        // the tools share probeTimeout; the traffic window (sampling, no tool runs) comes on top
+        List<String> args = arguments(List.of(), toolTimeout(settings.probeTimeout()));
+        return pod(profile, nodeName, podName(profileName, nodeName, round), labels, Map.of(), args, false,
+                settings.nodeProbeTimeout(), config);
     }
 
     /**
@@ -137,14 +139,21 @@ public final class ProbePodFactory {
     public static Pod pod(RdmaStorageProfile profile, String nodeName, String name, Map<String, String> labels,
                           Map<String, String> annotations, List<String> args, boolean hostNetwork,
                           OperatorConfig config) {
-        Duration probeTimeout = ProfileSettings.of(profile.getSpec()).probeTimeout();
+        return pod(profile, nodeName, name, labels, annotations, args, hostNetwork,
+                ProfileSettings.of(profile.getSpec()).probeTimeout(), config);
+    }
+
+    /** The same, with the pod's deadline ({@code activeDeadlineSeconds}) given. */
+    static Pod pod(RdmaStorageProfile profile, String nodeName, String name, Map<String, String> labels,
+                   Map<String, String> annotations, List<String> args, boolean hostNetwork, Duration deadline,
+                   OperatorConfig config) {
         Map<String, String> allAnnotations = new LinkedHashMap<>(annotations);
         if (profile.getMetadata().getGeneration() != null) {
             allAnnotations.put(PROFILE_GENERATION_ANNOTATION, profile.getMetadata().getGeneration().toString());
         }
         Owner owner = new Owner(ProfileOwnerReference.of(profile), Labels.COMPONENT_NODE_PROBE, allAnnotations,
                 tolerations(profile.getSpec().getTolerations()), ProbeSpecConfigMap.name(profile.getMetadata().getName()));
-        return pod(owner, nodeName, name, labels, args, hostNetwork, Budget.probe(probeTimeout), config);
+        return pod(owner, nodeName, name, labels, args, hostNetwork, Budget.probe(deadline), config);
     }
 
     /**

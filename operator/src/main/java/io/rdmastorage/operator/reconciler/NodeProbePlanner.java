@@ -60,7 +60,7 @@ final class NodeProbePlanner {
         Instant wakeAt = null;
         boolean inFlight = false;
         for (Pod pod : rounds.current()) {
-            ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, settings.probeTimeout());
+            ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, settings.nodeProbeTimeout());
             if (outcome instanceof ProbeOutcome.InProgress inProgress) {
                 inFlight = true;
                 wakeAt = Lifecycle.earliest(wakeAt, inProgress.timesOutAt());

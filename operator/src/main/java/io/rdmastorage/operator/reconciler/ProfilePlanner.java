@@ -131,7 +131,7 @@ final class ProfilePlanner {
             return NodeVerdicts.fromTermination(profile.getSpec(), harvest.generation(), probePod, finished.exitCode(),
                     null, finished.terminationMessage(), finished.finishedAt());
         }
-        ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.probeTimeout());
+        ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.nodeProbeTimeout());
         draft.probeFailures.add(failure.reason());
         return NodeVerdicts.fromFailure(profile.getSpec(), harvest.generation(), probePod, failure, now);
     }

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -192,9 +193,13 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         RdmaStorageProfileStatus status = ProfileAggregation.aggregateVerdicts(profile.getSpec(), snapshot.generation(),
                 verdicts, profile.getStatus(), now);
-        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(
-                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
-                        .map(RdmaStorageNodeStatus::getConditions).toList()));
+        List<RdmaStorageNodeStatus> statuses = stored.values().stream().map(RdmaStorageNode::getStatus)
+                .filter(Objects::nonNull).toList();
+        List<List<Condition>> conditions = statuses.stream()
+                .map(RdmaStorageNodeStatus::getConditions).toList();
+        metrics.updateProfile(profile.getMetadata().getName(), status.getNodes(), OperatorMetrics.countChecks(conditions));
+        metrics.updateReasons(profile.getMetadata().getName(), OperatorMetrics.countReasons(conditions));
+        metrics.updateTraffic(profile.getMetadata().getName(), OperatorMetrics.storageTraffic(statuses));
         return status;
     }
 

@@ -94,6 +94,14 @@ public record NodeReadiness(String status, List<String> judged, List<Condition> 
         return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, reason, message, generation, at);
     }
 
+    /**
+     * Why the node is Unknown, for its profile's reason: told by the same checks as its Ready
+     * reason, so a cordoned node's latency placeholder does not make it look merely waiting.
+     */
+    public UnknownCause unknownCause() {
+        return UnknownCause.of(telling());
+    }
+
     /** The reason every Unknown check shares, when the node is Unknown; null when they differ. */
     private String sharedReason() {
         List<Condition> telling = telling();

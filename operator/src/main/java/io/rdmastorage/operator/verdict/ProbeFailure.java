@@ -30,7 +30,7 @@ public record ProbeFailure(String reason, String message) {
     public static ProbeFailure timedOut(ProbePod pod, Duration timeout) {
         return new ProbeFailure(Reasons.PROBE_TIMED_OUT, "probe pod " + pod.namespace() + "/" + pod.name()
                 + " on node " + pod.node() + " did not finish within " + Timestamps.human(timeout)
-                + " (spec.probeTimeout): a host tool may hang (GPFS commands block while mmfsd hangs) or the pod may not "
+                + " (spec.probeTimeout, plus traffic.window for the node's own probe): a host tool may hang (GPFS commands block while mmfsd hangs) or the pod may not "
                 + "have started. See " + pod.describeCommand() + " and " + pod.logsCommand()
                 + "; raise spec.probeTimeout if the node is only slow");
     }

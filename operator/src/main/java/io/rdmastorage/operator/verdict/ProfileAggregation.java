@@ -28,6 +28,11 @@ import java.util.function.Function;
  * was found failing, and an empty selection is legitimate (a profile applied before its nodes join,
  * a pool scaled to zero), so it must not page anyone or mark an Argo CD application Degraded; it is
  * not True either, because nothing was verified. The message says how to check the selector.
+ *
+ * <p>Unknown nodes give one of three reasons by their {@link UnknownCause} (the worst over all of
+ * them, not only the few the message names): {@link Reasons#NODES_AWAITING},
+ * {@link Reasons#NODES_PAUSED} or {@link Reasons#NODES_UNKNOWN}, so a reader never has to parse the
+ * message to tell waiting from trouble.
  */
 public final class ProfileAggregation {
 
@@ -116,6 +121,7 @@ public final class ProfileAggregation {
         int unknown;
         final Worst<Named> falseNodes = new Worst<>(MESSAGE_NODES, Named.BY_NAME);
         final Worst<Named> unknownNodes = new Worst<>(MESSAGE_NODES, Named.BY_NAME);
+        UnknownCause unknownCause;
     }
 
     private static final class Tally {
@@ -125,6 +131,8 @@ public final class ProfileAggregation {
         int ready;
         int notReady;
         int unknown;
+        /** The worst cause over all Unknown nodes, not only those the message names; null while none. */
+        UnknownCause unknownCause;
         final Worst<Entry> worst = new Worst<>(NOT_READY_NODES, Entry.WORST_FIRST);
         final Worst<Entry> falseNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
         final Worst<Entry> unknownNodes = new Worst<>(MESSAGE_NODES, Entry.WORST_FIRST);
@@ -148,6 +156,7 @@ public final class ProfileAggregation {
                 TypeTally t = types.get(c.getType());
                 t.unknown++;
                 t.unknownNodes.offer(new Named(node, c.getReason()));
+                t.unknownCause = UnknownCause.of(c.getReason()).worse(t.unknownCause);
             }
             switch (r.status()) {
                 case Conditions.TRUE -> ready++;
@@ -159,6 +168,7 @@ public final class ProfileAggregation {
                 }
                 default -> {
                     unknown++;
+                    unknownCause = r.unknownCause().worse(unknownCause);
                     Entry e = new Entry(node, r);
                     worst.offer(e);
                     unknownNodes.offer(e);
@@ -202,7 +212,7 @@ public final class ProfileAggregation {
                 return Conditions.of(CheckTypes.READY, Conditions.FALSE, Reasons.NODES_NOT_READY, message, generation, now);
             }
             if (unknown > 0) {
-                return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, Reasons.NODES_UNKNOWN, unknown + " of " + matched
+                return Conditions.of(CheckTypes.READY, Conditions.UNKNOWN, unknownCause.reason(), unknown + " of " + matched
                         + " nodes unknown: " + names(unknownNodes, Entry::described), generation, now);
             }
             return Conditions.of(CheckTypes.READY, Conditions.TRUE, Reasons.ALL_NODES_READY,
@@ -222,7 +232,7 @@ public final class ProfileAggregation {
                         + (t.unknown > 0 ? "; " + unknownPart : "") + "; " + trues + " True", generation, now);
             }
             if (t.unknown > 0) {
-                return Conditions.of(type, Conditions.UNKNOWN, Reasons.NODES_UNKNOWN, t.unknown + " of " + matched
+                return Conditions.of(type, Conditions.UNKNOWN, t.unknownCause.reason(), t.unknown + " of " + matched
                         + " nodes Unknown: " + names(t.unknownNodes, Named::described) + "; " + trues + " True",
                         generation, now);
             }

@@ -51,7 +51,12 @@ public final class Reasons {
     // A profile's conditions, aggregated over its nodes.
     public static final String ALL_NODES_READY = "AllNodesReady";
     public static final String NODES_NOT_READY = "NodesNotReady";
+    /** Nodes Unknown for trouble: a probe that went wrong, an expired result, a check that cannot tell. */
     public static final String NODES_UNKNOWN = "NodesUnknown";
+    /** Unknown nodes that only wait for their first probe or verbs latency measurement (maybe beside paused ones). */
+    public static final String NODES_AWAITING = "NodesAwaiting";
+    /** Unknown nodes that are all NotReady or cordoned, so not probed until they are back. */
+    public static final String NODES_PAUSED = "NodesPaused";
     public static final String NO_MATCHING_NODES = "NoMatchingNodes";
     public static final String ALL_NODES_PASSED = "AllNodesPassed";
     public static final String NODES_FAILING = "NodesFailing";

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.rdmastorage.operator.examples.ArgoCdLua.Health;
-import io.rdmastorage.operator.examples.ArgoCdLua.Sandbox;
+import io.rdmastorage.operator.examples.ArgoCdEngine.Health;
+import io.rdmastorage.operator.verdict.UnknownCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,141 +24,198 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The Argo CD health checks of examples/argocd/ in real Lua, case by case, the way Argo CD's own
- * {@code resource_customizations/<group>/<kind>/health_test.yaml} cases run: each test names an
- * object in {@code testdata/} and the {@code {status, message}} the script must return for it.
- * Each kind runs in the sandbox argocd-cm-health.yaml configures for it (open libraries for the
- * profile, Argo CD's default for the node); every case also runs in Argo CD's default sandbox, so a
- * forgotten useOpenLibs setting degrades gracefully instead of breaking the health check.
+ * The Argo CD health checks of examples/argocd/ on Argo CD's own health evaluation
+ * ({@link ArgoCdEngine}), case by case, the way Argo CD runs its built-in
+ * {@code resource_customizations/<group>/<kind>/health_test.yaml}: each test names an object in
+ * {@code testdata/} and the {@code {status, message}} Argo CD must show for it.
+ *
+ * <p>Every {@code health/<group>/<kind>/health.lua} is found by walking the folder, so a new kind
+ * brings its cases in by its directory alone. Each case runs with argocd-cm-health.yaml as it is
+ * (Argo CD's default sandbox: base, table, package and a safe os library), and again with
+ * {@code useOpenLibs} switched on for every kind, as Argo CD's own tests run theirs: the scripts
+ * must give the same health either way.
  */
 class ArgoCdHealthTest {
 
     static final Path ARGOCD = Path.of("../examples/argocd");
-    static final Path HEALTH = ARGOCD.resolve("health/rdmastorage.io");
-    static final List<String> KINDS = List.of("RdmaStorageProfile", "RdmaStorageNode", "RdmaStorageAcceptance");
+    static final Path HEALTH = ARGOCD.resolve("health");
+    static final List<String> HEALTH_CODES = List.of("Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown");
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
-    record TestCase(String inputPath, Health expected) {
-    }
-
-    static String script(String kind) {
-        return read(HEALTH.resolve(kind).resolve("health.lua"));
-    }
-
-    static List<TestCase> cases(String kind) {
-        Map<String, List<Map<String, Object>>> doc = yaml(HEALTH.resolve(kind).resolve("health_test.yaml"));
-        List<TestCase> cases = new ArrayList<>();
-        for (Map<String, Object> test : doc.get("tests")) {
-            @SuppressWarnings("unchecked")
-            Map<String, String> health = (Map<String, String>) test.get("healthStatus");
-            cases.add(new TestCase((String) test.get("inputPath"), new Health(health.get("status"), health.get("message"))));
+    /** One health.lua: the kind it is for, where Argo CD keeps its own (health/&lt;group&gt;/&lt;kind&gt;/). */
+    record HealthCheck(String group, String kind, Path dir) {
+        String script() {
+            return read(dir.resolve("health.lua"));
         }
-        return cases;
+
+        /** argocd-cm's key for this kind's script. */
+        String configMapKey() {
+            return "resource.customizations.health." + group + "_" + kind;
+        }
+
+        List<TestCase> cases() {
+            Map<String, List<Map<String, Object>>> doc = yaml(dir.resolve("health_test.yaml"));
+            List<TestCase> cases = new ArrayList<>();
+            for (Map<String, Object> test : doc.get("tests")) {
+                @SuppressWarnings("unchecked")
+                Map<String, String> health = (Map<String, String>) test.get("healthStatus");
+                cases.add(new TestCase(this, (String) test.get("inputPath"), new Health(health.get("status"), health.get("message"))));
+            }
+            return cases;
+        }
+
+        Map<String, Object> object(String inputPath) {
+            return yaml(dir.resolve(inputPath));
+        }
+
+        @Override
+        public String toString() {
+            return group + "/" + kind;
+        }
     }
 
-    static Map<String, Object> object(String kind, String inputPath) {
-        return yaml(HEALTH.resolve(kind).resolve(inputPath));
+    record TestCase(HealthCheck check, String inputPath, Health expected) {
+    }
+
+    static List<HealthCheck> healthChecks() {
+        try (Stream<Path> files = Files.walk(HEALTH)) {
+            return files.filter(p -> p.getFileName().toString().equals("health.lua")).sorted()
+                    .map(p -> new HealthCheck(p.getParent().getParent().getFileName().toString(),
+                            p.getParent().getFileName().toString(), p.getParent()))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static HealthCheck healthCheck(String kind) {
+        return healthChecks().stream().filter(c -> c.kind().equals(kind)).findFirst()
+                .orElseThrow(() -> new AssertionError("no health.lua for " + kind));
+    }
+
+    /** examples/argocd/argocd-cm-health.yaml, the ConfigMap users merge into their argocd-cm. */
+    static Map<String, Object> argocdCm() {
+        return yaml(ARGOCD.resolve("argocd-cm-health.yaml"));
     }
 
     static Map<String, String> argocdCmData() {
-        Map<String, Object> cm = yaml(ARGOCD.resolve("argocd-cm-health.yaml"));
         @SuppressWarnings("unchecked")
-        Map<String, String> data = (Map<String, String>) cm.get("data");
+        Map<String, String> data = (Map<String, String>) argocdCm().get("data");
         return data;
     }
 
-    /** The sandbox Argo CD gives this kind's script with the settings of argocd-cm-health.yaml. */
-    static Sandbox configuredSandbox(String kind) {
-        return "true".equals(argocdCmData().get("resource.customizations.useOpenLibs.rdmastorage.io_" + kind))
-                ? Sandbox.OPEN_LIBS : Sandbox.ARGO_CD_DEFAULT;
+    /** argocd-cm-health.yaml with Lua's standard libraries opened for every kind. */
+    static Map<String, Object> argocdCmWithOpenLibs() {
+        Map<String, Object> cm = argocdCm();
+        Map<String, String> data = new LinkedHashMap<>(argocdCmData());
+        for (HealthCheck check : healthChecks()) {
+            data.put("resource.customizations.useOpenLibs." + check.group() + "_" + check.kind(), "true");
+        }
+        cm.put("data", data);
+        return cm;
     }
 
     static Stream<Arguments> allCases() {
-        return KINDS.stream().flatMap(kind -> cases(kind).stream().map(c -> Arguments.of(kind, c.inputPath(), c.expected())));
+        return healthChecks().stream().flatMap(check -> check.cases().stream()
+                .map(c -> Arguments.of(check, c.inputPath(), c.expected())));
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("allCases")
-    void healthTestCasesPass(String kind, String inputPath, Health expected) {
-        Health actual = ArgoCdLua.run(script(kind), object(kind, inputPath), configuredSandbox(kind));
+    void healthTestCasesPassOnArgoCd(HealthCheck check, String inputPath, Health expected) {
+        Health actual = ArgoCdEngine.shared().health(argocdCm(), check.object(inputPath));
         assertThat(actual).isEqualTo(expected);
-        assertThat(ArgoCdLua.HEALTH_CODES).contains(actual.status());
+        assertThat(HEALTH_CODES).contains(actual.status());
     }
 
-    /**
-     * Without open libraries (argocd-cm lacks the useOpenLibs line) nothing fails: the only
-     * difference is that a profile's NodesUnknown cannot be read, and is Progressing.
-     */
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("allCases")
-    void argoCdDefaultSandboxGivesTheSameHealthExceptUnreadableNodesUnknown(String kind, String inputPath, Health expected) {
-        Map<String, Object> obj = object(kind, inputPath);
-        Health actual = ArgoCdLua.run(script(kind), obj, Sandbox.ARGO_CD_DEFAULT);
-        if (kind.equals("RdmaStorageProfile") && "NodesUnknown".equals(readyReason(obj))) {
-            assertThat(actual).isEqualTo(new Health("Progressing", expected.message()));
-        } else {
-            assertThat(actual).isEqualTo(expected);
-        }
+    void openLibrariesChangeNothing(HealthCheck check, String inputPath, Health expected) {
+        assertThat(ArgoCdEngine.shared().health(argocdCmWithOpenLibs(), check.object(inputPath))).isEqualTo(expected);
     }
 
     @Test
-    void everyHealthStatusAndKeyUnknownReasonIsCovered() {
-        for (String kind : List.of("RdmaStorageProfile", "RdmaStorageNode")) {
+    void theHealthChecksAreFoundWhereArgoCdKeepsItsOwn() {
+        assertThat(healthChecks()).extracting(HealthCheck::toString)
+                .contains("rdmastorage.io/RdmaStorageProfile", "rdmastorage.io/RdmaStorageNode",
+                        "rdmastorage.io/RdmaStorageAcceptance");
+    }
+
+    @Test
+    void everyHealthCheckHasCasesForTheHealthsItGives() {
+        for (HealthCheck check : healthChecks()) {
             Set<String> statuses = new TreeSet<>();
-            Set<String> reasons = new TreeSet<>();
-            for (TestCase c : cases(kind)) {
+            for (TestCase c : check.cases()) {
                 statuses.add(c.expected().status());
-                String reason = readyReason(object(kind, c.inputPath()));
-                if (reason != null) {
-                    reasons.add(reason);
-                }
             }
-            assertThat(statuses).as(kind).containsExactlyInAnyOrder("Healthy", "Progressing", "Degraded", "Suspended");
-            assertThat(reasons).as(kind).contains(kind.equals("RdmaStorageProfile")
-                    ? new String[] {"AllNodesReady", "NodesNotReady", "NodesUnknown", "NoMatchingNodes", "InvalidSpec", "NoChecksConfigured"}
-                    : new String[] {"AllChecksPassed", "ChecksFailed", "AwaitingProbe", "ProbeTimedOut", "ProbeFailedToStart",
-                                    "ResultExpired", "NodeNotReady", "NodeUnschedulable", "ChecksUnknown"});
+            assertThat(statuses).as(check.toString()).contains("Healthy", "Progressing", "Degraded");
         }
     }
 
-    /** An acceptance run is a one-shot, like a Job: it never waits for the cluster, so it is never Suspended. */
     @Test
-    void everyPhaseAndOutcomeOfAnAcceptanceRunIsCovered() {
-        Set<String> statuses = new TreeSet<>();
+    void everyReadyReasonOfTheOperatorHasACase() {
+        Set<String> profile = readyReasons(healthCheck("RdmaStorageProfile"));
+        assertThat(profile).contains("AllNodesReady", "NodesNotReady", "NoMatchingNodes", "InvalidSpec", "NoChecksConfigured",
+                "ReconcileFailing");
+        for (UnknownCause cause : UnknownCause.values()) {
+            assertThat(profile).as("a case for %s", cause).contains(cause.reason());
+        }
+        assertThat(readyReasons(healthCheck("RdmaStorageNode"))).contains("AllChecksPassed", "ChecksFailed", "AwaitingProbe",
+                "AwaitingMeasurement", "ProbeTimedOut", "ProbeFailedToStart", "ResultExpired", "NodeNotReady",
+                "NodeUnschedulable", "ChecksUnknown");
+    }
+
+    /** An acceptance run is a one-shot, like a Job: each way it ends has a case. */
+    @Test
+    void everyOutcomeOfAnAcceptanceRunHasACase() {
+        HealthCheck check = healthCheck("RdmaStorageAcceptance");
         Set<String> outcomes = new TreeSet<>();
-        for (TestCase c : cases("RdmaStorageAcceptance")) {
-            statuses.add(c.expected().status());
-            Map<String, Object> obj = object("RdmaStorageAcceptance", c.inputPath());
+        for (TestCase c : check.cases()) {
+            Map<String, Object> obj = check.object(c.inputPath());
             outcomes.add(conditionReason(obj, "Complete") + "/" + conditionReason(obj, "RdmaEffective"));
         }
-        assertThat(statuses).containsExactlyInAnyOrder("Healthy", "Progressing", "Degraded");
         assertThat(outcomes).contains("WaitingForNode/NoComparison", "Running/NoComparison", "Measured/Effective",
                 "Measured/NotEffective", "Incomplete/NoComparison", "TimedOut/NoComparison");
     }
 
     @Test
     void everyTestdataFileIsACaseOfItsKind() throws IOException {
-        for (String kind : KINDS) {
+        for (HealthCheck check : healthChecks()) {
             Set<String> listed = new TreeSet<>();
-            for (TestCase c : cases(kind)) {
+            for (TestCase c : check.cases()) {
                 listed.add(c.inputPath());
-                assertThat(object(kind, c.inputPath())).containsEntry("kind", kind).containsEntry("apiVersion", "rdmastorage.io/v1alpha1");
+                assertThat(check.object(c.inputPath())).as(c.inputPath()).containsEntry("kind", check.kind());
+                assertThat((String) check.object(c.inputPath()).get("apiVersion")).startsWith(check.group() + "/");
             }
             Set<String> files = new TreeSet<>();
-            try (Stream<Path> s = Files.list(HEALTH.resolve(kind).resolve("testdata"))) {
+            try (Stream<Path> s = Files.list(check.dir().resolve("testdata"))) {
                 s.forEach(p -> files.add("testdata/" + p.getFileName()));
             }
-            assertThat(listed).as(kind).isEqualTo(files);
+            assertThat(listed).as(check.toString()).isEqualTo(files);
         }
     }
 
     @Test
-    void theArgocdCmSnippetEmbedsTheScriptsAsTheyAre() {
+    void theArgocdCmSnippetEmbedsEveryScriptAsItIs() {
         Map<String, String> data = argocdCmData();
-        for (String kind : KINDS) {
-            assertThat(data.get("resource.customizations.health.rdmastorage.io_" + kind)).as(kind).isEqualTo(script(kind));
+        Set<String> keys = new TreeSet<>();
+        for (HealthCheck check : healthChecks()) {
+            assertThat(data.get(check.configMapKey())).as(check.configMapKey()).isEqualTo(check.script());
+            keys.add(check.configMapKey());
         }
-        assertThat(data).containsEntry("resource.customizations.useOpenLibs.rdmastorage.io_RdmaStorageProfile", "true");
+        // nothing else: no script without its tests, and no useOpenLibs, which the scripts do not need
+        assertThat(new TreeSet<>(data.keySet())).isEqualTo(keys);
+    }
+
+    static Set<String> readyReasons(HealthCheck check) {
+        Set<String> reasons = new TreeSet<>();
+        for (TestCase c : check.cases()) {
+            String reason = readyReason(check.object(c.inputPath()));
+            if (reason != null) {
+                reasons.add(reason);
+            }
+        }
+        return reasons;
     }
 
     static String readyReason(Map<String, Object> obj) {

@@ -14,8 +14,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
-import io.rdmastorage.operator.examples.ArgoCdLua.Health;
-import io.rdmastorage.operator.examples.ArgoCdLua.Sandbox;
+import io.rdmastorage.operator.examples.ArgoCdEngine.Health;
 import io.rdmastorage.operator.latency.LatencyAttempt;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.latency.Peer;
@@ -31,13 +30,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The health scripts on statuses the operator's own verdict code writes (NodeVerdicts,
- * LatencyVerdicts, ProfileAggregation), not on hand-written samples: if a reason is renamed or the
- * profile's Ready message changes shape, the Argo CD health checks fail here instead of silently
- * misreading it.
+ * The health scripts, on Argo CD's own evaluation ({@link ArgoCdEngine}), on statuses the
+ * operator's own verdict code writes (NodeVerdicts, LatencyVerdicts, ProfileAggregation), not on
+ * hand-written samples: if a reason is renamed or a new one appears, the Argo CD health checks
+ * fail here instead of silently misreading it.
  */
 class OperatorStatusHealthTest {
 
@@ -146,22 +146,27 @@ class OperatorStatusHealthTest {
         nodeSpec.setProfile("gds");
         node.setSpec(nodeSpec);
         node.setStatus(status);
-        return health("RdmaStorageNode", node);
+        return health(node);
     }
 
     private Health profileHealth(Map<String, RdmaStorageNodeStatus> nodes) {
+        return health(profile(nodes));
+    }
+
+    private RdmaStorageProfile profile(Map<String, RdmaStorageNodeStatus> nodes) {
         List<Member> verdicts = new ArrayList<>();
         nodes.forEach((name, status) -> verdicts.add(new Member(name, status)));
         RdmaStorageProfile profile = new RdmaStorageProfile();
         profile.setMetadata(new ObjectMetaBuilder().withName("gds").withGeneration(GENERATION).build());
         profile.setSpec(spec);
         profile.setStatus(ProfileAggregation.aggregateVerdicts(spec, GENERATION, verdicts, null, NOW));
-        return health("RdmaStorageProfile", profile);
+        return profile;
     }
 
-    private static Health health(String kind, Object resource) {
+    /** As Argo CD gets it: the resource's JSON, with the health checks of argocd-cm-health.yaml. */
+    private static Health health(Object resource) {
         Map<String, Object> obj = JSON.convertValue(resource, new TypeReference<Map<String, Object>>() { });
-        return ArgoCdLua.run(ArgoCdHealthTest.script(kind), obj, ArgoCdHealthTest.configuredSandbox(kind));
+        return ArgoCdEngine.shared().health(ArgoCdHealthTest.argocdCm(), obj);
     }
 
     @Test
@@ -216,6 +221,27 @@ class OperatorStatusHealthTest {
         assertThat(profileHealth(Map.of()).status()).isEqualTo("Suspended");
     }
 
+    /**
+     * The message names five unknown nodes; the health is decided over all of them, by the
+     * reason: a timed-out probe on the seventh node makes the profile Degraded although every node
+     * the message names only awaits its first probe.
+     */
+    @Test
+    void troubleOnANodeTheMessageDoesNotNameStillDegradesTheProfile() {
+        Map<String, RdmaStorageNodeStatus> nodes = new TreeMap<>();
+        for (int i = 1; i <= 6; i++) {
+            String node = "gpu-0" + i;
+            nodes.put(node, notProbed(node, NotProbed.AWAITING_PROBE));
+        }
+        nodes.put("gpu-07", timedOut("gpu-07"));
+        Health trouble = health(profile(nodes));
+        assertThat(trouble.message()).doesNotContain("gpu-07").endsWith("... and 2 more");
+        assertThat(trouble.status()).isEqualTo("Degraded");
+        // the same message when the seventh node is only waiting too: then the profile is Progressing
+        nodes.put("gpu-07", notProbed("gpu-07", NotProbed.AWAITING_PROBE));
+        assertThat(health(profile(nodes))).isEqualTo(new Health("Progressing", trouble.message()));
+    }
+
     @Test
     void aProfileWhoseStatusIsForAnOlderGenerationIsProgressing() {
         RdmaStorageProfile profile = new RdmaStorageProfile();
@@ -223,7 +249,7 @@ class OperatorStatusHealthTest {
         profile.setSpec(spec);
         profile.setStatus(ProfileAggregation.aggregateVerdicts(spec, GENERATION,
                 List.of(new Member("gpu-01", healthy("gpu-01"))), null, NOW));
-        assertThat(health("RdmaStorageProfile", profile))
+        assertThat(health(profile))
                 .isEqualTo(new Health("Progressing", "Waiting for the operator to observe generation 4 (status is for 3)"));
     }
 }

@@ -55,6 +55,8 @@ class PrometheusRuleTest {
         metrics.recordProbeDuration("gds", Duration.ofSeconds(1));
         metrics.recordProbeFailure("gds", Reasons.PROBE_TIMED_OUT);
         metrics.recordVerdictChange("gds", "GpfsVerbs");
+        metrics.updateReasons("gds", Map.of("RdmaTraffic", Map.of("DataOnTcp", 1L)));
+        metrics.updateTraffic("gds", new OperatorMetrics.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
         Map<String, Map<String, Set<String>>> series = new HashMap<>();
         Pattern line = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? .*$");
         Pattern label = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");

@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.operator.api.NodeCounts;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +52,38 @@ class OperatorMetricsTest {
                 .contains("rdmastorage_nodes{profile=\"gds\",status=\"not_ready\"} 0")
                 .contains("rdmastorage_check_nodes{check=\"GpfsVerbs\",profile=\"gds\",status=\"true\"} 40")
                 .doesNotContain("check=\"GdsReady\"");
+    }
+
+    private static RdmaStorageNodeStatus trafficNode(String reason, String details) throws Exception {
+        RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+        status.setConditions(List.of(new ConditionBuilder().withType("RdmaTraffic").withStatus("True").withReason(reason).build()));
+        status.setDetails(new java.util.LinkedHashMap<>(Map.of("RdmaTraffic", new ObjectMapper().readTree(details))));
+        return status;
+    }
+
+    @Test
+    void storageTrafficSumsTheMeasuredWindowsOfTheNodes() throws Exception {
+        List<RdmaStorageNodeStatus> nodes = List.of(
+                trafficNode("DataOverRdma", "{\"rdmaPacketsPerSecond\":400000,\"rdmaBytesPerSecond\":2100000000,\"tcpBytesPerSecond\":100000}"),
+                trafficNode("DataOnTcp", "{\"rdmaPacketsPerSecond\":3,\"tcpBytesPerSecond\":67000000}"),
+                // an expired result keeps its old details: not a current window
+                trafficNode("ResultExpired", "{\"rdmaPacketsPerSecond\":9,\"tcpBytesPerSecond\":9}"));
+
+        OperatorMetrics.StorageTraffic traffic = OperatorMetrics.storageTraffic(nodes);
+        metrics.updateTraffic("data-path", traffic);
+        metrics.updateReasons("data-path", OperatorMetrics.countReasons(nodes.stream().map(RdmaStorageNodeStatus::getConditions).toList()));
+
+        assertThat(traffic).isEqualTo(new OperatorMetrics.StorageTraffic(2_100_000_000L, 67_100_000L, 400_003L, 2));
+        assertThat(registry.scrape())
+                .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"rdma\"} 2.1E9")
+                .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"tcp\"} 6.71E7")
+                .contains("rdmastorage_storage_packets_per_second{profile=\"data-path\",transport=\"rdma\"} 400003.0")
+                .contains("rdmastorage_check_reason_nodes{check=\"RdmaTraffic\",profile=\"data-path\",reason=\"DataOnTcp\"} 1.0");
+
+        metrics.updateTraffic("data-path", OperatorMetrics.storageTraffic(List.of()));
+        metrics.updateReasons("data-path", Map.of("RdmaTraffic", Map.of("DataOverRdma", 2L)));
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_storage_bytes_per_second{").doesNotContain("DataOnTcp")
+                .contains("reason=\"DataOverRdma\"} 2.0");
     }
 
     @Test

@@ -13,7 +13,9 @@ import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.TrafficCheckSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.probe.cli.CliArguments;
 import io.rdmastorage.testing.ContainerEnv;
 import io.rdmastorage.testing.ProbeArguments;
@@ -237,5 +239,19 @@ class ProbePodFactoryTest {
         Pod pod = ProbePodFactory.build(profile, "n", 1, CONFIG);
         assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(45L);
         assertThat(pod.getSpec().getContainers().get(0).getArgs()).endsWith("--tool-timeout", "6s");
+    }
+
+    @Test
+    void theTrafficWindowComesOnTopOfTheNodeProbesDeadlineNotOfItsToolTimeout() {
+        RdmaStorageProfile profile = TestProfiles.designExample();
+        profile.getSpec().setProbeTimeout("45s");
+        profile.getSpec().setTraffic(new TrafficCheckSpec());   // window defaults to 10s
+        Pod pod = ProbePodFactory.build(profile, "n", 1, CONFIG);
+        assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(55L);
+        assertThat(pod.getSpec().getContainers().get(0).getArgs()).endsWith("--tool-timeout", "6s");
+
+        profile.getSpec().getTraffic().setWindow("1500ms");
+        assertThat(ProbePodFactory.build(profile, "n", 1, CONFIG).getSpec().getActiveDeadlineSeconds()).isEqualTo(47L);
+        assertThat(ProfileSettings.of(profile.getSpec()).nodeProbeTimeout()).isEqualTo(Duration.ofMillis(46_500));
     }
 }

@@ -120,8 +120,42 @@ class ProfileAggregationTest {
 
         Condition ready = condition(s, "Ready");
         assertThat(ready.getStatus()).isEqualTo("Unknown");
-        assertThat(ready.getReason()).isEqualTo("NodesUnknown");
+        assertThat(ready.getReason()).isEqualTo("NodesAwaiting");
         assertThat(ready.getMessage()).isEqualTo("1 of 2 nodes unknown: gpu-02 (AwaitingProbe)");
+    }
+
+    /**
+     * Each cause of unknown nodes has its own reason, for the Ready condition and for each check's,
+     * decided over every unknown node (not only the five the message names): waiting for a first
+     * probe or measurement, paused on NotReady or cordoned nodes, or trouble; the worst one wins.
+     */
+    @Test
+    void theReasonOfUnknownNodesSaysWhyOverAllOfThem() {
+        RdmaStorageNodeStatus cordoned = NodeVerdicts.notProbed(SPEC, GEN, "gpu-03", NotProbed.NODE_UNSCHEDULABLE, T0);
+        RdmaStorageNodeStatus notReady = NodeVerdicts.notProbed(SPEC, GEN, "gpu-04", NotProbed.NODE_NOT_READY, T0);
+        assertThat(readyReason(new Member("gpu-01", healthy), new Member("gpu-03", cordoned), new Member("gpu-04", notReady)))
+                .isEqualTo("NodesPaused");
+        assertThat(readyReason(new Member("gpu-02", awaiting("gpu-02")), new Member("gpu-03", cordoned)))
+                .isEqualTo("NodesAwaiting");
+
+        List<Member> members = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            members.add(new Member("gpu-0" + i, awaiting("gpu-0" + i)));
+        }
+        members.add(new Member("gpu-07", NodeVerdicts.fromFailure(SPEC, GEN, new ProbePod("ns", "p", "gpu-07"),
+                ProbeFailure.timedOut(new ProbePod("ns", "p", "gpu-07"), Duration.ofMinutes(3)), T0)));
+        RdmaStorageProfileStatus s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, members, null, T0);
+        assertThat(condition(s, "Ready").getMessage()).doesNotContain("gpu-07");
+        assertThat(condition(s, "Ready").getReason()).isEqualTo("NodesUnknown");
+        assertThat(condition(s, "GpfsVerbs").getReason()).isEqualTo("NodesUnknown");
+
+        s = ProfileAggregation.aggregateVerdicts(SPEC, GEN, members.subList(0, 6), null, T0);
+        assertThat(s.getConditions()).filteredOn(c -> !c.getStatus().equals("True"))
+                .extracting(Condition::getReason).containsOnly("NodesAwaiting");
+    }
+
+    private static String readyReason(Member... members) {
+        return condition(ProfileAggregation.aggregateVerdicts(SPEC, GEN, List.of(members), null, T0), "Ready").getReason();
     }
 
     @Test

@@ -14,7 +14,8 @@ import java.util.List;
  * rules live in its {@link Section#validate()}. The component name of a section is the
  * {@code section} of its check's descriptor.
  */
-public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce) {
+public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce,
+                        Traffic traffic) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -251,14 +252,83 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
+    /**
+     * Which transport carried the storage bytes, from counters read twice {@code window} apart
+     * ({@code 10s}, 1s–60s; the operator adds it to the probe pod's deadline). {@code devices}: the
+     * RDMA ports to sample ({@code mlx5_0/1}; every port when empty). A port carried storage traffic
+     * when its packets per second reached {@code minRdmaPacketsPerSecond} (every RDMA counter source
+     * counts packets; soft-RoCE counts nothing else); a TCP storage peer may move
+     * {@code maxTcpBytesPerSecond} (control traffic). {@code priority}: the lossless priority RoCE
+     * bytes must ride (not judged when absent). Fabric errors: an error counter may grow by
+     * {@code maxErrorCount} over the window, congestion signals (ECN marks, CNPs, pause frames)
+     * reach {@code maxCongestionPerSecond}.
+     */
+    public record Traffic(String window, List<String> devices, Integer maxTcpBytesPerSecond, Integer minRdmaPacketsPerSecond,
+                          Integer priority, Integer maxErrorCount, Integer maxCongestionPerSecond) implements Section {
+        /* The defaults and ranges of validate(); the operator's CRD schema states the same constants. */
+        public static final String DEFAULT_WINDOW = "10s";
+        public static final java.time.Duration MIN_WINDOW = java.time.Duration.ofSeconds(1);
+        public static final java.time.Duration MAX_WINDOW = java.time.Duration.ofSeconds(60);
+        /** 1 MiB/s: GPFS leases and tokens, NVMe keep-alives and NFS getattrs stay far below it. */
+        public static final int DEFAULT_MAX_TCP_BYTES_PER_SECOND = 1024 * 1024;
+        /** NVMe keep-alives and GPFS verbs control messages stay below it; storage I/O is far above. */
+        public static final int DEFAULT_MIN_RDMA_PACKETS_PER_SECOND = 100;
+        public static final int DEFAULT_MAX_ERROR_COUNT = 0;
+        public static final int DEFAULT_MAX_CONGESTION_PER_SECOND = 10_000;
+        public static final int MAX_PRIORITY = 7;
+
+        public Traffic {
+            window = window == null ? DEFAULT_WINDOW : window;
+            devices = devices == null ? List.of() : List.copyOf(devices);
+            maxTcpBytesPerSecond = maxTcpBytesPerSecond == null ? DEFAULT_MAX_TCP_BYTES_PER_SECOND : maxTcpBytesPerSecond;
+            minRdmaPacketsPerSecond = minRdmaPacketsPerSecond == null ? DEFAULT_MIN_RDMA_PACKETS_PER_SECOND : minRdmaPacketsPerSecond;
+            maxErrorCount = maxErrorCount == null ? DEFAULT_MAX_ERROR_COUNT : maxErrorCount;
+            maxCongestionPerSecond = maxCongestionPerSecond == null ? DEFAULT_MAX_CONGESTION_PER_SECOND : maxCongestionPerSecond;
+        }
+
+        public List<DevicePort> devicePorts() {
+            return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        /** The window as a duration; only for a validated section. */
+        public java.time.Duration windowDuration() {
+            return Rules.windowDuration(window).orElseThrow(() -> new IllegalStateException("unvalidated window " + window));
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            java.util.Optional<java.time.Duration> w = Rules.windowDuration(window);
+            if (w.isEmpty() || w.get().compareTo(MIN_WINDOW) < 0 || w.get().compareTo(MAX_WINDOW) > 0) {
+                throw new InvalidSpecException("traffic.window", Rules.show(window) + " must be a duration from 1s to 60s "
+                        + "such as 10s, 1500ms or 1m");
+            }
+            SpecValidator.devicePorts("traffic.devices", devices);
+            for (int i = 0; i < devices.size(); i++) {
+                SpecValidator.portInRange("traffic.devices[" + i + "]", DevicePort.parse(devices.get(i)).port());
+            }
+            SpecValidator.range("traffic.maxTcpBytesPerSecond", maxTcpBytesPerSecond, 0, Integer.MAX_VALUE);
+            SpecValidator.range("traffic.minRdmaPacketsPerSecond", minRdmaPacketsPerSecond, 1, Integer.MAX_VALUE);
+            if (priority != null) {
+                SpecValidator.range("traffic.priority", priority, 0, MAX_PRIORITY);
+            }
+            SpecValidator.range("traffic.maxErrorCount", maxErrorCount, 0, Integer.MAX_VALUE);
+            SpecValidator.range("traffic.maxCongestionPerSecond", maxCongestionPerSecond, 0, Integer.MAX_VALUE);
+        }
+    }
+
     /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
     public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
-        this(rdma, gpfs, nvmeof, gds, latency, ceph, null);
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, null, null);
+    }
+
+    /** Without a traffic section: the spec as it was before that section existed. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, null);
     }
 
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

@@ -44,6 +44,9 @@ public final class Rules {
     public static final Pattern LINK_RATE = Pattern.compile(LINK_RATE_REGEX);
     /** The InfiniBand MTUs (enum ibv_mtu): an RDMA path MTU is one of these. */
     public static final List<Integer> IB_MTUS = List.of(256, 512, 1024, 2048, 4096);
+    /** A sampling window: a whole number of ms, s or m (10s, 1500ms, 1m); its range is the section's. */
+    public static final String WINDOW_REGEX = "^([0-9]{1,6})(ms|s|m)$";
+    public static final Pattern WINDOW = Pattern.compile(WINDOW_REGEX);
     private static final Pattern IPV4 =
             Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])");
     private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -95,6 +98,20 @@ public final class Rules {
     }
 
     private static final Pattern RATE_PREFIX = Pattern.compile("([0-9]{1,5}(?:\\.[0-9]{1,3})?) Gb/sec");
+
+    /** The duration a window such as {@code 10s} stands for; empty when it is not one. */
+    public static java.util.Optional<java.time.Duration> windowDuration(String window) {
+        java.util.regex.Matcher m = WINDOW.matcher(window == null ? "" : window);
+        if (!m.matches()) {
+            return java.util.Optional.empty();
+        }
+        long n = Long.parseLong(m.group(1));
+        return java.util.Optional.of(switch (m.group(2)) {
+            case "ms" -> java.time.Duration.ofMillis(n);
+            case "s" -> java.time.Duration.ofSeconds(n);
+            default -> java.time.Duration.ofMinutes(n);
+        });
+    }
 
     public static boolean isNqn(String value) {
         return value.length() <= NQN_MAX_LENGTH && NQN.matcher(value).matches();

@@ -1,0 +1,395 @@
+package io.rdmastorage.probe.check;
+
+import static io.rdmastorage.contract.checks.RdmaTraffic.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.counters.CounterDelta;
+import io.rdmastorage.probe.counters.CounterKey;
+import io.rdmastorage.probe.counters.CounterKey.Source;
+import io.rdmastorage.probe.counters.CounterSampler;
+import io.rdmastorage.probe.counters.CounterWindow;
+import io.rdmastorage.probe.counters.StorageCounters;
+import io.rdmastorage.probe.counters.TransportTraffic;
+import io.rdmastorage.probe.counters.TransportTraffic.PeerTraffic;
+import io.rdmastorage.probe.counters.TransportTraffic.PortTraffic;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.parse.EthtoolStats;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which transport really carried the storage bytes: the node's storage counters
+ * ({@link StorageCounters}) read twice, {@code traffic.window} apart, and judged on what moved.
+ *
+ * <ul>
+ * <li>RDMA: per port, packets per second (IB {@code counters/port_*_packets}, else soft-RoCE's
+ * {@code hw_counters/sent_pkts}/{@code rcvd_pkts}) against {@code minRdmaPacketsPerSecond}, bytes from
+ * {@code port_*_data} × 4 where the port has them;</li>
+ * <li>TCP: per storage peer, the bytes of its sockets (NVMe/TCP, NFS, GPFS ports, from {@code ss -tin}
+ * in the host's network namespace) or GPFS's per-node MB ({@code mmdiag --network}) against
+ * {@code maxTcpBytesPerSecond}: above it is False DataOnTcp, whatever RDMA did (part of the I/O
+ * fell back);</li>
+ * <li>the lossless priority ({@code priority}): a RoCE port's bytes must show in that priority's
+ * {@code ethtool -S} bytes (at least half of them: the priority also carries other traffic, never
+ * less than RDMA alone);</li>
+ * <li>fabric errors: error counters may grow by {@code maxErrorCount}, congestion signals (ECN
+ * marks, CNPs, pause frames) reach {@code maxCongestionPerSecond}.</li>
+ * </ul>
+ * A counter at its maximum or going backwards gives no delta: that part is Unknown NoCounterDelta,
+ * never a computed number. Nothing moving is Unknown NoStorageTraffic: an idle node proves nothing.
+ */
+public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
+
+    /** Error counters: any growth is a fault (IB PMA registers, mlx5 and soft-RoCE transport errors). */
+    static final List<String> ERROR_COUNTERS = List.of("symbol_error", "link_downed", "port_rcv_errors",
+            "excessive_buffer_overrun_errors", "hw_counters/out_of_sequence", "hw_counters/packet_seq_err",
+            "hw_counters/local_ack_timeout_err", "hw_counters/rnr_nak_retry_err", "hw_counters/out_of_buffer",
+            "hw_counters/retry_exceeded_err", "hw_counters/retry_rnr_exceeded_err", "hw_counters/link_downed");
+    /** Congestion signals: normal in moderation, a storm past the threshold. */
+    static final List<String> CONGESTION_COUNTERS = List.of("hw_counters/np_cnp_sent", "hw_counters/rp_cnp_handled",
+            "hw_counters/np_ecn_marked_roce_packets");
+    private static final List<String> REASON_ORDER = List.of(DATA_ON_TCP, DATA_ON_LOSSY_PRIORITY, FABRIC_ERRORS,
+            NO_COUNTER_DELTA, NO_STORAGE_TRAFFIC);
+    private static final String LOAD = "run storage I/O during the window (the acceptance run, or e.g. `dd if=/dev/nvme0n1 "
+            + "of=/dev/null bs=1M iflag=direct` on an NVMe-oF namespace) and probe again";
+
+    /**
+     * What the host showed.
+     *
+     * @param ports  the sampled RDMA ports, with their link layer and netdev
+     * @param window the two readings of the node's storage counters
+     */
+    public record Facts(String hostRoot, boolean sysfsVisible, boolean procfsVisible, List<Port> ports, CounterWindow window) {
+        public Facts {
+            ports = List.copyOf(ports);
+        }
+    }
+
+    /** One sampled RDMA port: {@code linkLayer} as sysfs says (Ethernet = RoCE), its netdev where known. */
+    public record Port(DevicePort port, String linkLayer, Optional<String> netdev) {
+        boolean roce() {
+            return linkLayer.equals("Ethernet");
+        }
+    }
+
+    private final CounterSampler.Pause pause;
+
+    public RdmaTrafficCheck() {
+        this(CounterSampler.Pause.SLEEP);
+    }
+
+    /** With another way to wait the window (tests change the host's counters instead of sleeping). */
+    public RdmaTrafficCheck(CounterSampler.Pause pause) {
+        this.pause = pause;
+    }
+
+    @Override
+    public CheckType type() {
+        return CheckType.RDMA_TRAFFIC;
+    }
+
+    /** Only where the profile asks: sampling takes the window's time. */
+    @Override
+    public boolean applies(ProbeContext context) {
+        return context.spec().traffic() != null;
+    }
+
+    @Override
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        ProbeSpec spec = context.spec();
+        ProbeSpec.Traffic traffic = spec.traffic();
+        StorageCounters probeScope = new StorageCounters(host, context.tools(),
+                new StorageCounters.Scope(traffic.devicePorts(), List.of(), Set.of(), false));
+        List<Port> ports = new ArrayList<>();
+        List<String> netdevs = new ArrayList<>();
+        for (DevicePort p : probeScope.ports()) {
+            String linkLayer = host.readAttribute(StorageCounters.IB_CLASS + "/" + p.device() + "/ports/" + p.port()
+                    + "/link_layer").orElse("");
+            Optional<String> netdev = linkLayer.equals("Ethernet") ? RoceLosslessCheck.netdev(host, p.device(), p.port())
+                    : Optional.empty();
+            netdev.filter(n -> !netdevs.contains(n)).ifPresent(netdevs::add);
+            ports.add(new Port(p, linkLayer, netdev));
+        }
+        Set<Integer> tcpPorts = new TreeSet<>(List.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT,
+                StorageCounters.GPFS_PORT));
+        if (spec.nvmeof() != null) {
+            spec.nvmeof().targets().forEach(t -> tcpPorts.add(t.port()));
+        }
+        StorageCounters counters = new StorageCounters(host, context.tools(), new StorageCounters.Scope(
+                ports.stream().map(Port::port).toList(), netdevs, tcpPorts, true));
+        boolean sysfs = HostView.SYSFS.visible(host);
+        boolean procfs = HostView.PROCFS.visible(host);
+        CounterWindow window = sysfs && procfs ? CounterSampler.sample(counters.reader(), traffic.windowDuration(), pause)
+                : null;
+        return new Facts(host.root().toString(), sysfs, procfs, ports, window);
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        if (!facts.sysfsVisible()) {
+            return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), new Details());
+        }
+        if (!facts.procfsVisible()) {
+            return Judgement.only(HostView.PROCFS.missing(facts.hostRoot()), new Details());
+        }
+        return new WindowRules(facts, spec).judge();
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
+    }
+
+    @Override
+    protected List<String> precedence() {
+        return REASON_ORDER;
+    }
+
+    /** The rules over one window. */
+    private static final class WindowRules {
+        private final Facts facts;
+        private final ProbeSpec.Traffic spec;
+        private final CounterWindow window;
+        private final TransportTraffic traffic;
+        private final List<Finding> findings = new ArrayList<>();
+        private final String seconds;
+
+        WindowRules(Facts facts, ProbeSpec spec) {
+            this.facts = facts;
+            this.spec = spec.traffic();
+            this.window = facts.window();
+            this.traffic = TransportTraffic.of(window, facts.ports().stream().map(p -> p.port().toString()).toList());
+            this.seconds = String.format(Locale.ROOT, "%.1f s", window.seconds());
+        }
+
+        Judgement judge() {
+            List<String> moved = new ArrayList<>();
+            double rdmaBytes = 0;
+            double rdmaPackets = 0;
+            boolean rdmaBytesKnown = false;
+            List<Map<String, Object>> shown = new ArrayList<>();
+            for (Port port : facts.ports()) {
+                PortTraffic rates = rates(port);
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("port", port.port().toString());
+                rates.packets().ifPresent(p -> row.put("packetsPerSecond", Math.round(window.perSecond(p))));
+                rates.bytes().ifPresent(b -> row.put("bytesPerSecond", Math.round(window.perSecond(b))));
+                shown.add(row);
+                errors(port);
+                if (rates.packets().isEmpty()) {
+                    continue;
+                }
+                rdmaPackets += window.perSecond(rates.packets().getAsLong());
+                if (rates.bytes().isPresent()) {
+                    rdmaBytes += window.perSecond(rates.bytes().getAsLong());
+                    rdmaBytesKnown = true;
+                }
+                if (window.perSecond(rates.packets().getAsLong()) >= spec.minRdmaPacketsPerSecond()) {
+                    moved.add(port.port() + " " + describe(rates));
+                    priority(port, rates);
+                }
+            }
+            double tcp = tcp(moved.isEmpty() ? "while the RDMA ports stayed below " + spec.minRdmaPacketsPerSecond()
+                    + " packets/s" : "while RDMA moved too (" + String.join(", ", moved) + ")");
+            Details details = new Details().put("windowSeconds", Math.round(window.seconds() * 10) / 10.0)
+                    .put("rdmaPacketsPerSecond", Math.round(rdmaPackets))
+                    .put("rdmaBytesPerSecond", rdmaBytesKnown ? Math.round(rdmaBytes) : null)
+                    .put("tcpBytesPerSecond", Math.round(tcp));
+            details.list("ports", shown);
+            if (moved.isEmpty() && findings.stream().noneMatch(f -> f.status() == Status.FALSE)) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_STORAGE_TRAFFIC, "no storage traffic in the " + seconds + " window: "
+                        + "the RDMA ports moved " + Math.round(rdmaPackets) + " packets/s (below traffic.minRdmaPacketsPerSecond "
+                        + spec.minRdmaPacketsPerSecond() + ") and storage TCP " + bytes(tcp) + " (within "
+                        + "traffic.maxTcpBytesPerSecond): an idle node proves nothing; " + LOAD, "no storage traffic"));
+            }
+            String passed = String.join(", ", moved) + (spec.priority() == null ? "" : " on priority " + spec.priority())
+                    + "; storage TCP " + bytes(tcp) + " (control traffic) over the " + seconds + " window";
+            return Judgement.of(findings, Finding.passed(DATA_OVER_RDMA, passed), details);
+        }
+
+        /** A port's packets and, where it has them, bytes over the window; a counter without a delta is NoCounterDelta. */
+        private PortTraffic rates(Port port) {
+            String subject = port.port().toString();
+            PortTraffic rates = traffic.rdmaPorts().get(subject);
+            if (!rates.problem().isEmpty()) {
+                String what = rates.packets().isEmpty() ? "the packets" : "the bytes";
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, subject + ": no delta for " + what
+                        + " it carried (" + rates.problem() + "), so its share of the storage traffic is unknown; `rdma statistic "
+                        + "show link " + subject + "` and " + StorageCounters.IB_CLASS + "/" + subject.replace("/", "/ports/")
+                        + "/ show the counters", subject + " " + what.substring(4) + " no delta"));
+            }
+            return rates;
+        }
+
+        private String describe(PortTraffic rates) {
+            return rates.bytes().isPresent() ? "carried " + bytes(window.perSecond(rates.bytes().getAsLong()))
+                    + String.format(Locale.ROOT, " (%,d packets/s)", Math.round(window.perSecond(rates.packets().getAsLong())))
+                    : String.format(Locale.ROOT, "carried %,d packets/s", Math.round(window.perSecond(rates.packets().getAsLong())));
+        }
+
+        /** The RoCE port's bytes must ride the lossless priority. */
+        private void priority(Port port, PortTraffic rates) {
+            Integer p = spec.priority();
+            if (p == null || !port.roce()) {
+                return;
+            }
+            String name = port.port().toString();
+            if (port.netdev().isEmpty() || rates.bytes().isEmpty()) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, name + ": cannot tell which priority its RDMA bytes "
+                        + "rode (" + (port.netdev().isEmpty() ? "no netdev" : "no byte counters (counters/port_*_data)")
+                        + "); traffic.priority needs both", name + " priority unknown"));
+                return;
+            }
+            String netdev = port.netdev().get();
+            String unreadable = window.unreadable().get("ethtool " + netdev);
+            Map<Integer, Long> perPriority = new LinkedHashMap<>();
+            for (int prio = 0; prio <= ProbeSpec.Traffic.MAX_PRIORITY; prio++) {
+                OptionalLong tx = netdevDelta(netdev, EthtoolStats.priorityCounter("tx", prio, "bytes"));
+                OptionalLong rx = netdevDelta(netdev, EthtoolStats.priorityCounter("rx", prio, "bytes"));
+                if (tx.isPresent() && rx.isPresent()) {
+                    perPriority.put(prio, tx.getAsLong() + rx.getAsLong());
+                }
+            }
+            if (!perPriority.containsKey(p)) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, name + ": no per-priority byte delta of " + netdev
+                        + " for priority " + p + " (" + (unreadable != null ? unreadable : "`ethtool -S " + netdev
+                        + "` shows no tx/rx_prio" + p + "_bytes, or they went backwards") + "): install ethtool on the host "
+                        + "(mlx5 counts per priority)", name + " prio" + p + " no delta"));
+                return;
+            }
+            long rdma = rates.bytes().getAsLong();
+            if (perPriority.get(p) * 2 < rdma) {
+                int busiest = perPriority.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(p);
+                findings.add(Finding.of(Status.FALSE, DATA_ON_LOSSY_PRIORITY, name + " (" + netdev + ") carried "
+                        + bytes(window.perSecond(rdma)) + " of RDMA but its lossless priority " + p + " only "
+                        + bytes(window.perSecond(perPriority.get(p))) + " while priority " + busiest + " moved "
+                        + bytes(window.perSecond(perPriority.get(busiest))) + " (ethtool -S " + netdev + " tx/rx_prioN_bytes): "
+                        + "the storage traffic rides a lossy class; set the ToS or DSCP of the storage clients (RoceLossless "
+                        + "checks trust, DSCP map and default ToS)", name + " on priority " + busiest));
+            }
+        }
+
+        private OptionalLong netdevDelta(String netdev, String name) {
+            CounterDelta d = window.delta(new CounterKey(Source.NETDEV, netdev, name));
+            return d.amount();
+        }
+
+        private void errors(Port port) {
+            String subject = port.port().toString();
+            for (String name : ERROR_COUNTERS) {
+                judgeCounter(key(subject, name), subject, false);
+            }
+            for (String name : CONGESTION_COUNTERS) {
+                judgeCounter(key(subject, name), subject, true);
+            }
+            if (port.netdev().isPresent()) {
+                for (int prio = 0; prio <= ProbeSpec.Traffic.MAX_PRIORITY; prio++) {
+                    for (String dir : List.of("rx", "tx")) {
+                        judgeCounter(new CounterKey(Source.NETDEV, port.netdev().get(), EthtoolStats.priorityCounter(dir, prio,
+                                "pause")), subject + " (" + port.netdev().get() + ")", true);
+                    }
+                }
+            }
+        }
+
+        private void judgeCounter(CounterKey key, String where, boolean congestion) {
+            if (window.before().get(key) == null && window.after().get(key) == null) {
+                return;   // this driver has no such counter
+            }
+            CounterDelta d = window.delta(key);
+            if (!d.known()) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, where + ": " + key.name() + " " + d.problem()
+                        + ", so its fabric errors over the window are unknown", where + " " + key.name() + " no delta"));
+                return;
+            }
+            long delta = d.amount().getAsLong();
+            if (congestion) {
+                double rate = window.perSecond(delta);
+                if (rate > spec.maxCongestionPerSecond()) {
+                    findings.add(Finding.of(Status.FALSE, FABRIC_ERRORS, String.format(Locale.ROOT, "%s: %s grew by %,d in the %s "
+                            + "window (%,d/s, above traffic.maxCongestionPerSecond %,d): congestion or a pause storm, the lossy "
+                            + "fabric's signature; check PFC/ECN on the switch ports and the NIC (RoceLossless)", where, key.name(),
+                            delta, seconds, Math.round(rate), spec.maxCongestionPerSecond()),
+                            where + " " + key.name() + " +" + delta));
+                }
+            } else if (delta > spec.maxErrorCount()) {
+                findings.add(Finding.of(Status.FALSE, FABRIC_ERRORS, String.format(Locale.ROOT, "%s: %s grew by %,d in the %s "
+                        + "window (traffic.maxErrorCount %d): %s", where, key.name(), delta, seconds, spec.maxErrorCount(),
+                        key.name().startsWith("hw_counters/") ? "the transport retried or lost packets (a lossy fabric, "
+                                + "PFC/ECN off, or a peer that cannot keep up)" : "the link itself is faulty: reseat or replace "
+                                + "the cable or transceiver, check `ibdiagnet` or the switch port"),
+                        where + " " + key.name() + " +" + delta));
+            }
+        }
+
+        /** Storage TCP per peer over the allowance is DataOnTcp; returns the total storage TCP bytes/s. */
+        private double tcp(String rdmaContext) {
+            double total = 0;
+            for (Map.Entry<String, PeerTraffic> e : traffic.tcpPeers().entrySet()) {
+                total += over(e.getKey() + " (" + protocol(e.getKey()) + ")", e.getValue(), rdmaContext,
+                        "`nvme list-subsys` and `mount -t nfs,nfs4` show each transport; NvmeofRdma says why a target is on tcp");
+            }
+            for (Map.Entry<String, PeerTraffic> e : traffic.gpfsPeers().entrySet()) {
+                total += over("GPFS node " + e.getKey(), e.getValue(), rdmaContext,
+                        "`mmfsadm test verbs conn` lists the peers on RDMA; GpfsVerbs says why this one is on TCP");
+            }
+            String unreadable = window.unreadable().get(StorageCounters.SOCKETS);
+            if (unreadable != null) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, "the storage TCP sockets could not be read (" + unreadable
+                        + "): without them TCP fallback cannot be ruled out; the host needs nsenter (util-linux) and ss "
+                        + "(iproute2), and the probe its /proc", "TCP sockets unreadable"));
+            }
+            return total;
+        }
+
+        private double over(String peer, PeerTraffic bytes, String rdmaContext, String how) {
+            double rate = window.perSecond(bytes.total());
+            if (rate > spec.maxTcpBytesPerSecond()) {
+                findings.add(Finding.of(Status.FALSE, DATA_ON_TCP, peer + " moved " + bytes(rate) + " over TCP (sent "
+                        + bytes(window.perSecond(bytes.sent())) + ", received " + bytes(window.perSecond(bytes.received()))
+                        + ") in the " + seconds + " window, above traffic.maxTcpBytesPerSecond "
+                        + bytes(spec.maxTcpBytesPerSecond()) + ", " + rdmaContext + ": storage data on TCP, the silent "
+                        + "fallback; " + how, peer + " " + bytes(rate) + " on TCP"));
+            }
+            return rate;
+        }
+
+        private static String protocol(String peer) {
+            int port = Integer.parseInt(peer.substring(peer.lastIndexOf(':') + 1));
+            return switch (port) {
+                case StorageCounters.NFS_PORT -> "NFS";
+                case StorageCounters.GPFS_PORT -> "GPFS";
+                default -> "NVMe/TCP";
+            };
+        }
+
+        private static CounterKey key(String subject, String name) {
+            return new CounterKey(Source.RDMA_PORT, subject, name);
+        }
+    }
+
+    /** Bytes per second for people, in decimal units as link speeds are written: 2.1 GB/s, 0.1 MB/s, 812 B/s. */
+    static String bytes(double perSecond) {
+        if (perSecond >= 1e9) {
+            return String.format(Locale.ROOT, "%.1f GB/s", perSecond / 1e9);
+        }
+        if (perSecond >= 1e5) {
+            return String.format(Locale.ROOT, "%.1f MB/s", perSecond / 1e6);
+        }
+        if (perSecond >= 1e3) {
+            return String.format(Locale.ROOT, "%.1f kB/s", perSecond / 1e3);
+        }
+        return Math.round(perSecond) + " B/s";
+    }
+}

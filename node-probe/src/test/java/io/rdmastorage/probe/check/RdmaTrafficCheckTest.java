@@ -1,0 +1,118 @@
+package io.rdmastorage.probe.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.probe.host.ExecMode;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolLocator;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.spec.SpecReader;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.ProbeRun;
+import io.rdmastorage.probe.testing.CounterSamples;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RdmaTraffic on fixture hosts: soft-RoCE rxe0 with the real hw_counters recorded around a read over
+ * NVMe/RDMA, and an {@code nsenter} stub printing {@code ss -tin} from a file. The counters change
+ * between the two samples (the pause rewrites the files), so the check must read the host twice.
+ */
+class RdmaTrafficCheckTest {
+
+    static final String PORT = "/sys/class/infiniband/rxe0/ports/1/";
+    static final String SS_FILE = "/fixture/ss-tin.txt";
+    static final String SPEC = "{\"traffic\":{\"window\":\"1s\"}}";
+
+    @TempDir
+    Path dir;
+
+    /** The recorded ss -tin of the NVMe/TCP queue sockets, before or after a 64 MiB read. */
+    static String ss(boolean after) {
+        return CounterSamples.ssRead(after);
+    }
+
+    private FixtureHost host() {
+        FixtureHost host = FixtureHost.at(dir.resolve("root"))
+                .file("/sys/class/net/veth0/mtu", "1500\n")
+                .file("/proc/1/status", "Name:\tinit\n")
+                .file(PORT + "state", "4: ACTIVE\n")
+                .file(PORT + "link_layer", "Ethernet\n")
+                .file(PORT + "gid_attrs/ndevs/0", "veth0\n")
+                .file(SS_FILE, ss(false));
+        counters(host, false);
+        return host.script("/usr/bin/nsenter", "#!/bin/sh\ncat " + FixtureHost.shQuote(host.path(SS_FILE).toString()) + "\n");
+    }
+
+    private static void counters(FixtureHost host, boolean after) {
+        CounterSamples.rxe0(after).forEach((name, value) -> host.file(PORT + "hw_counters/" + name, value + "\n"));
+    }
+
+    private static CheckResult run(FixtureHost fixture, RdmaTrafficCheck check) throws Exception {
+        HostRoot host = new HostRoot(fixture.root());
+        ToolRunner tools = new ToolRunner(host, new ToolLocator(host, Map.of()), ExecMode.DIRECT, Duration.ofSeconds(5));
+        return check.run(new ProbeContext(host, tools, SpecReader.read(SPEC), false, "vm-node", Instant.now()));
+    }
+
+    @Test
+    void countersThatMoveBetweenTheTwoReadsAreDataOverRdma() throws Exception {
+        FixtureHost host = host();
+        List<Duration> waits = new ArrayList<>();
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> {
+            waits.add(window);
+            counters(host, true);   // the read over NVMe/RDMA happens while the probe waits
+        }));
+
+        assertThat(waits).containsExactly(Duration.ofSeconds(1));
+        assertThat(result.status()).isEqualTo(Status.TRUE);
+        assertThat(result.reason()).isEqualTo("DataOverRdma");
+        assertThat(result.message()).startsWith("rxe0/1 carried ").contains("packets/s; storage TCP ");
+    }
+
+    @Test
+    void nvmeTcpSocketBytesGrowingWhileRxeStaysFlatIsDataOnTcp() throws Exception {
+        FixtureHost host = host();
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> host.file(SS_FILE, ss(true))));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("DataOnTcp");
+        // the 67 MB the recorded read moved, over the window the fixture really took (about no time at all)
+        assertThat(result.message()).startsWith("192.0.2.1:4420 (NVMe/TCP) moved ").contains(" over TCP (sent ");
+    }
+
+    @Test
+    void ssWithoutTcpInfoMakesTheTcpPartUnknown() throws Exception {
+        FixtureHost host = host();
+        host.sampleFile(SS_FILE, "counters/ss-tin_nvme-tcp-sockets_proc-net-tcp-fallback-no-tcp_diag_vm-6.1.txt");
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> counters(host, true)));
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("NoCounterDelta");
+        assertThat(result.message()).contains("`modprobe tcp_diag`");
+    }
+
+    @Test
+    void throughTheCliAnIdleFixtureNodeIsNoStorageTrafficAfterItsWindow() {
+        long start = System.nanoTime();
+
+        ProbeRun run = ProbeRun.withSpec(host(), SPEC);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(run.stdout().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(4096);
+        JsonNode check = run.check("RdmaTraffic");
+        assertThat(check.path("status").asText() + " " + check.path("reason").asText()).isEqualTo("Unknown NoStorageTraffic");
+        assertThat(check.path("details").path("windowSeconds").asDouble()).isGreaterThanOrEqualTo(1.0);
+    }
+}

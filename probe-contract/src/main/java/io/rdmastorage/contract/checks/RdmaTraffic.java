@@ -1,0 +1,46 @@
+package io.rdmastorage.contract.checks;
+
+import static io.rdmastorage.contract.Status.FALSE;
+import static io.rdmastorage.contract.Status.TRUE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
+
+import io.rdmastorage.contract.CheckDescriptor;
+import io.rdmastorage.contract.Measurement;
+import io.rdmastorage.contract.Reason;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which transport really carried the storage bytes: counters sampled twice over a window (RDMA
+ * port counters, per-priority bytes, TCP bytes of the storage sockets and GPFS peers) and the
+ * fabric error counters over the same window.
+ */
+public final class RdmaTraffic {
+
+    public static final String DATA_OVER_RDMA = "DataOverRdma";
+    public static final String DATA_ON_TCP = "DataOnTcp";
+    public static final String DATA_ON_LOSSY_PRIORITY = "DataOnLossyPriority";
+    public static final String FABRIC_ERRORS = "FabricErrors";
+    public static final String NO_STORAGE_TRAFFIC = "NoStorageTraffic";
+    public static final String NO_COUNTER_DELTA = "NoCounterDelta";
+
+    public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaTraffic", "traffic", Measurement.NODE_PROBE, List.of(
+            Reason.probe(DATA_OVER_RDMA, TRUE, "over the window, storage traffic moved on the RDMA ports, TCP storage bytes "
+                    + "stayed within maxTcpBytesPerSecond and the fabric error counters stayed within their thresholds"),
+            Reason.probe(DATA_ON_TCP, FALSE, "a storage peer or target (NVMe/TCP 4420, NFS 2049, GPFS 1191 or mmdiag's "
+                    + "per-peer MB) moved more TCP bytes per second than maxTcpBytesPerSecond: the silent fallback"),
+            Reason.probe(DATA_ON_LOSSY_PRIORITY, FALSE, "a RoCE port's bytes did not ride the lossless priority "
+                    + "(ethtool -S prio bytes): the storage traffic is on a lossy class"),
+            Reason.probe(FABRIC_ERRORS, FALSE, "an error counter (symbol errors, link downs, sequence errors, ACK timeouts, "
+                    + "RNR retries, out of buffer) grew past maxErrorCount, or ECN marks, CNPs or pause frames per second past "
+                    + "maxCongestionPerSecond, over the window"),
+            Reason.probe(NO_STORAGE_TRAFFIC, UNKNOWN, "nothing moved in the window (RDMA below minRdmaPacketsPerSecond, TCP "
+                    + "within its allowance): an idle node proves nothing; probe while storage I/O runs"),
+            Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter the verdict needs is absent, at its maximum (a saturated "
+                    + "legacy IB counter) or went backwards between the two samples: no delta, never a computed number")),
+            // no column of its own: `kubectl get rdmastoragenode` keeps its width (READY covers it)
+            Optional.empty());
+
+    private RdmaTraffic() {
+    }
+}
