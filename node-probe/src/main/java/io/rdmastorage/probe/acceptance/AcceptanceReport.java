@@ -38,9 +38,10 @@ public record AcceptanceReport(String node, String probeVersion, String fioVersi
      *
      * @param problem empty when every workload was measured over this transport alone; else what
      *                went wrong, and the numbers (if any) must not be compared
+     * @param traffic what the storage counters showed over the transport's workloads; empty when not read
      */
     public record TransportRun(String transport, String controller, String device, boolean connectedByProbe,
-                               Map<Workload, Numbers> numbers, String problem) {
+                               Map<Workload, Numbers> numbers, String problem, String traffic) {
         public TransportRun {
             numbers = Map.copyOf(numbers);
         }
@@ -85,6 +86,9 @@ public record AcceptanceReport(String node, String probeVersion, String fioVersi
             entry.put(AcceptanceSchema.T_CONNECTED_BY_PROBE, t.connectedByProbe());
             if (!t.problem().isEmpty()) {
                 entry.put(AcceptanceSchema.T_PROBLEM, cut(t.problem()));
+            }
+            if (!t.traffic().isEmpty()) {
+                entry.put(AcceptanceSchema.T_TRAFFIC, cut(t.traffic()));
             }
             for (Workload w : Workload.values()) {
                 Numbers n = t.numbers().get(w);

@@ -4,6 +4,10 @@ import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.check.NvmeofRdmaCheck;
+import io.rdmastorage.probe.counters.CounterSnapshot;
+import io.rdmastorage.probe.counters.CounterWindow;
+import io.rdmastorage.probe.counters.StorageCounters;
+import io.rdmastorage.probe.counters.TransportTraffic;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
@@ -18,13 +22,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * One acceptance run: for each transport of the spec, in order, the controller of the target over
  * that transport (an existing live one, or, with {@code connect: true}, one this run connects and
  * disconnects right after that transport's workloads), its namespace's block device, then fio's
- * three read-only workloads on it with {@code /proc/stat} read just before and just after each.
+ * three read-only workloads on it with {@code /proc/stat} read just before and just after each,
+ * and the node's storage counters just before the first and just after the last
+ * ({@link TransportProof}: a run whose bytes moved on the other transport is not this transport's).
  *
  * <p>A transport whose device is also reached by another controller (NVMe multipath with paths
  * over both transports) is not measured: the head would send part of the I/O over the other
@@ -104,16 +111,22 @@ public final class AcceptanceRun {
         if (device.isEmpty()) {
             return new AcceptanceReport.TransportRun(transport, controller.name(), "", ours, Map.of(),
                     controller.name() + " has no namespace under " + NvmeofRdmaCheck.NVME_CLASS + "/" + controller.name()
-                            + " after " + NAMESPACE_WAIT.toSeconds() + "s; check that the subsystem exports one (nvme list-subsys)");
+                            + " after " + NAMESPACE_WAIT.toSeconds() + "s; check that the subsystem exports one (nvme list-subsys)", "");
         }
         String dev = device.get().device();
         if (!device.get().sharedWith().isEmpty()) {
             return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, Map.of(),
                     dev + " is an NVMe multipath head that " + String.join(", ", device.get().sharedWith())
                             + " also reaches, so its I/O would not all go over " + transport + "; measure with one transport "
-                            + "connected at a time (connect: true connects each only for its own run)");
+                            + "connected at a time (connect: true connects each only for its own run)", "");
         }
         Map<Workload, AcceptanceReport.Numbers> numbers = new EnumMap<>(Workload.class);
+        StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
+                Set.of(spec.nvmeof().port()), false));
+        List<String> ports = counters.ports().stream().map(Object::toString).toList();
+        CounterSnapshot trafficBefore = counters.read();
+        long fioBytes = 0;
+        long fioIos = 0;
         for (Workload workload : Workload.values()) {
             AcceptanceSpec.Run run = spec.run(workload);
             Optional<ProcStat> before = procStat();
@@ -123,15 +136,21 @@ public final class AcceptanceRun {
             Optional<FioJson.Run> parsed = FioJson.parse(fio.stdout());
             if (!fio.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || parsed.get().totalIos() == 0) {
                 return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers,
-                        workload.field() + ": " + fioProblem(fio, parsed));
+                        workload.field() + ": " + fioProblem(fio, parsed), "");
             }
             fioVersion = parsed.get().version();
             Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
             FioJson.Run r = parsed.get();
             numbers.put(workload, new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), r.p50Micros(), r.p99Micros(),
                     r.p999Micros(), cpu));
+            fioBytes += r.bytesPerSecond() * r.runtimeMillis() / 1000;
+            fioIos += r.totalIos();
         }
-        return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers, "");
+        TransportProof proof = TransportProof.of(transport,
+                TransportTraffic.of(new CounterWindow(trafficBefore, counters.read()), ports),
+                spec.nvmeof().target(), fioBytes, fioIos);
+        return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers, proof.problem(),
+                proof.summary());
     }
 
     private Optional<NamespaceDevice> awaitNamespace(NvmeController controller) {
@@ -171,6 +190,6 @@ public final class AcceptanceRun {
     }
 
     private static AcceptanceReport.TransportRun failed(String transport, String controller, String problem) {
-        return new AcceptanceReport.TransportRun(transport, controller, "", false, Map.of(), problem);
+        return new AcceptanceReport.TransportRun(transport, controller, "", false, Map.of(), problem, "");
     }
 }

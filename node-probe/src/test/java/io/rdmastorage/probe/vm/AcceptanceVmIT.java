@@ -104,10 +104,15 @@ class AcceptanceVmIT {
         assertThat(rdma.path("device").asText()).startsWith("/dev/nvme");
         assertMeasured(rdma);
         assertMeasured(tcp);
+        // the data-path counters around each transport's workloads: rxe's packets for rdma, the NVMe/TCP socket's bytes for tcp
+        assertThat(rdma.path("traffic").asText()).containsPattern("RDMA ports .*rxe0/1.* [1-9][0-9]* packets")
+                .contains("NVMe/TCP to 192.0.2.1:4420 0 bytes");
+        assertThat(tcp.path("traffic").asText()).containsPattern("NVMe/TCP to 192\\.0\\.2\\.1:4420 [1-9][0-9]* bytes");
         assertThat(doc.path("disconnected")).hasSize(2);
         assertThat(controllers()).as("what the probe connected is disconnected").isBlank();
-        System.err.printf("vm-node acceptance (TCG, not meaningful): rdma p50 %.0f µs, tcp p50 %.0f µs%n",
-                rdma.path("latency").path("p50Micros").asDouble(), tcp.path("latency").path("p50Micros").asDouble());
+        System.err.printf("vm-node acceptance (TCG, not meaningful): rdma p50 %.0f µs, tcp p50 %.0f µs; rdma %s; tcp %s%n",
+                rdma.path("latency").path("p50Micros").asDouble(), tcp.path("latency").path("p50Micros").asDouble(),
+                rdma.path("traffic").asText(), tcp.path("traffic").asText());
     }
 
     @Test
@@ -126,6 +131,8 @@ class AcceptanceVmIT {
         assertThat(rdma.path("connectedByProbe").asBoolean()).as(run.stdout() + run.stderr()).isFalse();
         assertMeasured(rdma);
         assertThat(tcp.path("connectedByProbe").asBoolean()).isTrue();
+        System.err.printf("vm-node acceptance beside a connected rdma controller: multipath %s, tcp: %s%n", multipath,
+                tcp.path("problem").asText(tcp.path("traffic").asText()));
         if (multipath) {
             // both controllers are paths of one multipath head: the tcp run would not be tcp's alone
             assertThat(tcp.path("problem").asText()).contains("multipath head", "(rdma)");

@@ -61,6 +61,7 @@ public final class AcceptanceRecord {
                     .append(x.getDevice() == null || x.getDevice().isEmpty() ? "" : " " + x.getDevice())
                     .append(Boolean.TRUE.equals(x.getConnectedByProbe()) ? " (connected by the run, disconnected after it)"
                             : " (connected before the run, left as it was)")
+                    .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
                     .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
         md.append("\n## Commands (the same on every transport; DEVICE is the controller's namespace)\n\n```\n");

@@ -69,6 +69,8 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
         Double bytes = number(bandwidth, AcceptanceSchema.W_BYTES_PER_SECOND);
         r.setBandwidthGBps(bytes == null ? null : round(bytes / 1e9));
         r.setBandwidthCoresBusy(number(bandwidth, AcceptanceSchema.W_CORES_BUSY));
+        String traffic = text(t.path(AcceptanceSchema.T_TRAFFIC));
+        r.setTraffic(traffic.isEmpty() ? null : traffic);
         String problem = text(t.path(AcceptanceSchema.T_PROBLEM));
         r.setProblem(problem.isEmpty() ? null : problem);
         return r;

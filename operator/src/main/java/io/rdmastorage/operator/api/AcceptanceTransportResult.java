@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 /**
  * One transport's numbers in an acceptance run: latency percentiles of the depth-1 workload, IOPS
  * and the host CPU they cost, and bandwidth of the sequential workload. {@code problem} is set when
- * the numbers must not be compared (the transport was not measured by itself, fio failed).
+ * the numbers must not be compared (the transport was not measured by itself, its bytes moved on
+ * the other transport, fio failed).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AcceptanceTransportResult {
@@ -51,6 +52,9 @@ public class AcceptanceTransportResult {
 
     /** Host cores busy during the bandwidth workload. */
     private Double bandwidthCoresBusy;
+
+    /** What the node's storage counters showed over this transport's workloads (RDMA packets, NVMe/TCP bytes). */
+    private String traffic;
 
     /** Why these numbers do not count, when they do not. */
     private String problem;
@@ -165,6 +169,14 @@ public class AcceptanceTransportResult {
 
     public void setBandwidthCoresBusy(Double bandwidthCoresBusy) {
         this.bandwidthCoresBusy = bandwidthCoresBusy;
+    }
+
+    public String getTraffic() {
+        return traffic;
+    }
+
+    public void setTraffic(String traffic) {
+        this.traffic = traffic;
     }
 
     public String getProblem() {

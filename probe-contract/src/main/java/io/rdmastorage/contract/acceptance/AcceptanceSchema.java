@@ -31,6 +31,8 @@ public final class AcceptanceSchema {
     public static final String T_DEVICE = "device";
     /** True when the probe connected this controller for the run. */
     public static final String T_CONNECTED_BY_PROBE = "connectedByProbe";
+    /** What the node's storage counters showed over the transport's workloads (RDMA packets, NVMe/TCP bytes). */
+    public static final String T_TRAFFIC = "traffic";
     /** Present when the transport's numbers must not be compared: what went wrong. */
     public static final String T_PROBLEM = "problem";
 
