@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A node for the acceptance command: the NVMe-oF fixture node (nvme1 over rdma to the target, with
@@ -17,6 +19,9 @@ public final class AcceptanceFixtures {
 
     public static final String NVME_LOG = "nvme.log";
     public static final String FIO_LOG = "fio.log";
+    /** A line of fio's JSON with a percentile ({@code "99.000000" : 150528,}) or a rate ({@code "iops" : 8360.79,}). */
+    private static final Pattern PERCENTILE = Pattern.compile("^(\\s*\"[0-9.]+\" : )([0-9]+)(,?)$");
+    private static final Pattern RATE = Pattern.compile("^(\\s*\"(?:iops|bw_bytes)\" : )([0-9.]+)(,?)$");
     private static final String FIO_SAMPLE = "fio/fio_json_4k-randread_qd1_libaio_direct_dev-sdh_fio-3.14_fio-plot.txt";
 
     private AcceptanceFixtures() {
@@ -84,8 +89,8 @@ public final class AcceptanceFixtures {
     private static String slower(String fioJson, int factor) {
         StringBuilder out = new StringBuilder();
         for (String line : fioJson.split("\n", -1)) {
-            java.util.regex.Matcher percentile = java.util.regex.Pattern.compile("^(\\s*\"[0-9.]+\" : )([0-9]+)(,?)$").matcher(line);
-            java.util.regex.Matcher rate = java.util.regex.Pattern.compile("^(\\s*\"(?:iops|bw_bytes)\" : )([0-9.]+)(,?)$").matcher(line);
+            Matcher percentile = PERCENTILE.matcher(line);
+            Matcher rate = RATE.matcher(line);
             if (percentile.matches()) {
                 line = percentile.group(1) + Long.parseLong(percentile.group(2)) * factor + percentile.group(3);
             } else if (rate.matches()) {

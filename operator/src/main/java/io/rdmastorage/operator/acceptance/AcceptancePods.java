@@ -14,6 +14,7 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -61,7 +62,7 @@ public final class AcceptancePods {
 
     /** managed-by, component, run and node. */
     public static Map<String, String> labels(RdmaStorageAcceptance run) {
-        Map<String, String> labels = new java.util.LinkedHashMap<>();
+        Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
         labels.put(Labels.COMPONENT, COMPONENT);
         labels.put(RdmaStorageAcceptance.RUN_LABEL, run.getMetadata().getName());

@@ -17,6 +17,7 @@ import io.rdmastorage.testing.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -98,7 +99,7 @@ class ExampleProfilesTest {
         AcceptanceSpecDocument document = AcceptanceSpecDocument.of(run.getSpec());
         assertThat(document.spec().nvmeof().transports()).containsExactly("rdma", "tcp");
         assertThat(document.spec().nvmeof().connect()).isTrue();
-        assertThat(document.deadline()).isEqualTo(java.time.Duration.ofSeconds(2 * (90 + 60) + 120));
+        assertThat(document.deadline()).isEqualTo(Duration.ofSeconds(2 * (90 + 60) + 120));
         assertThat(Files.readString(EXAMPLES.resolve(ACCEPTANCE))).startsWith("#").contains("--readonly");
     }
 

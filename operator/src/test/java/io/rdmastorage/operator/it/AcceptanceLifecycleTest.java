@@ -2,6 +2,7 @@ package io.rdmastorage.operator.it;
 
 import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -15,6 +16,7 @@ import io.rdmastorage.probe.testing.NvmeofFixtures;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.NodeFault;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +67,7 @@ class AcceptanceLifecycleTest {
             try {
                 Files.createDirectories(logs[0]);
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
             AcceptanceFixtures.node(host, logs[0]);
             if (tcpConnected) {
@@ -139,7 +141,7 @@ class AcceptanceLifecycleTest {
         assertThat(effective.getReason()).isEqualTo("Effective");
         assertThat(effective.getMessage()).contains("rdma 103 µs vs tcp 412 µs", "4.00× lower, at least 2.00× required");
         assertThat(r.getStatus().getRatios().getLatency()).isEqualTo(4.0);
-        assertThat(r.getStatus().getRatios().getCpuPerIo()).isCloseTo(4.0, org.assertj.core.api.Assertions.within(0.01));
+        assertThat(r.getStatus().getRatios().getCpuPerIo()).isCloseTo(4.0, within(0.01));
         List<AcceptanceTransportResult> rows = r.getStatus().getTransports();
         assertThat(rows).extracting(AcceptanceTransportResult::getTransport).containsExactly("rdma", "tcp");
         assertThat(rows.get(0).getLatencyP50Micros()).isEqualTo(102.912);

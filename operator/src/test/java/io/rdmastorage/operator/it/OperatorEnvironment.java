@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The operator as it runs in a cluster, in this JVM: the real API server with the CRDs from
@@ -124,7 +125,7 @@ final class OperatorEnvironment implements AutoCloseable {
     }
 
     /** Registers a simulated node whose fixture host {@code setup} builds. */
-    FixtureHost addFixtureNode(String name, java.util.function.UnaryOperator<FixtureHost> setup) {
+    FixtureHost addFixtureNode(String name, UnaryOperator<FixtureHost> setup) {
         FixtureHost host = setup.apply(FixtureHost.at(hostRoots.resolve(name)));
         cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
         return host;
