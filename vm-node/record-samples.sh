@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs in the VM node (after scenario.sh reset): prints, as a base64 tar on stdout, what the real
-# kernel and tools show for soft-RoCE and NVMe-oF, for node-probe's test samples. Used once by hand
+# kernel and tools show for soft-RoCE, NVMe-oF and NFS over RDMA, for node-probe's test samples. Used once by hand
 # to record node-probe/src/test/resources/samples/vm/ (see SOURCES.md there).
 set -euo pipefail
 S=/mnt/share/scenario.sh
@@ -37,5 +37,12 @@ bash $S reset >/dev/null
 sleep 1
 ib_write_lat -d rxe1 -i 1 -s 2 -n 1000 -F -p 18600 192.0.2.1 > "$out/ib_write_lat_client_rxe1_veth.txt" 2>&1
 sleep 2
+bash $S reset >/dev/null
+bash $S nfs-mount rdma
+{ grep ' nfs' /proc/1/mounts; awk '/^device /{p = / fstype nfs/} p' /proc/1/mountstats; } > "$out/proc-1-mounts+mountstats_nfs4.2-over-rdma.txt"
+bash $S reset >/dev/null
+bash $S nfs-mount tcp
+{ grep ' nfs' /proc/1/mounts; awk '/^device /{p = / fstype nfs/} p' /proc/1/mountstats; } > "$out/proc-1-mounts+mountstats_nfs4.2-over-tcp.txt"
+bash $S reset >/dev/null
 tar -C "$out" -czf - . | base64 -w0
 rm -rf "$out"

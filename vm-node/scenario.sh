@@ -4,6 +4,8 @@
 #   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive
 #   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
+#   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
+#                                          transport (rdma: port 20049), the NFS server started first
 #   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network]
 #                     [--termination-log FILE] [-- ARGS...]
 #                                          node-probe in the probe image's rootfs, host root at /host;
@@ -15,6 +17,8 @@ ADDR0=192.0.2.1
 ADDR1=192.0.2.2
 NVMET=/sys/kernel/config/nvmet
 POD=/var/lib/probe-pod/rootfs
+NFS_EXPORT=/srv/nfs
+NFS_MOUNT=/mnt/nfs
 SHARE=/mnt/share   # node-probe.jar, this script, node-probe's Dockerfile and image-cds.sh, dockerfile-array.sh
 
 # the image's last build steps on the jar just built: where the Dockerfile copies it, and the
@@ -63,6 +67,7 @@ wire() {
 reset() {
   pkill -f 'node-probe.jar latency' 2>/dev/null || true
   nvme disconnect-all >/dev/null 2>&1 || true
+  ! mountpoint -q "$NFS_MOUNT" || umount -f "$NFS_MOUNT"
   ip link show veth0 >/dev/null 2>&1 || ip link add veth0 type veth peer name veth1
   ip addr replace "$ADDR0/24" dev veth0
   ip addr replace "$ADDR1/24" dev veth1
@@ -95,6 +100,29 @@ reset() {
 
 connect() {
   nvme connect -t "$1" -a "$ADDR0" -s 4420 -n "$NQN" >&2
+}
+
+# An NFS server on this node, as a storage server would run it: nfsd with its tcp listener (2049) and
+# an rdma one on 20049 (over rxe), exporting a tmpfs (fsid given: tmpfs has no UUID). Idempotent.
+nfs_server() {
+  mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+  mkdir -p "$NFS_EXPORT" /var/lib/nfs/v4recovery
+  mountpoint -q "$NFS_EXPORT" || { mount -t tmpfs tmpfs "$NFS_EXPORT"; echo data > "$NFS_EXPORT/file"; }
+  echo "$NFS_EXPORT 192.0.2.0/24(rw,no_root_squash,no_subtree_check,fsid=1)" > /etc/exports
+  pgrep -x rpcbind >/dev/null || rpcbind -w
+  exportfs -ra
+  pgrep -x rpc.mountd >/dev/null || rpc.mountd
+  [ "$(cat /proc/fs/nfsd/threads)" != 0 ] || rpc.nfsd 4
+  grep -q '^rdma 20049' /proc/fs/nfsd/portlist || echo "rdma 20049" > /proc/fs/nfsd/portlist
+}
+
+nfs-mount() {
+  nfs_server
+  local options=vers=4.2,proto=$1
+  [ "$1" != rdma ] || options=$options,port=20049
+  mkdir -p "$NFS_MOUNT"
+  mount -t nfs -o "$options" "$ADDR0:$NFS_EXPORT" "$NFS_MOUNT"
+  cat "$NFS_MOUNT/file" >/dev/null   # I/O over the transport, not only a mount
 }
 
 probe() {

@@ -3,6 +3,7 @@ package io.rdmastorage.contract;
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.GdsReady;
 import io.rdmastorage.contract.checks.GpfsVerbs;
+import io.rdmastorage.contract.checks.NfsRdma;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
 import io.rdmastorage.contract.checks.RdmaTraffic;
@@ -26,7 +27,8 @@ public enum CheckType {
     VERBS_LATENCY(VerbsLatency.DESCRIPTOR),
     CEPH_MESSENGER(CephMessenger.DESCRIPTOR),
     ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
-    RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR);
+    RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR),
+    NFS_RDMA(NfsRdma.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

@@ -21,6 +21,7 @@ public final class Checks {
                 new GdsReadyCheck(),
                 new CephMessengerCheck(),
                 new RoceLosslessCheck(),
-                new RdmaTrafficCheck());
+                new RdmaTrafficCheck(),
+                new NfsRdmaCheck());
     }
 }

@@ -31,7 +31,8 @@ import java.util.Set;
  * buffer. This check reads {@code gdscheck -p} and then verifies what it cannot show: the
  * registrations in {@code /proc/driver/nvidia-fs/modules} and {@code /proc/kallsyms}, the IOMMU in
  * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
- * share a PCIe switch.
+ * share a PCIe switch; gdscheck's Userspace RDMA rows where the spec requires cuFile's own RDMA path;
+ * and what nvidia-fs itself counted of the I/O it served ({@link GdsDataPath}).
  */
 public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
 
@@ -108,10 +109,19 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      * @param cufileJson   the text of /etc/cufile.json
      * @param gpus         NVIDIA GPUs by PCI address, with their PCIe paths (read with requireNicGpuSameSwitch)
      * @param nics         RDMA NICs by device name, with their PCIe paths (read with requireNicGpuSameSwitch)
+     * @param dataPath     nvidia-fs's counters and their switch (read where /proc/driver/nvidia-fs exists)
      */
     public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
                         Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
-                        Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel) {
+                        Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel,
+                        GdsDataPath.View dataPath) {
+
+        /** Without nvidia-fs's counters: the facts as they were before the data path was judged. */
+        public Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
+                     Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
+                     Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel) {
+            this(gdscheck, cmdline, iommuGroups, nvfsModules, hooks, cufileJson, gpus, nics, kernel, GdsDataPath.View.NOT_READ);
+        }
     }
 
     /**
@@ -169,7 +179,9 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 topology ? rdmaNics(host, context.spec()) : Map.of(),
                 new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
                         host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
-                        HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)));
+                        HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)),
+                // read on every probe, not kept: the counters move between probes
+                new GdsDataPath.View(host.read(GdsDataPath.STATS), host.readAttribute(GdsDataPath.RW_STATS_PARAM)));
     }
 
     @Override
@@ -216,7 +228,11 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
             backends(facts, gds, details, findings);
         }
         filesystems(gds, report, details, findings, passed);
+        userspaceRdma(gds, report, details, findings, passed);
         compatMode(facts, gds, report, details, findings);
+        if (report.nvidiaFsLoaded()) {
+            GdsDataPath.judge(facts.dataPath(), gds, missingView(facts, HostView.PROCFS), details, findings, passed);
+        }
         if (gds.requireNicGpuSameSwitch()) {
             topology(facts, details, findings, passed);
         }
@@ -430,6 +446,50 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
             findings.add(Finding.of(Status.FALSE, FILESYSTEM_UNSUPPORTED,
                     "gdscheck -p shows " + String.join(", ", unsupported) + " not served by GDS: cuFile I/O there silently "
                             + "uses compat mode (POSIX reads through a bounce buffer). To fix: " + String.join("; ", fixes)));
+        }
+    }
+
+    /**
+     * cuFile's own RDMA path (libcufile_rdma over the devices of cufile.json's rdma_dev_addr_list): what
+     * distributed file systems use to move data straight into GPU memory. gdscheck shows whether the
+     * library loaded, whether devices are configured and how many are up.
+     */
+    private static void userspaceRdma(ProbeSpec.Gds gds, GdscheckReport report, Details result, List<Finding> findings,
+                                      List<String> passed) {
+        GdscheckReport.UserspaceRdma rdma = report.userspaceRdma();
+        String shown = "Userspace RDMA " + rdma.row().map(DriverSupport::value).orElse("not listed")
+                + rdma.library().map(l -> "; rdma library " + l).orElse("")
+                + rdma.devices().map(d -> "; rdma devices " + d).orElse("")
+                + (rdma.up().isPresent() ? "; Up: " + rdma.up().getAsInt() + " Down: " + rdma.down().getAsInt() : "");
+        if (rdma.shown()) {
+            result.put("userspaceRdma", shown);
+        }
+        if (!gds.requireUserspaceRdma()) {
+            return;
+        }
+        String fixDevices = "list the RDMA NICs' IP addresses in properties.rdma_dev_addr_list of " + CUFILE_JSON;
+        if (!rdma.shown()) {
+            findings.add(Finding.of(Status.UNKNOWN, USERSPACE_RDMA_UNKNOWN,
+                    "gdscheck -p printed no Userspace RDMA rows (no \"Userspace RDMA\", \"--rdma devices\" or "
+                            + "\"--rdma_device_status\" below DRIVER CONFIGURATION), so cuFile's RDMA path cannot be told. "
+                            + "Run `gdscheck -p` on the node; GDS releases before 1.0 do not print it"));
+        } else if (rdma.row().filter(DriverSupport::direct).isEmpty()) {
+            findings.add(Finding.of(Status.FALSE, USERSPACE_RDMA_UNSUPPORTED,
+                    "gdscheck -p shows " + shown + ": cuFile cannot move data over RDMA itself, so a file system "
+                            + "that relies on it falls back to compat mode. Install libcufile_rdma (part of the GDS "
+                            + "packages, with rdma-core's libibverbs), " + fixDevices + ", and check `gdscheck -p` again"));
+        } else if (!rdma.devicesConfigured().orElse(true)) {
+            findings.add(Finding.of(Status.FALSE, RDMA_DEVICES_NOT_CONFIGURED,
+                    "gdscheck -p shows " + shown + ": no RDMA device is configured for cuFile, so its RDMA path carries "
+                            + "nothing. To fix: " + fixDevices));
+        } else if (rdma.down().orElse(0) > 0 || rdma.up().orElse(1) == 0) {
+            findings.add(Finding.of(Status.FALSE, RDMA_DEVICES_DOWN,
+                    "gdscheck -p shows " + shown + ": " + (rdma.down().orElse(0) > 0 ? rdma.down().getAsInt()
+                            + " of cuFile's RDMA devices are down" : "none of cuFile's RDMA devices is up") + ", so its "
+                            + "RDMA I/O runs on fewer links or none. Check the ports with `ibstat` / `rdma link` and the "
+                            + "addresses in rdma_dev_addr_list (each must be an RDMA NIC's address on this node)"));
+        } else {
+            passed.add(shown.replace("; ", ", "));
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +37,8 @@ public record GdscheckReport(Optional<String> gdsVersion, Optional<String> nvidi
 
     private static final Pattern NVIDIA_FS_VERSION = Pattern.compile("nvidia_fs version:\\s*(\\S+)");
     private static final Pattern LIBCUFILE_VERSION = Pattern.compile("libcufile version:\\s*(\\S+)");
+    /** rdma_device_status: "Up: 1 Down: 0". */
+    private static final Pattern DEVICE_STATUS = Pattern.compile("Up:\\s*(\\d+)\\s+Down:\\s*(\\d+)", Pattern.CASE_INSENSITIVE);
     private static final Pattern GPU_IOMMU_STATE = Pattern.compile("IOMMU State:\\s*(\\S+)", Pattern.CASE_INSENSITIVE);
 
     private enum Section { HEADER, DRIVERS, CUFILE, GPUS, PLATFORM, OTHER }
@@ -89,6 +92,42 @@ public record GdscheckReport(Optional<String> gdsVersion, Optional<String> nvidi
         public String toString() {
             return row + ": " + value;
         }
+    }
+
+    /**
+     * cuFile's own RDMA path as DRIVER CONFIGURATION shows it: the {@code Userspace RDMA} row and the
+     * {@code --rdma library}, {@code --rdma devices} and {@code --rdma_device_status} rows below it.
+     *
+     * @param up   {@code Up: N} of rdma_device_status; down its {@code Down: M}
+     */
+    public record UserspaceRdma(Optional<DriverSupport> row, Optional<String> library, Optional<String> devices,
+                                OptionalInt up, OptionalInt down) {
+
+        /** Whether gdscheck printed any of these rows. */
+        public boolean shown() {
+            return row.isPresent() || library.isPresent() || devices.isPresent() || up.isPresent();
+        }
+
+        /** {@code --rdma devices : Configured} (cufile.json's rdma_dev_addr_list names devices); empty when not printed. */
+        public Optional<Boolean> devicesConfigured() {
+            return devices.map(d -> d.toLowerCase(Locale.ROOT).startsWith("configured"));
+        }
+    }
+
+    /** The Userspace RDMA rows; each part empty when gdscheck did not print it. */
+    public UserspaceRdma userspaceRdma() {
+        Optional<String> status = option("rdma_device_status");
+        Matcher m = DEVICE_STATUS.matcher(status.orElse(""));
+        boolean counted = m.find();
+        return new UserspaceRdma(driver(List.of("Userspace RDMA")), option("rdma library"), option("rdma devices"),
+                counted ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty(),
+                counted ? OptionalInt.of(Integer.parseInt(m.group(2))) : OptionalInt.empty());
+    }
+
+    /** A {@code --} row below DRIVER CONFIGURATION, its name compared without case or padding. */
+    private Optional<String> option(String name) {
+        return driverOptions.entrySet().stream().filter(e -> normalize(e.getKey()).equals(normalize(name)))
+                .map(Map.Entry::getValue).findFirst();
     }
 
     /** The parsed report, or empty when the text is not gdscheck -p output at all. */

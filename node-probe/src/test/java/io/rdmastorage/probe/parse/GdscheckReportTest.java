@@ -203,4 +203,33 @@ class GdscheckReportTest {
         assertThat(new DriverSupport("X", "").direct()).isFalse();
         assertThat(Optional.of(new DriverSupport("NFS", "Supported")).map(DriverSupport::toString)).contains("NFS: Supported");
     }
+
+    @Test
+    void userspaceRdmaRowsOfTheNewAndTheOldFormat() {
+        GdscheckReport.UserspaceRdma healthy = sample("gdscheck-p_1.16.0.49_nvidia-doc-newformat.txt").userspaceRdma();
+        assertThat(healthy.shown()).isTrue();
+        assertThat(healthy.row().orElseThrow().direct()).isTrue();
+        assertThat(healthy.library()).contains("Loaded (libcufile_rdma.so)");
+        assertThat(healthy.devicesConfigured()).contains(true);
+        assertThat(healthy.up()).hasValue(1);
+        assertThat(healthy.down()).hasValue(0);
+
+        // padded rows of GDS 1.10: Unsupported, the library not loaded, no device configured
+        GdscheckReport.UserspaceRdma none = sample("gdscheck-p_1.10.0.4_a100-nvme-nvmeof-nfs.txt").userspaceRdma();
+        assertThat(none.row().orElseThrow().direct()).isFalse();
+        assertThat(none.library()).contains("Not Loaded (libcufile_rdma.so)");
+        assertThat(none.devicesConfigured()).contains(false);
+        assertThat(none.up()).hasValue(0);
+    }
+
+    @Test
+    void aFragmentCutBeforeTheRdmaRowsShowsNone() {
+        // the recorded H200 excerpt ends at the WekaFS row, before Userspace RDMA and its -- rows
+        GdscheckReport.UserspaceRdma cut = sample("gdscheck-p_1.14.0.30_h200-all-unsupported_issue75.txt").userspaceRdma();
+
+        assertThat(cut.shown()).isFalse();
+        assertThat(cut.library()).isEmpty();
+        assertThat(cut.devicesConfigured()).isEmpty();
+        assertThat(cut.up()).isEmpty();
+    }
 }

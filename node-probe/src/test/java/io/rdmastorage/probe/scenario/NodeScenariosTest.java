@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.cli.ExitCode;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NfsFixtures;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.charset.StandardCharsets;
@@ -119,6 +120,23 @@ class NodeScenariosTest {
             if (!other.equals("GdsReady")) {
                 assertThat(run.check(other).path("status").asText()).as(other).isEqualTo("True");
             }
+        }
+    }
+
+    @Test
+    void aNodeThatAlsoMountsNfsOverRdmaStaysWithinTheReportSizeAndANfsFallbackChangesOnlyNfsRdma() {
+        String spec = NodeScenarios.HEALTHY_SPEC.strip().replaceFirst("}$", ", \"nfs\": {\"mounts\": [\"/data\"]}}");
+        ProbeRun healthy = ProbeRun.withSpec(NfsFixtures.rdma(NodeScenarios.healthy(FixtureHost.at(dir.resolve("rdma")))), spec);
+
+        assertThat(healthy.report().path("status").asText()).as(healthy.stdout()).isEqualTo("True");
+        assertThat(healthy.check("NfsRdma").path("reason").asText()).isEqualTo("MountsOverRdma");
+        assertThat(healthy.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportSchema.MAX_BYTES);
+
+        ProbeRun tcp = ProbeRun.withSpec(NfsFixtures.tcp(NodeScenarios.healthy(FixtureHost.at(dir.resolve("tcp")))), spec);
+
+        assertThat(tcp.check("NfsRdma").path("reason").asText()).isEqualTo("MountNotRdma");
+        for (String other : ALL_CHECKS) {
+            assertThat(tcp.check(other).path("status").asText()).as(other).isEqualTo("True");
         }
     }
 }

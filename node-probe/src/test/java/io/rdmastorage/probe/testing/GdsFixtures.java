@@ -162,6 +162,38 @@ public final class GdsFixtures {
         return host;
     }
 
+    /** {@link #SPEC} with the data path verified: nvidia-fs's counters must show GDS I/O. */
+    public static final String DATA_PATH_SPEC = "{\"gds\":{\"filesystems\":[\"gpfs\"],\"verifyDataPath\":true}}";
+    static final String STATS = "/proc/driver/nvidia-fs/stats";
+    static final String RW_STATS_ENABLED = "/sys/module/nvidia_fs/parameters/rw_stats_enabled";
+
+    /** nvidia-fs with IO stats on, counting the reads and writes of a loaded NFS-over-RDMA client (recorded). */
+    public static FixtureHost ioServed(FixtureHost host) {
+        healthy(host);
+        host.sampleFile(STATS, "gds/nvidia-fs-stats_v2.0_nfs-rdma-client_nvidia-doc.txt");
+        host.file(RW_STATS_ENABLED, "1\n");
+        return host;
+    }
+
+    /**
+     * IO stats on, one GPU buffer mapped by cuFile, no read or write counted (recorded: gds-nvidia-fs
+     * issue 46, whose cuFile I/O never reached nvidia-fs): fails {@link #DATA_PATH_SPEC} with CompatModeIo.
+     */
+    public static FixtureHost ioBypassed(FixtureHost host) {
+        healthy(host);
+        host.sampleFile(STATS, "gds/nvidia-fs-stats_v4.0_driver-2.20.5_io-stats-enabled_TABs_gds-issue46_fragment.txt");
+        host.file(RW_STATS_ENABLED, "1\n");
+        return host;
+    }
+
+    /** nvidia-fs's default, IO stats off (recorded 2.25.7 output): the data path cannot be told. */
+    public static FixtureHost ioStatsDisabled(FixtureHost host) {
+        healthy(host);
+        host.sampleFile(STATS, "gds/nvidia-fs-stats_v4.0_driver-2.25.7.txt");
+        host.file(RW_STATS_ENABLED, "0\n");
+        return host;
+    }
+
     /** GDS tools not installed: no gdscheck anywhere. */
     public static FixtureHost gdscheckMissing(FixtureHost host) {
         healthy(host);

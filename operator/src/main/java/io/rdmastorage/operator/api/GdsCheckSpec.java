@@ -22,6 +22,12 @@ public class GdsCheckSpec {
     /** cufile.json allow_compat_mode (silent POSIX fallback) fails the check. */
     private Boolean forbidCompatMode;
 
+    /** cuFile's own RDMA path (libcufile_rdma, cufile.json rdma_dev_addr_list) must be loaded, configured and up. */
+    private Boolean requireUserspaceRdma;
+
+    /** nvidia-fs's counters must show GDS I/O it served (IO stats enabled, reads or writes counted, not compat mode). */
+    private Boolean verifyDataPath;
+
     public List<GdsFilesystem> getFilesystems() {
         return filesystems;
     }
@@ -52,5 +58,21 @@ public class GdsCheckSpec {
 
     public void setForbidCompatMode(Boolean forbidCompatMode) {
         this.forbidCompatMode = forbidCompatMode;
+    }
+
+    public Boolean getRequireUserspaceRdma() {
+        return requireUserspaceRdma;
+    }
+
+    public void setRequireUserspaceRdma(Boolean requireUserspaceRdma) {
+        this.requireUserspaceRdma = requireUserspaceRdma;
+    }
+
+    public Boolean getVerifyDataPath() {
+        return verifyDataPath;
+    }
+
+    public void setVerifyDataPath(Boolean verifyDataPath) {
+        this.verifyDataPath = verifyDataPath;
     }
 }

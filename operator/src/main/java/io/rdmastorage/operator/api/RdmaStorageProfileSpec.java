@@ -78,6 +78,7 @@ public class RdmaStorageProfileSpec {
     private CephCheckSpec ceph;
     private RoceCheckSpec roce;
     private TrafficCheckSpec traffic;
+    private NfsCheckSpec nfs;
 
     public LabelSelector getNodeSelector() {
         return nodeSelector;
@@ -205,5 +206,13 @@ public class RdmaStorageProfileSpec {
 
     public void setTraffic(TrafficCheckSpec traffic) {
         this.traffic = traffic;
+    }
+
+    public NfsCheckSpec getNfs() {
+        return nfs;
+    }
+
+    public void setNfs(NfsCheckSpec nfs) {
+        this.nfs = nfs;
     }
 }

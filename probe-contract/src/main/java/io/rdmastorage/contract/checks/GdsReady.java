@@ -26,6 +26,15 @@ public final class GdsReady {
     public static final String CROSS_SWITCH_TOPOLOGY = "CrossSwitchTopology";
     public static final String TOPOLOGY_UNKNOWN = "TopologyUnknown";
     public static final String GDSCHECK_NOT_FOUND = "GdscheckNotFound";
+    public static final String USERSPACE_RDMA_UNSUPPORTED = "UserspaceRdmaUnsupported";
+    public static final String RDMA_DEVICES_NOT_CONFIGURED = "RdmaDevicesNotConfigured";
+    public static final String RDMA_DEVICES_DOWN = "RdmaDevicesDown";
+    public static final String USERSPACE_RDMA_UNKNOWN = "UserspaceRdmaUnknown";
+    public static final String NVFS_IO_ERRORS = "NvfsIoErrors";
+    public static final String COMPAT_MODE_IO = "CompatModeIo";
+    public static final String IO_STATS_DISABLED = "IoStatsDisabled";
+    public static final String NO_GDS_IO = "NoGdsIo";
+    public static final String NVFS_STATS_UNREADABLE = "NvfsStatsUnreadable";
     /** The True reason, named as the condition type. */
     public static final String GDS_READY = "GdsReady";
 
@@ -38,12 +47,29 @@ public final class GdsReady {
             Reason.probe(FILESYSTEM_UNSUPPORTED, FALSE, "a required filesystem is not Supported in gdscheck -p"),
             Reason.probe(COMPAT_MODE_FORCED, FALSE, "cufile.json forces compat mode (POSIX I/O)"),
             Reason.probe(COMPAT_MODE_ALLOWED, FALSE, "cufile.json allows the silent POSIX fallback and forbidCompatMode is set"),
-            Reason.probe(CROSS_SWITCH_TOPOLOGY, FALSE, "a GPU shares no PCIe switch with an RDMA NIC"),
+            Reason.probe(CROSS_SWITCH_TOPOLOGY, FALSE, "a GPU shares no PCIe switch with an RDMA NIC, or (with verifyDataPath) "
+                    + "nvidia-fs counted its peer-to-peer DMA crossing the root complex"),
+            Reason.probe(USERSPACE_RDMA_UNSUPPORTED, FALSE, "requireUserspaceRdma: gdscheck shows Userspace RDMA unsupported "
+                    + "(libcufile_rdma not loaded)"),
+            Reason.probe(RDMA_DEVICES_NOT_CONFIGURED, FALSE, "requireUserspaceRdma: gdscheck shows rdma devices Not configured "
+                    + "(cufile.json rdma_dev_addr_list empty)"),
+            Reason.probe(RDMA_DEVICES_DOWN, FALSE, "requireUserspaceRdma: gdscheck's rdma_device_status counts Down devices, or none Up"),
+            Reason.probe(NVFS_IO_ERRORS, FALSE, "nvidia-fs counted failed GDS I/O (Reads/Writes/Bar1-map err=, Error line) "
+                    + "since it was loaded or its stats were cleared"),
+            Reason.probe(COMPAT_MODE_IO, FALSE, "verifyDataPath: cuFile mapped GPU buffers through nvidia-fs, but nvidia-fs "
+                    + "served no read or write: the I/O went through compat mode"),
             Reason.probe(IOMMU_STATE_UNKNOWN, UNKNOWN, "the IOMMU state cannot be told from gdscheck, sysfs or the kernel command line"),
             Reason.probe(BACKEND_REGISTRATION_UNKNOWN, UNKNOWN, "whether the storage driver registered with nvidia-fs cannot be told"),
             Reason.probe(TOPOLOGY_UNKNOWN, UNKNOWN, "the GPUs' and NICs' PCIe paths cannot be read"),
+            Reason.probe(USERSPACE_RDMA_UNKNOWN, UNKNOWN, "requireUserspaceRdma: gdscheck -p printed no Userspace RDMA rows"),
+            Reason.probe(IO_STATS_DISABLED, UNKNOWN, "verifyDataPath: nvidia-fs counts no reads or writes (rw_stats_enabled=0), "
+                    + "so the data path cannot be told"),
+            Reason.probe(NO_GDS_IO, UNKNOWN, "verifyDataPath: no cuFile I/O since nvidia-fs was loaded or its stats cleared: "
+                    + "an idle node proves nothing"),
+            Reason.probe(NVFS_STATS_UNREADABLE, UNKNOWN, "verifyDataPath: /proc/driver/nvidia-fs/stats cannot be read or parsed"),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "gdscheck and the kernel contradict each other on the IOMMU "
-                    + "or on nvidia_fs, and gdscheck does not show the problem")),
+                    + "or on nvidia_fs, and gdscheck does not show the problem; or nvidia-fs's stats and its "
+                    + "rw_stats_enabled parameter disagree")),
             Optional.of(PrinterColumn.conditionStatus("GDS", "GdsReady")));
 
     private GdsReady() {

@@ -15,7 +15,7 @@ import java.util.List;
  * {@code section} of its check's descriptor.
  */
 public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce,
-                        Traffic traffic) {
+                        Traffic traffic, Nfs nfs) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -139,14 +139,28 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
+    /**
+     * {@code requireUserspaceRdma}: cuFile's own RDMA path (libcufile_rdma, the devices of cufile.json's
+     * {@code rdma_dev_addr_list}, used by distributed file systems) must be loaded, configured and up.
+     * {@code verifyDataPath}: nvidia-fs's counters must show GDS I/O really served by it (IO stats
+     * enabled, reads or writes counted, not compat mode).
+     */
     public record Gds(List<String> filesystems, Boolean requireIommuDisabled, Boolean requireNicGpuSameSwitch,
-                      Boolean forbidCompatMode) implements Section {
+                      Boolean forbidCompatMode, Boolean requireUserspaceRdma, Boolean verifyDataPath) implements Section {
         public Gds {
             filesystems = filesystems == null ? List.of() : List.copyOf(filesystems);
             // GDS with the IOMMU on bounces through host memory: required unless said otherwise
             requireIommuDisabled = requireIommuDisabled == null || requireIommuDisabled;
             requireNicGpuSameSwitch = requireNicGpuSameSwitch != null && requireNicGpuSameSwitch;
             forbidCompatMode = forbidCompatMode != null && forbidCompatMode;
+            requireUserspaceRdma = requireUserspaceRdma != null && requireUserspaceRdma;
+            verifyDataPath = verifyDataPath != null && verifyDataPath;
+        }
+
+        /** Without the RDMA backend and the data path: the section as it was before those fields existed. */
+        public Gds(List<String> filesystems, Boolean requireIommuDisabled, Boolean requireNicGpuSameSwitch,
+                   Boolean forbidCompatMode) {
+            this(filesystems, requireIommuDisabled, requireNicGpuSameSwitch, forbidCompatMode, null, null);
         }
 
         @Override
@@ -316,19 +330,51 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
-    /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
-    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
-        this(rdma, gpfs, nvmeof, gds, latency, ceph, null, null);
+    /**
+     * NFS mounts, by mount point, that must use the rdma transport (port 20049 by convention); empty =
+     * every NFS mount the node has.
+     */
+    public record Nfs(List<String> mounts) implements Section {
+        public Nfs {
+            mounts = mounts == null ? List.of() : List.copyOf(mounts);
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.eachMatches("nfs.mounts", mounts, Rules::isMountPoint,
+                    "must be an absolute mount point such as /mnt/data (letters, digits, ._@+- ; no trailing slash, "
+                            + "no segment starting with a dot; at most " + Rules.MOUNT_POINT_MAX_LENGTH + " characters)");
+            for (int i = 0; i < mounts.size(); i++) {
+                if (mounts.indexOf(mounts.get(i)) < i) {
+                    throw new InvalidSpecException("nfs.mounts[" + i + "]", Rules.show(mounts.get(i)) + " is listed twice");
+                }
+            }
+        }
     }
 
-    /** Without a traffic section: the spec as it was before that section existed. */
+    /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, null, null, null);
+    }
+
+    /** Without the traffic and nfs sections: the spec as it was before they existed. */
     public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce) {
-        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, null);
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, null, null);
+    }
+
+    /** Without an nfs section. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce, Traffic traffic) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, null);
+    }
+
+    /** Without a traffic section. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce, Nfs nfs) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, null, nfs);
     }
 
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

@@ -36,6 +36,13 @@ public final class Rules {
     public static final int NODE_NAME_MAX_LENGTH = 253;
     /** Kubernetes quantities for sizes: 16Gi, 512M, 4294967296 (groups: number, suffix). */
     public static final String BYTE_QUANTITY_REGEX = "^([0-9]+(?:\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$";
+    /**
+     * An absolute mount point as the mount table writes it: segments of letters, digits and
+     * {@code ._@+-}, none starting with a dot (so no {@code .} or {@code ..}), no trailing slash.
+     */
+    public static final String MOUNT_POINT_REGEX = "^(/[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*)+$";
+    public static final Pattern MOUNT_POINT = Pattern.compile(MOUNT_POINT_REGEX);
+    public static final int MOUNT_POINT_MAX_LENGTH = 255;
     /** Most entries a list in a spec may have. */
     public static final int MAX_LIST = 256;
 
@@ -115,6 +122,10 @@ public final class Rules {
 
     public static boolean isNqn(String value) {
         return value.length() <= NQN_MAX_LENGTH && NQN.matcher(value).matches();
+    }
+
+    public static boolean isMountPoint(String value) {
+        return value.length() <= MOUNT_POINT_MAX_LENGTH && MOUNT_POINT.matcher(value).matches();
     }
 
     public static boolean isNodeName(String value) {

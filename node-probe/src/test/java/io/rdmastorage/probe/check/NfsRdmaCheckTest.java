@@ -1,0 +1,50 @@
+package io.rdmastorage.probe.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.probe.testing.NfsFixtures;
+import io.rdmastorage.probe.testing.ProbeRun;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** NfsRdma through the real probe on fixture hosts: the host's /proc/1 files under the host root. */
+class NfsRdmaCheckTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anRdmaMountIsTrue() {
+        JsonNode check = ProbeRun.withSpec(NfsFixtures.rdma(FixtureHost.at(dir)), NfsFixtures.SPEC).check("NfsRdma");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+        assertThat(check.path("message").asText()).contains("proto=rdma port=20049, 16 rdma transport(s)");
+    }
+
+    @Test
+    void theSameExportOverTcpIsMountNotRdma() {
+        JsonNode check = ProbeRun.withSpec(NfsFixtures.tcp(FixtureHost.at(dir)), NfsFixtures.SPEC).check("NfsRdma");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("MountNotRdma");
+        assertThat(check.path("message").asText()).contains("proto=tcp", "modprobe rpcrdma");
+    }
+
+    @Test
+    void withoutASpecTheCheckRunsOnlyWhereAnRdmaMountExists() {
+        assertThat(ProbeRun.on(NfsFixtures.rdma(FixtureHost.at(dir.resolve("rdma")))).check("NfsRdma")
+                .path("status").asText()).isEqualTo("True");
+        assertThat(ProbeRun.on(NfsFixtures.tcp(FixtureHost.at(dir.resolve("tcp")))).hasCheck("NfsRdma")).isFalse();
+    }
+
+    @Test
+    void aBadMountPointIsRefusedBeforeAnythingIsRead() {
+        ProbeRun run = ProbeRun.withSpec(NfsFixtures.rdma(FixtureHost.at(dir)), "{\"nfs\":{\"mounts\":[\"/data/../etc\"]}}");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("nfs.mounts[0]", "must be an absolute mount point");
+    }
+}

@@ -1,0 +1,92 @@
+package io.rdmastorage.probe.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rdmastorage.probe.testing.ProbeRun;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * NfsRdma on a real kernel's NFS client and server: the VM node (see {@link VmNode}) serves a tmpfs
+ * with nfsd, listening on tcp 2049 and on rdma 20049 over soft-RoCE, and mounts that export on
+ * /mnt/nfs over one transport or the other. node-probe reads the host's /proc/1/mounts and
+ * /proc/1/mountstats as its pod does, through /host. One boot for the class.
+ */
+class NfsOverRdmaVmIT {
+
+    static final String SPEC = "{\"nfs\":{\"mounts\":[\"/mnt/nfs\"]}}";
+
+    static VmNode vm;
+
+    @BeforeAll
+    static void boot() throws Exception {
+        Path module = Path.of(System.getProperty("user.dir"));
+        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
+        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
+        vm = VmNode.bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+    }
+
+    @AfterAll
+    static void shutdown() throws Exception {
+        if (vm != null) {
+            vm.close();
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        scenario("reset").requireSuccess("scenario.sh reset");
+    }
+
+    static VmNode.Result scenario(String... args) {
+        return vm.run("bash /mnt/share/scenario.sh " + String.join(" ", args), Duration.ofSeconds(90));
+    }
+
+    static JsonNode probe() {
+        VmNode.Result result = vm.run("bash /mnt/share/scenario.sh probe "
+                + Base64.getEncoder().encodeToString(SPEC.getBytes(StandardCharsets.UTF_8)), Duration.ofSeconds(120));
+        ProbeRun run = new ProbeRun(result.exitCode(), result.stdout(), result.stderr());
+        JsonNode check = run.check("NfsRdma");
+        System.err.println("vm-node NfsRdma: " + check);
+        return check;
+    }
+
+    @Test
+    void theExportMountedOverRdmaIsTrue() {
+        scenario("nfs-mount", "rdma").requireSuccess("mount -o proto=rdma,port=20049");
+
+        JsonNode check = probe();
+
+        assertThat(check.path("status").asText() + " " + check.path("reason").asText()).as(check.toString())
+                .isEqualTo("True MountsOverRdma");
+        assertThat(check.path("message").asText()).contains("/mnt/nfs (192.0.2.1:/srv/nfs, nfs4 vers=4.2, proto=rdma port=20049",
+                "rdma transport(s)", "rpcrdma loaded");
+    }
+
+    @Test
+    void theSameExportMountedOverTcpIsMountNotRdma() {
+        scenario("nfs-mount", "tcp").requireSuccess("mount -o proto=tcp");
+
+        JsonNode check = probe();
+
+        assertThat(check.path("status").asText() + " " + check.path("reason").asText()).as(check.toString())
+                .isEqualTo("False MountNotRdma");
+        assertThat(check.path("message").asText()).contains("/mnt/nfs (192.0.2.1:/srv/nfs, nfs4 vers=4.2, proto=tcp",
+                "tcp transport in /proc/1/mountstats", "proto=rdma,port=20049");
+    }
+
+    @Test
+    void nothingMountedIsNotMounted() {
+        JsonNode check = probe();
+
+        assertThat(check.path("status").asText() + " " + check.path("reason").asText()).as(check.toString())
+                .isEqualTo("False NotMounted");
+    }
+}
