@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.rdmastorage.operator.acceptance.RdmaStorageAcceptanceReconciler;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.metrics.HealthServer;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
@@ -68,6 +69,7 @@ public final class RdmaStorageOperator implements AutoCloseable {
             }
         });
         operator.register(new RdmaStorageProfileReconciler(config, metrics, Clock.systemUTC()));
+        operator.register(new RdmaStorageAcceptanceReconciler(config, Clock.systemUTC()));
         Optional<HealthServer> health = Optional.empty();
         if (config.metricsPort() > 0) {
             try {

@@ -32,7 +32,7 @@ import java.util.function.Predicate;
  */
 public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
 
-    static final String NVME_CLASS = "/sys/class/nvme";
+    public static final String NVME_CLASS = "/sys/class/nvme";
     /** When several targets fail, the first reason of this list is the check's reason. */
     private static final List<String> REASON_ORDER =
             List.of(TRANSPORT_TCP, TARGET_NOT_CONNECTED, CONTROLLER_NOT_LIVE, CONTROLLER_UNREADABLE);
@@ -210,8 +210,11 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
                 : message + "; other paths not live: " + String.join(", ", others) + " (see " + DIAGNOSE + ")";
     }
 
-    /** Every controller under /sys/class/nvme; entries there are symbolic links into /sys/devices. */
-    private static List<NvmeController> controllers(HostRoot host) {
+    /**
+     * Every controller under /sys/class/nvme, by number; entries there are symbolic links into
+     * /sys/devices. The acceptance run reads them the same way.
+     */
+    public static List<NvmeController> controllers(HostRoot host) {
         List<NvmeController> controllers = new ArrayList<>();
         for (String name : host.list(NVME_CLASS)) {
             if (!isControllerName(name)) {

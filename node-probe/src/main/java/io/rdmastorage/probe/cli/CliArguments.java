@@ -28,7 +28,8 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     public static final String CHECK = "check";
     public static final String LATENCY_SERVER = "latency-server";
     public static final String LATENCY_CLIENT = "latency-client";
-    private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT);
+    public static final String ACCEPTANCE = "acceptance";
+    private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE);
 
     public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
     /** perftest's own default out-of-band port; the TCP comparison listens on the next one. */
@@ -48,6 +49,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                    node-probe latency-server --spec FILE|- [--tcp-port N] [--bind ADDR] [options]
                    node-probe latency-client --peer ADDR --spec FILE|- [--tcp-port N]
                                              [--connect-timeout DUR] [options]
+                   node-probe acceptance --spec FILE|- [options]
 
               --host-root DIR        the host's file system (default /; /host in the probe pod)
               --spec FILE|-          the profile's check spec as JSON (- = stdin); none = check what the node has
@@ -66,6 +68,12 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
               --bind ADDR            latency-server: the IP address the TCP comparison listens on (default all)
               --connect-timeout DUR  latency-client: re-run a connect the server refused every 500ms for
                                      this long (default 20s): the server may start a little later
+
+            acceptance: fio's read-only workloads (4 KiB random read at depth 1 and at depth, 1 MiB
+              sequential read) on an NVMe-oF target once per transport, with the host's CPU from
+              /proc/stat; the spec is an RdmaStorageAcceptance's (nvmeof, latency, iops, bandwidth);
+              fio runs from the probe's own file system, nvme connect/disconnect from the host's;
+              prints one JSON result; exit 0 when every transport was measured by itself, 1 otherwise
 
             exit codes: 0 all checks True, 1 some check False or Unknown, 2 bad usage or spec, 3 internal failure
             """;
@@ -133,6 +141,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         onlyFor("--tcp-port", tcpPort, command, LATENCY_COMMANDS);
         onlyFor("--bind", bind, command, List.of(LATENCY_SERVER));
         onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT));
+        if (command.equals(ACCEPTANCE) && spec == null && !help) {
+            throw new UsageException("acceptance needs --spec FILE|- with an nvmeof section");
+        }
         if (command.equals(LATENCY_CLIENT) && peer == null && !help) {
             throw new UsageException("latency-client needs --peer ADDR");
         }

@@ -60,6 +60,9 @@ public final class NodeProbe {
                 out.println("node-probe " + version());
                 return ExitCode.ALL_TRUE;
             }
+            if (cli.command().equals(CliArguments.ACCEPTANCE)) {
+                return AcceptanceCommand.run(cli, stdin, out);
+            }
             Invocation invocation = prepare(cli, stdin);
             return switch (cli.command()) {
                 case CliArguments.LATENCY_SERVER, CliArguments.LATENCY_CLIENT -> LatencyCommand.run(cli, invocation, out);
@@ -112,16 +115,7 @@ public final class NodeProbe {
         if (source.isEmpty()) {
             return ProbeSpec.discover();
         }
-        String json;
-        if (source.get().equals("-")) {
-            json = new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
-        } else {
-            try {
-                json = Files.readString(Path.of(source.get()), StandardCharsets.UTF_8);
-            } catch (NoSuchFileException e) {
-                throw new UsageException("--spec: " + Rules.show(source.get()) + " does not exist");
-            }
-        }
+        String json = specText(source.get(), stdin);
         try {
             return SpecReader.read(json);
         } catch (InvalidSpecException e) {
@@ -129,8 +123,20 @@ public final class NodeProbe {
         }
     }
 
+    /** The --spec document: a file, or stdin for "-". */
+    static String specText(String source, InputStream stdin) throws UsageException, IOException {
+        if (source.equals("-")) {
+            return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        try {
+            return Files.readString(Path.of(source), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new UsageException("--spec: " + Rules.show(source) + " does not exist");
+        }
+    }
+
     /** --node, else $NODE_NAME (the downward API in the pod), else the host's own name. */
-    private static String nodeName(CliArguments cli, HostRoot host) throws UsageException {
+    static String nodeName(CliArguments cli, HostRoot host) throws UsageException {
         if (cli.node().isPresent()) {
             return cli.node().get();
         }

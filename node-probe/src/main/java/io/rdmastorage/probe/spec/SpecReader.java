@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.spec;
 
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
@@ -27,8 +28,18 @@ public final class SpecReader {
     }
 
     public static ProbeSpec read(String json) throws InvalidSpecException {
+        return SpecValidator.validate(readSections(ProbeSpec.class, json, "{\"gpfs\":{}}"));
+    }
+
+    /** The acceptance command's spec: the same rules of reading, the acceptance run's sections. */
+    public static AcceptanceSpec readAcceptance(String json) throws InvalidSpecException {
+        return readSections(AcceptanceSpec.class, json,
+                "{\"nvmeof\":{\"nqn\":\"nqn.2014-08.org.example:target1\",\"address\":\"192.0.2.1\"}}").validate();
+    }
+
+    private static <T> T readSections(Class<T> type, String json, String example) throws InvalidSpecException {
         if (json.isBlank()) {
-            throw new InvalidSpecException("spec", "is empty; give a JSON object such as {\"gpfs\":{}}");
+            throw new InvalidSpecException("spec", "is empty; give a JSON object such as " + example);
         }
         Object root;
         try {
@@ -36,7 +47,7 @@ public final class SpecReader {
         } catch (Json.JsonSyntaxException e) {
             throw new InvalidSpecException("spec", "is not valid JSON: " + e.getMessage());
         }
-        return SpecValidator.validate(bind(ProbeSpec.class, Node.object("spec", root, fieldNames(ProbeSpec.class)), true));
+        return bind(type, Node.object("spec", root, fieldNames(type)), true);
     }
 
     /**

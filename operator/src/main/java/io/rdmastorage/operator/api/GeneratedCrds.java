@@ -36,7 +36,7 @@ public final class GeneratedCrds {
 
     /** The custom resources of this operator, each generated to {@code <plural>.<group>-v1.yml}. */
     public static final List<Class<? extends CustomResource<?, ?>>> RESOURCES =
-            List.of(RdmaStorageProfile.class, RdmaStorageNode.class);
+            List.of(RdmaStorageProfile.class, RdmaStorageNode.class, RdmaStorageAcceptance.class);
 
     static final String HEADER = """
             # Generated from the Java model in operator/src/main/java/io/rdmastorage/operator/api/ and the check

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
@@ -146,35 +147,67 @@ public final class ProbePodFactory {
     static Pod pod(RdmaStorageProfile profile, String nodeName, String name, Map<String, String> labels,
                    Map<String, String> annotations, List<String> args, boolean hostNetwork, Duration deadline,
                    OperatorConfig config) {
-        Map<String, String> allLabels = new LinkedHashMap<>(labels);
-        allLabels.put(Labels.COMPONENT, Labels.COMPONENT_NODE_PROBE);
         Map<String, String> allAnnotations = new LinkedHashMap<>(annotations);
         if (profile.getMetadata().getGeneration() != null) {
             allAnnotations.put(PROFILE_GENERATION_ANNOTATION, profile.getMetadata().getGeneration().toString());
         }
+        Owner owner = new Owner(ProfileOwnerReference.of(profile), Labels.COMPONENT_NODE_PROBE, allAnnotations,
+                tolerations(profile.getSpec().getTolerations()), ProbeSpecConfigMap.name(profile.getMetadata().getName()));
+        return pod(owner, nodeName, name, labels, args, hostNetwork, Budget.probe(deadline), config);
+    }
+
+    /**
+     * Who a pod belongs to and what it reads: the owner reference, the component label value, the
+     * annotations, the tolerations, and the ConfigMap whose {@link ProbeSpecConfigMap#KEY} is its spec.
+     */
+    public record Owner(OwnerReference reference, String component, Map<String, String> annotations,
+                        List<Toleration> tolerations, String specConfigMap) {
+    }
+
+    /**
+     * What a pod may spend: its deadline (activeDeadlineSeconds, rounded up), the grace node-probe
+     * gets on SIGTERM, and its CPU and memory.
+     */
+    public record Budget(Duration deadline, long terminationGraceSeconds, Quantity cpuRequest, Quantity cpuLimit,
+                         Quantity memoryRequest, Quantity memoryLimit) {
+
+        /** A profile's probe: small, and done in seconds. */
+        static Budget probe(Duration probeTimeout) {
+            return new Budget(probeTimeout, 5, CPU_REQUEST, CPU_LIMIT, MEMORY_REQUEST, MEMORY_LIMIT);
+        }
+    }
+
+    /**
+     * The shape of every pod that runs node-probe (a profile's probes and an acceptance run's): the
+     * security posture described above, {@code owner}'s marks and spec, {@code budget}'s limits.
+     */
+    public static Pod pod(Owner owner, String nodeName, String name, Map<String, String> labels, List<String> args,
+                          boolean hostNetwork, Budget budget, OperatorConfig config) {
+        Map<String, String> allLabels = new LinkedHashMap<>(labels);
+        allLabels.put(Labels.COMPONENT, owner.component());
         return new PodBuilder()
                 .withNewMetadata()
                     .withName(name)
                     .withNamespace(config.namespace())
                     .withLabels(allLabels)
-                    .withAnnotations(allAnnotations)
-                    .withOwnerReferences(ProfileOwnerReference.of(profile))
+                    .withAnnotations(new LinkedHashMap<>(owner.annotations()))
+                    .withOwnerReferences(owner.reference())
                 .endMetadata()
                 .withNewSpec()
                     // pinned: no scheduler involved; unschedulable (cordoned) nodes are not probed
                     // at all, so there is no toleration for node.kubernetes.io/unschedulable
                     .withNodeName(nodeName)
-                    .withTolerations(tolerations(profile))
+                    .withTolerations(owner.tolerations())
                     .withRestartPolicy("Never")
-                    .withActiveDeadlineSeconds(deadlineSeconds(deadline))
-                    .withTerminationGracePeriodSeconds(5L)
+                    .withActiveDeadlineSeconds(deadlineSeconds(budget.deadline()))
+                    .withTerminationGracePeriodSeconds(budget.terminationGraceSeconds())
                     .withAutomountServiceAccountToken(false)
                     .withEnableServiceLinks(false)
                     .withHostNetwork(hostNetwork)
                     .withHostPID(false)
                     .withHostIPC(false)
-                    .withContainers(container(config, args))
-                    .withVolumes(volumes(profile.getMetadata().getName()))
+                    .withContainers(container(config, args, budget))
+                    .withVolumes(volumes(owner.specConfigMap()))
                 .endSpec()
                 .build();
     }
@@ -218,17 +251,18 @@ public final class ProbePodFactory {
         return Math.max(1, seconds);
     }
 
-    private static List<Toleration> tolerations(RdmaStorageProfile profile) {
+    /** Copies of {@code tolerations} (a spec's), none when absent. */
+    public static List<Toleration> tolerations(List<Toleration> tolerations) {
         List<Toleration> result = new ArrayList<>();
-        if (profile.getSpec().getTolerations() != null) {
-            for (Toleration t : profile.getSpec().getTolerations()) {
+        if (tolerations != null) {
+            for (Toleration t : tolerations) {
                 result.add(new TolerationBuilder(t).build());
             }
         }
         return result;
     }
 
-    private static Container container(OperatorConfig config, List<String> args) {
+    private static Container container(OperatorConfig config, List<String> args, Budget budget) {
         return new ContainerBuilder()
                 .withName(CONTAINER)
                 .withImage(config.probeImage())
@@ -243,10 +277,10 @@ public final class ProbePodFactory {
                 // a probe that dies before writing its report still leaves its last log lines
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withNewResources()
-                    .addToRequests("cpu", CPU_REQUEST)
-                    .addToRequests("memory", MEMORY_REQUEST)
-                    .addToLimits("cpu", CPU_LIMIT)
-                    .addToLimits("memory", MEMORY_LIMIT)
+                    .addToRequests("cpu", budget.cpuRequest())
+                    .addToRequests("memory", budget.memoryRequest())
+                    .addToLimits("cpu", budget.cpuLimit())
+                    .addToLimits("memory", budget.memoryLimit())
                 .endResources()
                 .withNewSecurityContext()
                     .withPrivileged(true)
@@ -282,13 +316,13 @@ public final class ProbePodFactory {
      * ({@code DirectoryOrCreate}, or unset with containerd), which would mislead any tool that
      * checks for the folder. Host tools run in the chroot see {@code /host/dev} anyway.
      */
-    private static List<Volume> volumes(String profileName) {
+    private static List<Volume> volumes(String specConfigMap) {
         return List.of(
                 new VolumeBuilder().withName("host-root")
                         .withNewHostPath().withPath("/").withType("Directory").endHostPath().build(),
                 new VolumeBuilder().withName("spec")
                         .withNewConfigMap()
-                            .withName(ProbeSpecConfigMap.name(profileName))
+                            .withName(specConfigMap)
                             .addNewItem().withKey(ProbeSpecConfigMap.KEY).withPath(ProbeSpecConfigMap.KEY).endItem()
                             .withDefaultMode(0444)
                         .endConfigMap().build(),

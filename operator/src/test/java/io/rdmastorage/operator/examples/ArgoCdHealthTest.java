@@ -137,7 +137,8 @@ class ArgoCdHealthTest {
     @Test
     void theHealthChecksAreFoundWhereArgoCdKeepsItsOwn() {
         assertThat(healthChecks()).extracting(HealthCheck::toString)
-                .contains("rdmastorage.io/RdmaStorageProfile", "rdmastorage.io/RdmaStorageNode");
+                .contains("rdmastorage.io/RdmaStorageProfile", "rdmastorage.io/RdmaStorageNode",
+                        "rdmastorage.io/RdmaStorageAcceptance");
     }
 
     @Test
@@ -162,6 +163,19 @@ class ArgoCdHealthTest {
         assertThat(readyReasons(healthCheck("RdmaStorageNode"))).contains("AllChecksPassed", "ChecksFailed", "AwaitingProbe",
                 "AwaitingMeasurement", "ProbeTimedOut", "ProbeFailedToStart", "ResultExpired", "NodeNotReady",
                 "NodeUnschedulable", "ChecksUnknown");
+    }
+
+    /** An acceptance run is a one-shot, like a Job: each way it ends has a case. */
+    @Test
+    void everyOutcomeOfAnAcceptanceRunHasACase() {
+        HealthCheck check = healthCheck("RdmaStorageAcceptance");
+        Set<String> outcomes = new TreeSet<>();
+        for (TestCase c : check.cases()) {
+            Map<String, Object> obj = check.object(c.inputPath());
+            outcomes.add(conditionReason(obj, "Complete") + "/" + conditionReason(obj, "RdmaEffective"));
+        }
+        assertThat(outcomes).contains("WaitingForNode/NoComparison", "Running/NoComparison", "Measured/Effective",
+                "Measured/NotEffective", "Incomplete/NoComparison", "TimedOut/NoComparison");
     }
 
     @Test
@@ -205,13 +219,17 @@ class ArgoCdHealthTest {
     }
 
     static String readyReason(Map<String, Object> obj) {
+        return conditionReason(obj, "Ready");
+    }
+
+    static String conditionReason(Map<String, Object> obj, String type) {
         @SuppressWarnings("unchecked")
         Map<String, Object> status = (Map<String, Object>) obj.get("status");
         if (status == null || !(status.get("conditions") instanceof List<?> conditions)) {
             return null;
         }
         for (Object c : conditions) {
-            if (c instanceof Map<?, ?> m && "Ready".equals(m.get("type"))) {
+            if (c instanceof Map<?, ?> m && type.equals(m.get("type"))) {
                 return (String) m.get("reason");
             }
         }

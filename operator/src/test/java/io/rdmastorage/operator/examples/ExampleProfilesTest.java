@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.operator.acceptance.AcceptanceSpecDocument;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
 import io.rdmastorage.operator.verdict.CheckTypes;
@@ -15,6 +17,7 @@ import io.rdmastorage.testing.LocalControlPlane;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -37,6 +40,8 @@ class ExampleProfilesTest {
     static final List<String> PROFILES = List.of("gpfs-verbs.yaml", "nvmeof-rdma.yaml", "gpfs-gds-training.yaml",
             "verbs-latency.yaml", "ceph-messenger.yaml", "roce-lossless.yaml", "data-path.yaml", "nfs-rdma-gds.yaml",
             "all-checks.yaml");
+    /** The acceptance run's example: not a profile, but validated the same way. */
+    static final String ACCEPTANCE = "acceptance.yaml";
 
     private static Kubectl kubectl;
 
@@ -46,7 +51,8 @@ class ExampleProfilesTest {
         kubectl = plane.kubectl();
         kubectl.apply(Path.of("../crds")).orThrow("kubectl apply crds");
         kubectl.run("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io").orThrow("crds established");
+                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io",
+                "crd/rdmastorageacceptances.rdmastorage.io").orThrow("crds established");
     }
 
     static Stream<String> profiles() {
@@ -86,6 +92,19 @@ class ExampleProfilesTest {
     }
 
     @Test
+    void theAcceptanceExampleIsValidAndReachesTheProbeAsItsSpec() throws Exception {
+        CommandResult result = kubectl.run("apply", "--dry-run=server", "--validate=strict", "-o", "json",
+                "-f", EXAMPLES.resolve(ACCEPTANCE).toString());
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        RdmaStorageAcceptance run = Serialization.unmarshal(result.stdout(), RdmaStorageAcceptance.class);
+        AcceptanceSpecDocument document = AcceptanceSpecDocument.of(run.getSpec());
+        assertThat(document.spec().nvmeof().transports()).containsExactly("rdma", "tcp");
+        assertThat(document.spec().nvmeof().connect()).isTrue();
+        assertThat(document.deadline()).isEqualTo(Duration.ofSeconds(2 * (90 + 60) + 120));
+        assertThat(Files.readString(EXAMPLES.resolve(ACCEPTANCE))).startsWith("#").contains("--readonly");
+    }
+
+    @Test
     void theCombinedExampleHasEveryCheckSection() {
         RdmaStorageProfile profile = serverDryRun("all-checks.yaml");
         assertThat(CheckTypes.expected(profile.getSpec())).isEqualTo(CheckTypes.ALL);
@@ -122,11 +141,12 @@ class ExampleProfilesTest {
         for (String file : PROFILES) {
             assertThat(readme).contains("(" + file + ")");
         }
+        assertThat(readme).contains("(" + ACCEPTANCE + ")");
         assertThat(readme).contains("argocd/application.yaml").contains("argocd/argocd-cm-health.yaml")
                 .contains("prometheus/prometheusrule.yaml");
         try (Stream<Path> files = Files.list(EXAMPLES)) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList())
-                    .containsExactlyInAnyOrderElementsOf(PROFILES);
+                    .containsExactlyInAnyOrderElementsOf(Stream.concat(PROFILES.stream(), Stream.of(ACCEPTANCE)).toList());
         }
     }
 

@@ -4,6 +4,7 @@ import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The operator's RBAC is exactly what it needs. It runs under the rules the Helm chart ships while
  * a control plane of its own records every request of the operator's service account in its audit
  * log, through a whole life: leader election, probes on healthy, failing and NotReady nodes, node
- * markings, a spec change, a node leaving, the profile deleted. Then:
+ * markings, a spec change, an acceptance run to its end and deleted, a node leaving, the profile
+ * deleted. Then:
  * <ul>
  * <li>no request was refused (403): every permission it needs is granted;</li>
  * <li>every (group, resource, verb) granted was used: removing any rule refuses a request the
@@ -74,6 +76,25 @@ class LeastPrivilegeTest {
                 return p.getStatus().getObservedGeneration().equals(p.getMetadata().getGeneration())
                         && env.verdict(NAME, "ok").getStatus().getObservedGeneration().equals(p.getMetadata().getGeneration());
             });
+            // an acceptance run to its end and deleted: its finalizer, status, pod and ConfigMaps
+            env.plane.kubectl().applyYaml("""
+                    apiVersion: rdmastorage.io/v1alpha1
+                    kind: RdmaStorageAcceptance
+                    metadata: {name: rbac-accept}
+                    spec:
+                      nodeName: bad
+                      nvmeof: {nqn: "nqn.2014-08.org.example:target1", address: 192.0.2.1}
+                      latency: {durationSeconds: 5}
+                      iops: {durationSeconds: 5}
+                      bandwidth: {durationSeconds: 5}
+                    """).orThrow("kubectl apply acceptance");
+            await("acceptance run ended", Duration.ofSeconds(90), () -> {
+                RdmaStorageAcceptance run = env.admin.resources(RdmaStorageAcceptance.class).withName("rbac-accept").get();
+                return run.getStatus() != null && "Failed".equals(run.getStatus().getPhase());
+            });
+            env.admin.resources(RdmaStorageAcceptance.class).withName("rbac-accept").delete();
+            await("acceptance run deleted", Duration.ofSeconds(60),
+                    () -> env.admin.resources(RdmaStorageAcceptance.class).withName("rbac-accept").get() == null);
             env.cluster.removeNode("ok");
             await("node forgotten", Duration.ofSeconds(60), () -> env.verdict(NAME, "ok") == null);
             env.deleteProfile(NAME);

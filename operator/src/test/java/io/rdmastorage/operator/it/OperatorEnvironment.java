@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The operator as it runs in a cluster, in this JVM: the real API server with the CRDs from
@@ -137,6 +138,13 @@ final class OperatorEnvironment implements AutoCloseable {
         } else {
             NodeScenarios.withFailure(host, failure);
         }
+        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        return host;
+    }
+
+    /** Registers a simulated node whose fixture host {@code setup} builds. */
+    FixtureHost addFixtureNode(String name, UnaryOperator<FixtureHost> setup) {
+        FixtureHost host = setup.apply(FixtureHost.at(hostRoots.resolve(name)));
         cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
         return host;
     }

@@ -1,0 +1,195 @@
+package io.rdmastorage.probe.acceptance;
+
+import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.check.NvmeofRdmaCheck;
+import io.rdmastorage.probe.counters.CounterSnapshot;
+import io.rdmastorage.probe.counters.CounterWindow;
+import io.rdmastorage.probe.counters.StorageCounters;
+import io.rdmastorage.probe.counters.TransportTraffic;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.parse.CpuUsage;
+import io.rdmastorage.probe.parse.FioJson;
+import io.rdmastorage.probe.parse.NvmeController;
+import io.rdmastorage.probe.parse.ProcStat;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One acceptance run: for each transport of the spec, in order, the controller of the target over
+ * that transport (an existing live one, or, with {@code connect: true}, one this run connects and
+ * disconnects right after that transport's workloads), its namespace's block device, then fio's
+ * three read-only workloads on it with {@code /proc/stat} read just before and just after each,
+ * and the node's storage counters just before the first and just after the last
+ * ({@link TransportProof}: a run whose bytes moved on the other transport is not this transport's).
+ *
+ * <p>A transport whose device is also reached by another controller (NVMe multipath with paths
+ * over both transports) is not measured: the head would send part of the I/O over the other
+ * path, and the comparison would compare nothing.
+ */
+public final class AcceptanceRun {
+
+    static final String FIO = "fio";
+    /** fio's start (device open, job setup) and its exit, on top of the workload's own runtime. */
+    static final Duration FIO_SLACK = Duration.ofSeconds(30);
+    /** The kernel scans a new controller's namespaces after {@code nvme connect} returns. */
+    static final Duration NAMESPACE_WAIT = Duration.ofSeconds(10);
+    static final String PROC_STAT = "/proc/stat";
+
+    private final HostRoot host;
+    private final ToolRunner hostTools;
+    private final Function<Duration, ToolRunner> fioRunner;
+    private final AcceptanceSpec spec;
+    private String fioVersion = "";
+
+    /**
+     * @param hostTools runs the host's {@code nvme} (chroot into the host root in the pod)
+     * @param fioRunner runs fio from the probe image with the given timeout
+     */
+    public AcceptanceRun(HostRoot host, ToolRunner hostTools, Function<Duration, ToolRunner> fioRunner, AcceptanceSpec spec) {
+        this.host = host;
+        this.hostTools = hostTools;
+        this.fioRunner = fioRunner;
+        this.spec = spec;
+    }
+
+    /** The measured transports and the cleanup; {@code report} fills in node, version and timing. */
+    public record Outcome(List<AcceptanceReport.TransportRun> transports, List<String> disconnected,
+                          List<String> cleanupProblems, String fioVersion) {
+    }
+
+    public Outcome run() {
+        List<AcceptanceReport.TransportRun> runs = new ArrayList<>();
+        try (NvmeConnections connections = new NvmeConnections(host, hostTools)) {
+            for (String transport : spec.nvmeof().transports()) {
+                runs.add(measure(transport, connections));
+            }
+            connections.close();
+            return new Outcome(runs, connections.disconnected(), connections.problems(), fioVersion);
+        }
+    }
+
+    private AcceptanceReport.TransportRun measure(String transport, NvmeConnections connections) {
+        ProbeSpec.Target target = spec.nvmeof().target();
+        List<NvmeController> controllers = NvmeofRdmaCheck.controllers(host);
+        Optional<NvmeController> existing = controllers.stream()
+                .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
+                        && c.reaches(target.address(), target.port()) && c.isLive())
+                .findFirst();
+        if (existing.isPresent()) {
+            return measureOn(transport, existing.get(), false);
+        }
+        if (!spec.nvmeof().connect()) {
+            return failed(transport, "", "no live " + transport + " controller for " + target + "; connect it (nvme connect -t "
+                    + transport + " -a " + target.address() + " -s " + target.port() + " -n " + target.nqn()
+                    + ") or set nvmeof.connect: true to let the run connect and disconnect it");
+        }
+        NvmeConnections.Outcome connected = connections.connect(target, transport);
+        if (connected.connected().isEmpty()) {
+            return failed(transport, "", "could not connect over " + transport + ": " + connected.problem());
+        }
+        NvmeController controller = connected.connected().get().controller();
+        try {
+            return measureOn(transport, controller, true);
+        } finally {
+            connections.disconnect(controller.name());
+        }
+    }
+
+    private AcceptanceReport.TransportRun measureOn(String transport, NvmeController controller, boolean ours) {
+        Optional<NamespaceDevice> device = awaitNamespace(controller);
+        if (device.isEmpty()) {
+            return new AcceptanceReport.TransportRun(transport, controller.name(), "", ours, Map.of(),
+                    controller.name() + " has no namespace under " + NvmeofRdmaCheck.NVME_CLASS + "/" + controller.name()
+                            + " after " + NAMESPACE_WAIT.toSeconds() + "s; check that the subsystem exports one (nvme list-subsys)", "");
+        }
+        String dev = device.get().device();
+        if (!device.get().sharedWith().isEmpty()) {
+            return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, Map.of(),
+                    dev + " is an NVMe multipath head that " + String.join(", ", device.get().sharedWith())
+                            + " also reaches, so its I/O would not all go over " + transport + "; measure with one transport "
+                            + "connected at a time (connect: true connects each only for its own run)", "");
+        }
+        Map<Workload, AcceptanceReport.Numbers> numbers = new EnumMap<>(Workload.class);
+        StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
+                Set.of(spec.nvmeof().port()), false));
+        List<String> ports = counters.ports().stream().map(Object::toString).toList();
+        CounterSnapshot trafficBefore = counters.read();
+        long fioBytes = 0;
+        long fioIos = 0;
+        for (Workload workload : Workload.values()) {
+            AcceptanceSpec.Run run = spec.run(workload);
+            Optional<ProcStat> before = procStat();
+            ToolResult fio = fioRunner.apply(Duration.ofSeconds(run.durationSeconds()).plus(FIO_SLACK))
+                    .run(FIO, workload.fioArguments(run, dev));
+            Optional<ProcStat> after = procStat();
+            Optional<FioJson.Run> parsed = FioJson.parse(fio.stdout());
+            if (!fio.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || parsed.get().totalIos() == 0) {
+                return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers,
+                        workload.field() + ": " + fioProblem(fio, parsed), "");
+            }
+            fioVersion = parsed.get().version();
+            Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
+            FioJson.Run r = parsed.get();
+            numbers.put(workload, new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), r.p50Micros(), r.p99Micros(),
+                    r.p999Micros(), cpu));
+            fioBytes += r.bytesPerSecond() * r.runtimeMillis() / 1000;
+            fioIos += r.totalIos();
+        }
+        TransportProof proof = TransportProof.of(transport,
+                TransportTraffic.of(new CounterWindow(trafficBefore, counters.read()), ports),
+                spec.nvmeof().target(), fioBytes, fioIos);
+        return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers, proof.problem(),
+                proof.summary());
+    }
+
+    private Optional<NamespaceDevice> awaitNamespace(NvmeController controller) {
+        long deadline = System.nanoTime() + NAMESPACE_WAIT.toNanos();
+        while (true) {
+            List<NvmeController> all = NvmeofRdmaCheck.controllers(host);
+            Map<String, List<String>> entries = new LinkedHashMap<>();
+            all.forEach(c -> entries.put(c.name(), host.list(NvmeofRdmaCheck.NVME_CLASS + "/" + c.name())));
+            Optional<NamespaceDevice> device = NamespaceDevice.of(controller, entries, all);
+            if (device.isPresent() || System.nanoTime() > deadline) {
+                return device;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+    }
+
+    private Optional<ProcStat> procStat() {
+        return host.read(PROC_STAT).flatMap(ProcStat::parse);
+    }
+
+    private static String fioProblem(ToolResult fio, Optional<FioJson.Run> parsed) {
+        if (fio.outcome() == ToolResult.Outcome.NOT_FOUND) {
+            return "fio not found in the probe image; install it there or point node-probe at it with --tool fio=PATH";
+        }
+        if (parsed.isPresent() && parsed.get().error() != 0) {
+            return "fio's job ended with error " + parsed.get().error() + " (an errno): " + fio.problem();
+        }
+        if (parsed.isPresent()) {
+            return "fio completed no I/O: " + fio.problem();
+        }
+        return fio.succeeded() ? "fio printed no JSON result" : fio.problem();
+    }
+
+    private static AcceptanceReport.TransportRun failed(String transport, String controller, String problem) {
+        return new AcceptanceReport.TransportRun(transport, controller, "", false, Map.of(), problem, "");
+    }
+}

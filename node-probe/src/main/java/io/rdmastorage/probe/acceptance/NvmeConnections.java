@@ -1,0 +1,113 @@
+package io.rdmastorage.probe.acceptance;
+
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.check.NvmeofRdmaCheck;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.parse.NvmeController;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The only place the acceptance run changes the node: NVMe-oF controllers it connects with the
+ * host's {@code nvme connect} (argv, never a shell) and disconnects again. It remembers which
+ * controllers it created and disconnects only those ({@code nvme disconnect -d nvmeN}): a controller
+ * it did not create is never touched. {@link #close()} disconnects whatever of its own is still
+ * connected; a JVM shutdown hook does the same when the pod is stopped (its deadline, its deletion)
+ * in the middle of a run.
+ */
+public final class NvmeConnections implements AutoCloseable {
+
+    /** A controller this run connected. */
+    public record Connected(NvmeController controller) {
+    }
+
+    /** What connecting gave: the new controller, or why there is none. */
+    public record Outcome(Optional<Connected> connected, String problem) {
+    }
+
+    private final HostRoot host;
+    private final ToolRunner hostTools;
+    private final Set<String> ours = new LinkedHashSet<>();
+    private final List<String> disconnected = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::disconnectAll, "nvme-disconnect");
+
+    public NvmeConnections(HostRoot host, ToolRunner hostTools) {
+        this.host = host;
+        this.hostTools = hostTools;
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * {@code nvme connect -t TRANSPORT -a ADDRESS -s PORT -n NQN}, then the controller that appeared
+     * for it: one that was not there before, of this transport, subsystem and address.
+     */
+    public synchronized Outcome connect(ProbeSpec.Target target, String transport) {
+        Set<String> before = names(NvmeofRdmaCheck.controllers(host));
+        ToolResult result = hostTools.run("nvme", "connect", "-t", transport, "-a", target.address(),
+                "-s", Integer.toString(target.port()), "-n", target.nqn());
+        List<NvmeController> created = NvmeofRdmaCheck.controllers(host).stream()
+                .filter(c -> !before.contains(c.name()))
+                .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
+                        && c.reaches(target.address(), target.port()))
+                .toList();
+        created.forEach(c -> ours.add(c.name()));
+        if (created.isEmpty()) {
+            return new Outcome(Optional.empty(), result.succeeded()
+                    ? "'" + result.command() + "' succeeded but no new " + transport + " controller for " + target + " appeared"
+                    : result.problem());
+        }
+        return new Outcome(Optional.of(new Connected(created.get(0))), "");
+    }
+
+    /** Disconnects a controller this run connected; any other name is refused. */
+    public synchronized void disconnect(String controller) {
+        if (!ours.remove(controller)) {
+            throw new IllegalArgumentException(controller + " was not connected by this run");
+        }
+        ToolResult result = hostTools.run("nvme", "disconnect", "-d", controller);
+        if (result.succeeded()) {
+            disconnected.add(controller);
+        } else {
+            problems.add("could not disconnect " + controller + " (" + result.problem() + "); disconnect it by hand: "
+                    + "nvme disconnect -d " + controller);
+        }
+    }
+
+    /** The controllers it connected and disconnected again, in order. */
+    public synchronized List<String> disconnected() {
+        return List.copyOf(disconnected);
+    }
+
+    /** Disconnects that failed, each with the command to finish the cleanup. */
+    public synchronized List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    private synchronized void disconnectAll() {
+        for (String controller : List.copyOf(ours)) {
+            disconnect(controller);
+        }
+    }
+
+    @Override
+    public void close() {
+        disconnectAll();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run: nothing left to remove
+        }
+    }
+
+    private static Set<String> names(List<NvmeController> controllers) {
+        Set<String> names = new LinkedHashSet<>();
+        controllers.forEach(c -> names.add(c.name()));
+        return names;
+    }
+}

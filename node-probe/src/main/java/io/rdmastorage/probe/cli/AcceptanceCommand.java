@@ -1,0 +1,64 @@
+package io.rdmastorage.probe.cli;
+
+import io.rdmastorage.contract.spec.AcceptanceSpec;
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.probe.acceptance.AcceptanceReport;
+import io.rdmastorage.probe.acceptance.AcceptanceRun;
+import io.rdmastorage.probe.host.ExecMode;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolLocator;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.spec.SpecReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * {@code node-probe acceptance --spec FILE}: one {@link AcceptanceRun}, printed (and written to
+ * {@code --output}) as the compact acceptance result document. The host's {@code nvme} runs like
+ * every host tool (chroot into {@code --host-root}); fio runs from the probe's own file system
+ * (the probe image has it; a host need not), found in its PATH folders or at {@code --tool fio=PATH}.
+ */
+final class AcceptanceCommand {
+
+    private AcceptanceCommand() {
+    }
+
+    static int run(CliArguments cli, InputStream stdin, PrintStream out) throws UsageException, IOException {
+        long startNanos = System.nanoTime();
+        Instant startedAt = Instant.now();
+        AcceptanceSpec spec;
+        try {
+            spec = SpecReader.readAcceptance(NodeProbe.specText(cli.spec().orElseThrow(), stdin));
+        } catch (InvalidSpecException e) {
+            throw new UsageException("invalid spec: " + e.getMessage());
+        }
+        Path root = Path.of(cli.hostRoot());
+        if (!Files.isDirectory(root)) {
+            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
+        }
+        HostRoot host = new HostRoot(root);
+        ToolRunner hostTools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
+        HostRoot own = new HostRoot(Path.of("/"));
+        ToolLocator ownTools = new ToolLocator(own, cli.tools());
+        AcceptanceRun.Outcome outcome = new AcceptanceRun(host, hostTools,
+                timeout -> new ToolRunner(own, ownTools, ExecMode.DIRECT, timeout), spec).run();
+        AcceptanceReport report = new AcceptanceReport(NodeProbe.nodeName(cli, host), NodeProbe.version(),
+                outcome.fioVersion(), startedAt.truncatedTo(ChronoUnit.SECONDS).toString(),
+                (System.nanoTime() - startNanos) / 1_000_000, outcome.transports(), outcome.disconnected(),
+                outcome.cleanupProblems());
+        String json = report.toJson();
+        if (cli.output().isPresent()) {
+            Files.writeString(Path.of(cli.output().get()), json, StandardCharsets.UTF_8);
+        }
+        out.print(json + "\n");
+        out.flush();
+        return report.complete() ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
+    }
+}

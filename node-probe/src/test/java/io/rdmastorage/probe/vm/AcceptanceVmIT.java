@@ -1,0 +1,146 @@
+package io.rdmastorage.probe.vm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.contract.ReportSchema;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The acceptance run on a real kernel: fio (the probe image's) against the nvme-rdma and nvme-tcp
+ * controllers of the VM's one nvmet subsystem, the host's real /proc/stat around each workload,
+ * {@code nvme connect}/{@code disconnect} by the probe in its pod's view of the node (host root at
+ * /host, chroot, host network). Under TCG the numbers say nothing about RDMA against TCP, so this
+ * asserts the pipeline (real fio numbers and CPU deltas in the document) and the cleanup (what the
+ * probe connected is gone, what it did not connect is still there), not the speedup.
+ */
+class AcceptanceVmIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String NQN = RealKernelNodeVmIT.NQN;
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(400);
+
+    static VmNode vm;
+
+    @BeforeAll
+    static void boot() throws Exception {
+        Path module = Path.of(System.getProperty("user.dir"));
+        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
+        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
+        vm = VmNode.bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+    }
+
+    @AfterAll
+    static void shutdown() throws Exception {
+        if (vm != null) {
+            vm.close();
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        vm.run("bash /mnt/share/scenario.sh reset", Duration.ofSeconds(60)).requireSuccess("scenario.sh reset");
+    }
+
+    private static String spec(boolean connect) {
+        return "{\"nvmeof\":{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420,\"transports\":[\"rdma\",\"tcp\"],"
+                + "\"connect\":" + connect + "},\"latency\":{\"durationSeconds\":5},"
+                + "\"iops\":{\"durationSeconds\":5,\"jobs\":2,\"iodepth\":8},\"bandwidth\":{\"durationSeconds\":5}}";
+    }
+
+    /** node-probe acceptance as the pod runs it (host network: nvme-tcp's sockets live in the connecting netns). */
+    private static VmNode.Result acceptance(String spec) {
+        String encoded = Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8));
+        return vm.run("bash /mnt/share/scenario.sh probe " + encoded + " --host-network -- acceptance --tool-timeout 30s",
+                RUN_TIMEOUT);
+    }
+
+    /** The fabrics controllers the kernel has now: {@code nvme0 rdma}, one per line. */
+    private static String controllers() {
+        return vm.run("for c in /sys/class/nvme/nvme*; do [ -e \"$c/transport\" ] && echo \"${c##*/} $(cat $c/transport)\"; done; true",
+                Duration.ofSeconds(30)).requireSuccess("list controllers").stdout();
+    }
+
+    private static void assertMeasured(JsonNode transport) {
+        for (String workload : new String[] {"latency", "iops", "bandwidth"}) {
+            JsonNode w = transport.path(workload);
+            assertThat(w.path("iops").asDouble()).as("%s %s iops in %s", transport.path("transport"), workload, transport)
+                    .isPositive();
+            assertThat(w.path("bytesPerSecond").asLong()).isPositive();
+            // the host's real /proc/stat moved during the run: some CPU was busy, none of it invented
+            assertThat(w.path("coresBusy").asDouble()).isPositive().isLessThanOrEqualTo(2.0);
+            assertThat(w.path("sysPercent").asDouble()).isBetween(0.0, 100.0);
+        }
+        assertThat(transport.path("latency").path("p50Micros").asDouble()).isPositive();
+        assertThat(transport.path("latency").path("p99Micros").asDouble())
+                .isGreaterThanOrEqualTo(transport.path("latency").path("p50Micros").asDouble());
+    }
+
+    @Test
+    void connectTrueMeasuresEachTransportAloneAndLeavesNothingConnected() throws Exception {
+        assertThat(controllers()).as("reset leaves nothing connected").isBlank();
+
+        VmNode.Result run = acceptance(spec(true));
+
+        JsonNode doc = JSON.readTree(run.stdout());
+        assertThat(doc.path("complete").asBoolean()).as("%s\n%s", run.stdout(), run.stderr()).isTrue();
+        assertThat(run.exitCode()).isZero();
+        assertThat(doc.path("fioVersion").asText()).startsWith("fio-3.");
+        assertThat(run.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThan(ReportSchema.MAX_BYTES);
+        JsonNode rdma = doc.path("transports").get(0);
+        JsonNode tcp = doc.path("transports").get(1);
+        assertThat(rdma.path("transport").asText()).isEqualTo("rdma");
+        assertThat(tcp.path("transport").asText()).isEqualTo("tcp");
+        assertThat(rdma.path("connectedByProbe").asBoolean()).isTrue();
+        assertThat(tcp.path("connectedByProbe").asBoolean()).isTrue();
+        assertThat(rdma.path("device").asText()).startsWith("/dev/nvme");
+        assertMeasured(rdma);
+        assertMeasured(tcp);
+        // the data-path counters around each transport's workloads: rxe's packets for rdma, the NVMe/TCP socket's bytes for tcp
+        assertThat(rdma.path("traffic").asText()).containsPattern("RDMA ports .*rxe0/1.* [1-9][0-9]* packets")
+                .contains("NVMe/TCP to 192.0.2.1:4420 0 bytes");
+        assertThat(tcp.path("traffic").asText()).containsPattern("NVMe/TCP to 192\\.0\\.2\\.1:4420 [1-9][0-9]* bytes");
+        assertThat(doc.path("disconnected")).hasSize(2);
+        assertThat(controllers()).as("what the probe connected is disconnected").isBlank();
+        System.err.printf("vm-node acceptance (TCG, not meaningful): rdma p50 %.0f µs, tcp p50 %.0f µs; rdma %s; tcp %s%n",
+                rdma.path("latency").path("p50Micros").asDouble(), tcp.path("latency").path("p50Micros").asDouble(),
+                rdma.path("traffic").asText(), tcp.path("traffic").asText());
+    }
+
+    @Test
+    void aControllerConnectedBeforeTheRunIsMeasuredAndLeftConnected() throws Exception {
+        vm.run("bash /mnt/share/scenario.sh connect rdma", Duration.ofSeconds(60)).requireSuccess("nvme connect -t rdma");
+        String before = controllers();
+        assertThat(before).contains(" rdma");
+        boolean multipath = vm.run("cat /sys/module/nvme_core/parameters/multipath", Duration.ofSeconds(10))
+                .stdout().strip().equals("Y");
+
+        VmNode.Result run = acceptance(spec(true));
+
+        JsonNode doc = JSON.readTree(run.stdout());
+        JsonNode rdma = doc.path("transports").get(0);
+        JsonNode tcp = doc.path("transports").get(1);
+        assertThat(rdma.path("connectedByProbe").asBoolean()).as(run.stdout() + run.stderr()).isFalse();
+        assertMeasured(rdma);
+        assertThat(tcp.path("connectedByProbe").asBoolean()).isTrue();
+        System.err.printf("vm-node acceptance beside a connected rdma controller: multipath %s, tcp: %s%n", multipath,
+                tcp.path("problem").asText(tcp.path("traffic").asText()));
+        if (multipath) {
+            // both controllers are paths of one multipath head: the tcp run would not be tcp's alone
+            assertThat(tcp.path("problem").asText()).contains("multipath head", "(rdma)");
+            assertThat(doc.path("complete").asBoolean()).isFalse();
+        } else {
+            assertMeasured(tcp);
+        }
+        assertThat(doc.path("disconnected")).hasSize(1);
+        assertThat(controllers()).as("only the probe's own controller is gone").isEqualTo(before);
+    }
+}

@@ -1,0 +1,123 @@
+package io.rdmastorage.operator.acceptance;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.probe.ProbePodFactory;
+import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an acceptance run creates in the operator's namespace, all owned by the run: its pod
+ * (node-probe {@code acceptance}, the probe pods' shape from {@link ProbePodFactory}: privileged,
+ * no API token, host root read-only), the ConfigMap with its spec, and the ConfigMap with its
+ * Markdown record.
+ *
+ * <p>Where it differs from a profile's probe, and why: it may take minutes, not seconds, so its
+ * deadline is the run's; fio at depth needs CPU, so the limit is one core per fio job of the IOPS
+ * workload (at least two; a throttled fio would measure the limit, not the transport); the probe
+ * disconnects what it connected on SIGTERM, so it gets 30 s of grace; and it uses the host's
+ * network only with {@code connect: true}, because nvme-tcp opens its sockets in the network
+ * namespace of the process that connects, and the pod's own would vanish with the pod.
+ */
+public final class AcceptancePods {
+
+    public static final String COMPONENT = "acceptance";
+    static final long TERMINATION_GRACE_SECONDS = 30;
+    static final Quantity CPU_REQUEST = new Quantity("1");
+    static final int MIN_CPU_LIMIT = 2;
+    static final Quantity MEMORY_REQUEST = new Quantity("256Mi");
+    static final Quantity MEMORY_LIMIT = new Quantity("1Gi");
+    /** node-probe's timeout for each host tool it runs (nvme connect, nvme disconnect). */
+    static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
+
+    private AcceptancePods() {
+    }
+
+    /** {@code <run>-<node>-<hash>-acceptance}, cut to a DNS label. */
+    public static String podName(RdmaStorageAcceptance run) {
+        return ProbePodFactory.podName(run.getMetadata().getName(), run.getSpec().getNodeName(), COMPONENT);
+    }
+
+    /** {@code rsa-<run>-spec}. */
+    public static String specName(String run) {
+        return "rsa-" + run + "-spec";
+    }
+
+    /** {@code rsa-<run>-report}: the Markdown record. */
+    public static String reportName(String run) {
+        return "rsa-" + run + "-report";
+    }
+
+    /** managed-by, component, run and node. */
+    public static Map<String, String> labels(RdmaStorageAcceptance run) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
+        labels.put(Labels.COMPONENT, COMPONENT);
+        labels.put(RdmaStorageAcceptance.RUN_LABEL, run.getMetadata().getName());
+        labels.put(Labels.NODE, Labels.nodeValue(run.getSpec().getNodeName()));
+        return labels;
+    }
+
+    public static Pod pod(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {
+        String name = run.getMetadata().getName();
+        int cpus = Math.max(MIN_CPU_LIMIT, document.spec().run(Workload.IOPS).jobs());
+        ProbePodFactory.Owner owner = new ProbePodFactory.Owner(ownerReference(run), COMPONENT, Map.of(),
+                ProbePodFactory.tolerations(run.getSpec().getTolerations()), specName(name));
+        ProbePodFactory.Budget budget = new ProbePodFactory.Budget(document.deadline(), TERMINATION_GRACE_SECONDS,
+                CPU_REQUEST, new Quantity(Integer.toString(cpus)), MEMORY_REQUEST, MEMORY_LIMIT);
+        Map<String, String> labels = labels(run);
+        labels.remove(Labels.COMPONENT);   // the pod shape sets it from the owner
+        return ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
+                ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), document.spec().nvmeof().connect(),
+                budget, config);
+    }
+
+    public static ConfigMap spec(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {
+        return configMap(run, specName(run.getMetadata().getName()), ProbeSpecConfigMap.KEY, document.json(), config);
+    }
+
+    /** The record, key {@value AcceptanceRecord#KEY}. */
+    public static ConfigMap report(RdmaStorageAcceptance run, String markdown, OperatorConfig config) {
+        return configMap(run, reportName(run.getMetadata().getName()), AcceptanceRecord.KEY, markdown, config);
+    }
+
+    private static ConfigMap configMap(RdmaStorageAcceptance run, String name, String key, String value,
+                                       OperatorConfig config) {
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(config.namespace())
+                    .withLabels(labels(run))
+                    .withOwnerReferences(ownerReference(run))
+                .endMetadata()
+                .withData(Map.of(key, value))
+                .build();
+    }
+
+    /** The run (cluster-scoped) owns its namespaced objects; controller: true maps them back to it. */
+    static OwnerReference ownerReference(RdmaStorageAcceptance run) {
+        String uid = run.getMetadata().getUid();
+        if (uid == null || uid.isEmpty()) {
+            throw new IllegalArgumentException("acceptance run " + run.getMetadata().getName() + " has no uid");
+        }
+        return new OwnerReferenceBuilder()
+                .withApiVersion(RdmaStorageProfile.GROUP + "/" + RdmaStorageProfile.VERSION)
+                .withKind(RdmaStorageAcceptance.KIND)
+                .withName(run.getMetadata().getName())
+                .withUid(uid)
+                .withController(true)
+                .build();
+    }
+}

@@ -1,0 +1,81 @@
+package io.rdmastorage.operator.acceptance;
+
+import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.operator.api.AcceptanceRatios;
+import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The run's record for the deployment document, in Markdown: the three numbers side by side per
+ * transport with the TCP/RDMA ratios, the verdict, the controllers, the exact fio command lines,
+ * versions and date. Kept in the run's ConfigMap under {@value #KEY}:
+ * {@code kubectl get cm rsa-<run>-report -n <ns> -o jsonpath='{.data.report\.md}'}.
+ */
+public final class AcceptanceRecord {
+
+    public static final String KEY = "report.md";
+
+    private AcceptanceRecord() {
+    }
+
+    public static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
+                                  AcceptanceVerdict.Judged verdict) {
+        List<AcceptanceTransportResult> t = result.transports();
+        AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());
+        StringBuilder md = new StringBuilder();
+        md.append("# RDMA storage acceptance: ").append(run.getMetadata().getName()).append("\n\n");
+        md.append("- Node: ").append(run.getSpec().getNodeName()).append('\n');
+        md.append("- Target: ").append(document.spec().nvmeof().target()).append('\n');
+        md.append("- Date: ").append(result.startedAt()).append('\n');
+        md.append("- Tools: node-probe ").append(result.probeVersion()).append(", ")
+                .append(result.fioVersion().isEmpty() ? "fio (version not reported)" : result.fioVersion()).append('\n');
+        md.append("- RdmaEffective: **").append(verdict.status()).append("** (").append(verdict.reason()).append("): ")
+                .append(verdict.message()).append("\n\n");
+        md.append("| | ");
+        t.forEach(x -> md.append(x.getTransport()).append(" | "));
+        md.append("TCP/RDMA |\n|---|");
+        t.forEach(x -> md.append("---:|"));
+        md.append("---:|\n");
+        Workload lat = Workload.LATENCY;
+        Workload iops = Workload.IOPS;
+        Workload bw = Workload.BANDWIDTH;
+        row(md, "4 KiB random read, depth 1: p50 latency (µs)", t, AcceptanceTransportResult::getLatencyP50Micros, ratios.getLatency());
+        row(md, "p99 latency (µs)", t, AcceptanceTransportResult::getLatencyP99Micros, ratios.getLatencyP99());
+        row(md, "p99.9 latency (µs)", t, AcceptanceTransportResult::getLatencyP999Micros, null);
+        row(md, "4 KiB random read, " + document.spec().run(iops).jobs() + " jobs x depth " + document.spec().run(iops).iodepth()
+                + ": IOPS", t, AcceptanceTransportResult::getIops, null);
+        row(md, "host cores busy", t, AcceptanceTransportResult::getIopsCoresBusy, null);
+        row(md, "%soft", t, AcceptanceTransportResult::getIopsSoftPercent, null);
+        row(md, "%sys", t, AcceptanceTransportResult::getIopsSysPercent, null);
+        row(md, "host CPU per I/O (µs)", t, AcceptanceTransportResult::getCpuMicrosPerIo, ratios.getCpuPerIo());
+        row(md, "1 MiB sequential read: GB/s (reference)", t, AcceptanceTransportResult::getBandwidthGBps, ratios.getBandwidth());
+        row(md, "host cores busy", t, AcceptanceTransportResult::getBandwidthCoresBusy, null);
+        md.append("\nRatios are TCP divided by RDMA: above 1, RDMA is faster or cheaper (bandwidth: below 1).\n\n");
+        md.append("## Controllers\n\n");
+        for (AcceptanceTransportResult x : t) {
+            md.append("- ").append(x.getTransport()).append(": ")
+                    .append(x.getController() == null || x.getController().isEmpty() ? "none" : x.getController())
+                    .append(x.getDevice() == null || x.getDevice().isEmpty() ? "" : " " + x.getDevice())
+                    .append(Boolean.TRUE.equals(x.getConnectedByProbe()) ? " (connected by the run, disconnected after it)"
+                            : " (connected before the run, left as it was)")
+                    .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
+                    .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
+        }
+        md.append("\n## Commands (the same on every transport; DEVICE is the controller's namespace)\n\n```\n");
+        for (Workload w : List.of(lat, iops, bw)) {
+            md.append(w.fioCommandLine(document.spec().run(w), "DEVICE")).append('\n');
+        }
+        md.append("```\n\nHost CPU: /proc/stat read just before and just after each fio run.\n");
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, String label, List<AcceptanceTransportResult> t,
+                            Function<AcceptanceTransportResult, Double> value, Double ratio) {
+        md.append("| ").append(label).append(" | ");
+        t.forEach(x -> md.append(AcceptanceVerdict.fmt(Optional.ofNullable(value.apply(x)).orElse(null))).append(" | "));
+        md.append(ratio == null ? "" : AcceptanceVerdict.fmt(ratio) + "x").append(" |\n");
+    }
+}

@@ -1,0 +1,97 @@
+package io.rdmastorage.operator.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.contract.ReportSchema;
+import io.rdmastorage.contract.acceptance.AcceptanceSchema;
+import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.rdmastorage.operator.verdict.SafeText;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the acceptance pod reported in its termination message ({@link AcceptanceSchema}), read
+ * without trust: anything that is not such a document gives nothing, texts are cleaned of
+ * characters that could garble a terminal, and a number that is not a number is absent.
+ */
+public record AcceptanceResult(boolean complete, String message, String probeVersion, String fioVersion, String startedAt,
+                               List<AcceptanceTransportResult> transports, List<String> disconnected) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    static final int MAX_TEXT = 400;
+
+    public static Optional<AcceptanceResult> parse(String terminationMessage) {
+        JsonNode doc;
+        try {
+            doc = JSON.readTree(terminationMessage);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (doc == null || !doc.isObject() || !AcceptanceSchema.KIND.equals(doc.path(AcceptanceSchema.F_KIND).asText())
+                || !ReportSchema.API_VERSION.equals(doc.path(AcceptanceSchema.F_API_VERSION).asText())
+                || !doc.path(AcceptanceSchema.F_COMPLETE).isBoolean() || !doc.path(AcceptanceSchema.F_TRANSPORTS).isArray()) {
+            return Optional.empty();
+        }
+        List<AcceptanceTransportResult> transports = new ArrayList<>();
+        for (JsonNode t : doc.get(AcceptanceSchema.F_TRANSPORTS)) {
+            transports.add(transport(t));
+        }
+        List<String> disconnected = new ArrayList<>();
+        doc.path(AcceptanceSchema.F_DISCONNECTED).forEach(d -> disconnected.add(text(d)));
+        return Optional.of(new AcceptanceResult(doc.get(AcceptanceSchema.F_COMPLETE).asBoolean(),
+                text(doc.path(AcceptanceSchema.F_MESSAGE)), text(doc.path(AcceptanceSchema.F_PROBE_VERSION)),
+                text(doc.path(AcceptanceSchema.F_FIO_VERSION)), text(doc.path(AcceptanceSchema.F_STARTED_AT)),
+                transports, disconnected));
+    }
+
+    private static AcceptanceTransportResult transport(JsonNode t) {
+        AcceptanceTransportResult r = new AcceptanceTransportResult();
+        r.setTransport(text(t.path(AcceptanceSchema.T_TRANSPORT)));
+        r.setController(text(t.path(AcceptanceSchema.T_CONTROLLER)));
+        r.setDevice(text(t.path(AcceptanceSchema.T_DEVICE)));
+        r.setConnectedByProbe(t.path(AcceptanceSchema.T_CONNECTED_BY_PROBE).asBoolean(false));
+        JsonNode latency = t.path(Workload.LATENCY.field());
+        r.setLatencyP50Micros(number(latency, AcceptanceSchema.W_P50_MICROS));
+        r.setLatencyP99Micros(number(latency, AcceptanceSchema.W_P99_MICROS));
+        r.setLatencyP999Micros(number(latency, AcceptanceSchema.W_P999_MICROS));
+        JsonNode iops = t.path(Workload.IOPS.field());
+        r.setIops(number(iops, AcceptanceSchema.W_IOPS));
+        r.setIopsCoresBusy(number(iops, AcceptanceSchema.W_CORES_BUSY));
+        r.setIopsSoftPercent(number(iops, AcceptanceSchema.W_SOFT_PERCENT));
+        r.setIopsSysPercent(number(iops, AcceptanceSchema.W_SYS_PERCENT));
+        if (r.getIops() != null && r.getIops() > 0 && r.getIopsCoresBusy() != null) {
+            r.setCpuMicrosPerIo(round(r.getIopsCoresBusy() * 1e6 / r.getIops()));
+        }
+        JsonNode bandwidth = t.path(Workload.BANDWIDTH.field());
+        Double bytes = number(bandwidth, AcceptanceSchema.W_BYTES_PER_SECOND);
+        r.setBandwidthGBps(bytes == null ? null : round(bytes / 1e9));
+        r.setBandwidthCoresBusy(number(bandwidth, AcceptanceSchema.W_CORES_BUSY));
+        String traffic = text(t.path(AcceptanceSchema.T_TRAFFIC));
+        r.setTraffic(traffic.isEmpty() ? null : traffic);
+        String problem = text(t.path(AcceptanceSchema.T_PROBLEM));
+        r.setProblem(problem.isEmpty() ? null : problem);
+        return r;
+    }
+
+    /** Valid: measured by itself with every number the comparison needs. */
+    static boolean comparable(AcceptanceTransportResult t) {
+        return t.getProblem() == null && t.getLatencyP50Micros() != null && t.getCpuMicrosPerIo() != null;
+    }
+
+    private static Double number(JsonNode parent, String field) {
+        JsonNode n = parent.path(field);
+        return n.isNumber() && Double.isFinite(n.asDouble()) && n.asDouble() >= 0 ? n.asDouble() : null;
+    }
+
+    private static String text(JsonNode n) {
+        String s = n.isTextual() ? n.asText() : "";
+        return SafeText.clean(s.length() > MAX_TEXT ? s.substring(0, MAX_TEXT) + "…" : s);
+    }
+
+    static Double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

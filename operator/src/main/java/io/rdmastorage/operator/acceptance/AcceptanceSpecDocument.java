@@ -1,0 +1,70 @@
+package io.rdmastorage.operator.acceptance;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
+import io.rdmastorage.operator.api.AcceptanceTransport;
+import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An acceptance run's spec as node-probe's {@code acceptance} command reads it ({@link AcceptanceSpec}):
+ * validated by the contract's rules here too, so a value the CRD schema let through by mistake
+ * never reaches the privileged pod. Also what the run takes: its deadline.
+ */
+public record AcceptanceSpecDocument(AcceptanceSpec spec, String json, Integer timeoutSeconds) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Per transport: connecting, the namespace scan, fio's start and exit for three workloads. */
+    static final Duration PER_TRANSPORT_OVERHEAD = Duration.ofSeconds(60);
+    /** Once per run: pulling the image, starting the pod and the JVM. */
+    static final Duration START_OVERHEAD = Duration.ofSeconds(120);
+
+    public static AcceptanceSpecDocument of(RdmaStorageAcceptanceSpec spec) throws InvalidSpecException {
+        AcceptanceNvmeofTarget t = spec.getNvmeof();
+        if (t == null) {
+            throw new InvalidSpecException("nvmeof", "is required: the target to measure");
+        }
+        List<String> transports = t.getTransports() == null ? null
+                : t.getTransports().stream().map(AcceptanceTransport::value).toList();
+        AcceptanceSpec contract = new AcceptanceSpec(
+                new AcceptanceSpec.Nvmeof(t.getNqn(), t.getAddress(), t.getPort(), transports, t.getConnect()),
+                run(spec.getLatency()), run(spec.getIops()), run(spec.getBandwidth())).validate();
+        Map<String, Object> doc = new LinkedHashMap<>();
+        AcceptanceSpec.Nvmeof n = contract.nvmeof();
+        doc.put("nvmeof", Map.of("nqn", n.nqn(), "address", n.address(), "port", n.port(), "transports", n.transports(),
+                "connect", n.connect()));
+        for (Workload w : Workload.values()) {
+            AcceptanceSpec.Run r = contract.run(w);
+            doc.put(w.field(), Map.of("durationSeconds", r.durationSeconds(), "jobs", r.jobs(), "iodepth", r.iodepth()));
+        }
+        try {
+            return new AcceptanceSpecDocument(contract, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the acceptance spec document", e);
+        }
+    }
+
+    /** How long the whole run may take: spec.timeoutSeconds, else every workload on every transport plus the overheads. */
+    public Duration deadline() {
+        if (timeoutSeconds != null) {
+            return Duration.ofSeconds(timeoutSeconds);
+        }
+        Duration workloads = Duration.ZERO;
+        for (Workload w : Workload.values()) {
+            workloads = workloads.plusSeconds(spec.run(w).durationSeconds());
+        }
+        return workloads.plus(PER_TRANSPORT_OVERHEAD).multipliedBy(spec.nvmeof().transports().size()).plus(START_OVERHEAD);
+    }
+
+    private static AcceptanceSpec.Run run(AcceptanceWorkloadSpec w) {
+        return w == null ? null : new AcceptanceSpec.Run(w.getDurationSeconds(), w.getJobs(), w.getIodepth());
+    }
+}

@@ -1,0 +1,43 @@
+package io.rdmastorage.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A one-shot RDMA-against-TCP comparison on one node, like a Job: the same read-only fio workloads
+ * on the same NVMe-oF target, once per transport, and the numbers side by side. Created by hand
+ * when a node or target is commissioned, never by a profile. Cluster-scoped; in the
+ * {@code rdmastorage} category. Its spec is immutable: a run measures what it was created with.
+ */
+@Group(RdmaStorageProfile.GROUP)
+@Version(RdmaStorageProfile.VERSION)
+@Kind("RdmaStorageAcceptance")
+@Plural("rdmastorageacceptances")
+@Singular("rdmastorageacceptance")
+@ShortNames("rsa")
+@Categories(RdmaStorageProfile.CATEGORY)
+@ValidationRule(value = "has(self.spec)", message = "spec is required: nodeName and nvmeof")
+@ValidationRule(value = "size(self.metadata.name) <= " + RdmaStorageProfile.MAX_NAME_LENGTH,
+        message = "metadata.name must be at most 63 characters: run names are used as label values")
+@AdditionalPrinterColumn(name = "NODE", jsonPath = ".spec.nodeName")
+@AdditionalPrinterColumn(name = "TARGET", jsonPath = ".spec.nvmeof.nqn")
+@AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "LATENCY-RATIO", jsonPath = ".status.ratios.latency", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "CPU-RATIO", jsonPath = ".status.ratios.cpuPerIo", type = AdditionalPrinterColumn.Type.NUMBER)
+@AdditionalPrinterColumn(name = "RDMA-EFFECTIVE", jsonPath = ".status.conditions[?(@.type==\"RdmaEffective\")].status")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"RdmaEffective\")].reason", priority = 1)
+public class RdmaStorageAcceptance extends CustomResource<RdmaStorageAcceptanceSpec, RdmaStorageAcceptanceStatus> {
+
+    public static final String KIND = "RdmaStorageAcceptance";
+    /** The run an object belongs to (run names are ≤ 63 characters, so always a valid value). */
+    public static final String RUN_LABEL = "rdmastorage.io/acceptance";
+}

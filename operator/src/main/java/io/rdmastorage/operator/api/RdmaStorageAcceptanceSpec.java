@@ -1,0 +1,124 @@
+package io.rdmastorage.operator.api;
+
+import io.fabric8.crd.generator.annotation.SchemaFrom;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.rdmastorage.contract.spec.Rules;
+import java.util.List;
+
+/** What an acceptance run measures, and where. Immutable once created. */
+@ValidationRule(value = "self == oldSelf", message = "spec is immutable: an acceptance run measures what it was created with; create a new run")
+@ValidationRule(value = "!has(self.latency) || ((!has(self.latency.jobs) || self.latency.jobs == 1) "
+        + "&& (!has(self.latency.iodepth) || self.latency.iodepth == 1))",
+        message = "latency runs one job at iodepth 1 (small-I/O latency); only latency.durationSeconds can be set")
+public class RdmaStorageAcceptanceSpec {
+
+    /** The node to measure on. */
+    @Required
+    @Pattern(Rules.NODE_NAME_REGEX)
+    @Size(max = Rules.NODE_NAME_MAX_LENGTH)
+    private String nodeName;
+
+    /** Copied to the run's pod, so it runs on a tainted storage or GPU node. */
+    @Size(max = Rules.MAX_LIST)
+    @SchemaFrom(type = TolerationSchema[].class)
+    private List<Toleration> tolerations;
+
+    /** The NVMe-oF target and the transports to compare on it. */
+    @Required
+    private AcceptanceNvmeofTarget nvmeof;
+
+    /** 4 KiB random read at depth 1: p50, p99, p99.9 completion latency. */
+    private AcceptanceWorkloadSpec latency;
+
+    /** 4 KiB random read at depth (default 16 jobs x iodepth 32): IOPS and their CPU cost. */
+    private AcceptanceWorkloadSpec iops;
+
+    /** 1 MiB sequential read (default 1 job x iodepth 16): GB/s and CPU, a reference value. */
+    private AcceptanceWorkloadSpec bandwidth;
+
+    /** How many times lower RDMA's p50 small-I/O latency must be than TCP's for RdmaEffective (default 2). */
+    @Default("2")
+    @Min(1)
+    @Max(100)
+    private Double minLatencyRatio;
+
+    /**
+     * Seconds after which an unfinished run is stopped and Failed (its pod deleted, so the probe
+     * disconnects what it connected); default: every workload's duration on every transport, plus
+     * 60 s per transport and 120 s for the pod's start.
+     */
+    @Min(10)
+    @Max(7200)
+    private Integer timeoutSeconds;
+
+    public Integer getTimeoutSeconds() {
+        return timeoutSeconds;
+    }
+
+    public void setTimeoutSeconds(Integer timeoutSeconds) {
+        this.timeoutSeconds = timeoutSeconds;
+    }
+
+    public String getNodeName() {
+        return nodeName;
+    }
+
+    public void setNodeName(String nodeName) {
+        this.nodeName = nodeName;
+    }
+
+    public List<Toleration> getTolerations() {
+        return tolerations;
+    }
+
+    public void setTolerations(List<Toleration> tolerations) {
+        this.tolerations = tolerations;
+    }
+
+    public AcceptanceNvmeofTarget getNvmeof() {
+        return nvmeof;
+    }
+
+    public void setNvmeof(AcceptanceNvmeofTarget nvmeof) {
+        this.nvmeof = nvmeof;
+    }
+
+    public AcceptanceWorkloadSpec getLatency() {
+        return latency;
+    }
+
+    public void setLatency(AcceptanceWorkloadSpec latency) {
+        this.latency = latency;
+    }
+
+    public AcceptanceWorkloadSpec getIops() {
+        return iops;
+    }
+
+    public void setIops(AcceptanceWorkloadSpec iops) {
+        this.iops = iops;
+    }
+
+    public AcceptanceWorkloadSpec getBandwidth() {
+        return bandwidth;
+    }
+
+    public void setBandwidth(AcceptanceWorkloadSpec bandwidth) {
+        this.bandwidth = bandwidth;
+    }
+
+    public Double getMinLatencyRatio() {
+        return minLatencyRatio;
+    }
+
+    public void setMinLatencyRatio(Double minLatencyRatio) {
+        this.minLatencyRatio = minLatencyRatio;
+    }
+}

@@ -1,0 +1,301 @@
+package io.rdmastorage.operator.it;
+
+import static io.rdmastorage.operator.it.OperatorEnvironment.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.acceptance.AcceptancePods;
+import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.probe.testing.AcceptanceFixtures;
+import io.rdmastorage.probe.testing.NvmeofFixtures;
+import io.rdmastorage.testing.CommandResult;
+import io.rdmastorage.testing.NodeFault;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The acceptance run's lifecycle on the real API server: simulated kubelets run the real
+ * node-probe {@code acceptance} in-process against fixture nodes ({@link AcceptanceFixtures}: sysfs
+ * controllers, a stub nvme that connects and disconnects, a stub fio printing the recorded fio
+ * JSON), so the status, the ratios and the record come from the probe's own document.
+ */
+class AcceptanceLifecycleTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private OperatorEnvironment env;
+
+    @BeforeEach
+    void start() {
+        env = OperatorEnvironment.start("acceptance", new AcceptanceLauncher());
+        env.startOperator();
+    }
+
+    @AfterEach
+    void stop() {
+        for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
+            env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()).delete();
+        }
+        try {
+            await("acceptance runs deleted", WAIT, () -> env.admin.resources(RdmaStorageAcceptance.class).list().getItems().isEmpty());
+        } finally {
+            for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
+                env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName())
+                        .edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
+            }
+            env.close();
+        }
+    }
+
+    /** A node with the target's rdma controller; tcp too when {@code tcpConnected}; tcp {@code tcpSlower} times slower. */
+    private Path node(String name, boolean tcpConnected, int tcpSlower) {
+        Path[] logs = new Path[1];
+        env.addFixtureNode(name, host -> {
+            logs[0] = host.root().resolveSibling(name + "-logs");
+            try {
+                Files.createDirectories(logs[0]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            AcceptanceFixtures.node(host, logs[0]);
+            if (tcpConnected) {
+                AcceptanceFixtures.tcpConnected(host);
+            }
+            AcceptanceFixtures.fio(AcceptanceLauncher.fioOf(host.root()), host, logs[0], tcpSlower);
+            return host;
+        });
+        return logs[0];
+    }
+
+    /** {@code nvmeof}: more fields of the nvmeof section; {@code spec}: more fields of the spec, YAML. */
+    private void applyRun(String name, String node, String nvmeof, String spec) {
+        String yaml = """
+                apiVersion: rdmastorage.io/v1alpha1
+                kind: RdmaStorageAcceptance
+                metadata:
+                  name: %s
+                spec:
+                  nodeName: %s
+                  nvmeof:
+                    nqn: "%s"
+                    address: %s
+                    port: %d
+                %s
+                %s
+                  latency: {durationSeconds: 5}
+                  iops: {durationSeconds: 5, jobs: 4, iodepth: 8}
+                  bandwidth: {durationSeconds: 5}
+                """.formatted(name, node, NvmeofFixtures.TARGET_NQN, NvmeofFixtures.TARGET_ADDRESS, NvmeofFixtures.TARGET_PORT,
+                indent(nvmeof, "    "), indent(spec, "  "));
+        env.plane.kubectl().applyYaml(yaml).orThrow("kubectl apply acceptance " + name);
+    }
+
+    private static String indent(String yaml, String by) {
+        return yaml.strip().lines().map(l -> by + l).reduce((a, b) -> a + "\n" + b).orElse("");
+    }
+
+    private RdmaStorageAcceptance run(String name) {
+        return env.admin.resources(RdmaStorageAcceptance.class).withName(name).get();
+    }
+
+    private String phase(String name) {
+        RdmaStorageAcceptance r = run(name);
+        return r == null || r.getStatus() == null ? null : r.getStatus().getPhase();
+    }
+
+    private Condition condition(String name, String type) {
+        return run(name).getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
+    }
+
+    private List<Pod> pods(String name) {
+        return env.admin.pods().inNamespace(env.namespace).withLabel(RdmaStorageAcceptance.RUN_LABEL, name).list().getItems();
+    }
+
+    private ConfigMap configMap(String name) {
+        return env.admin.configMaps().inNamespace(env.namespace).withName(name).get();
+    }
+
+    @Test
+    void rdmaFasterAndCheaperSucceedsWithTheNumbersSideBySide() {
+        node("fast", true, 4);
+        applyRun("accept-fast", "fast", "transports: [rdma, tcp]", "");
+
+        await("accept-fast Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-fast")));
+
+        RdmaStorageAcceptance r = run("accept-fast");
+        assertThat(condition("accept-fast", "Complete").getStatus()).isEqualTo("True");
+        Condition effective = condition("accept-fast", "RdmaEffective");
+        assertThat(effective.getStatus()).isEqualTo("True");
+        assertThat(effective.getReason()).isEqualTo("Effective");
+        assertThat(effective.getMessage()).contains("rdma 103 µs vs tcp 412 µs", "4.00× lower, at least 2.00× required");
+        assertThat(r.getStatus().getRatios().getLatency()).isEqualTo(4.0);
+        assertThat(r.getStatus().getRatios().getCpuPerIo()).isCloseTo(4.0, within(0.01));
+        List<AcceptanceTransportResult> rows = r.getStatus().getTransports();
+        assertThat(rows).extracting(AcceptanceTransportResult::getTransport).containsExactly("rdma", "tcp");
+        assertThat(rows.get(0).getLatencyP50Micros()).isEqualTo(102.912);
+        assertThat(rows.get(0).getIopsCoresBusy()).isEqualTo(1.0);
+        assertThat(rows.get(0).getIopsSoftPercent()).isEqualTo(10.0);
+        assertThat(rows.get(1).getDevice()).isEqualTo("/dev/nvme2n1");
+        assertThat(rows.get(1).getConnectedByProbe()).isFalse();
+
+        String record = configMap(AcceptancePods.reportName("accept-fast")).getData().get(AcceptanceRecord.KEY);
+        assertThat(record).contains("# RDMA storage acceptance: accept-fast", "| 4 KiB random read, depth 1: p50 latency (µs) | 103 | 412 | 4.00x |",
+                "fio --name=latency --filename=DEVICE --readonly --direct=1 --rw=randread --bs=4k", "fio-3.14-6-g97134");
+        assertThat(r.getStatus().getReport()).isEqualTo(AcceptancePods.reportName("accept-fast"));
+        await("pod and spec removed", WAIT, () -> pods("accept-fast").isEmpty()
+                && configMap(AcceptancePods.specName("accept-fast")) == null);
+
+        CommandResult get = env.plane.kubectl().run("get", "rdmastorageacceptance", "accept-fast");
+        assertThat(get.stdout()).contains("NODE", "TARGET", "LATENCY-RATIO", "CPU-RATIO", "RDMA-EFFECTIVE")
+                .contains("fast", NvmeofFixtures.TARGET_NQN, "Succeeded", "True");
+        assertThat(env.plane.kubectl().run("get", "rdmastorage").stdout()).contains("rdmastorageacceptance.rdmastorage.io/accept-fast");
+    }
+
+    @Test
+    void connectTrueConnectsTheMissingTransportAndTheSameNumbersAreNotEffective() throws IOException {
+        Path logs = node("connects", false, 1);
+        applyRun("accept-connect", "connects", "connect: true", "");
+
+        await("accept-connect Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-connect")));
+
+        assertThat(Files.readAllLines(logs.resolve(AcceptanceFixtures.NVME_LOG))).containsExactly(
+                "connect -t tcp -a " + NvmeofFixtures.TARGET_ADDRESS + " -s 4420 -n " + NvmeofFixtures.TARGET_NQN,
+                "disconnect -d nvme2");
+        RdmaStorageAcceptance r = run("accept-connect");
+        assertThat(r.getStatus().getTransports().get(1).getConnectedByProbe()).isTrue();
+        assertThat(condition("accept-connect", "Complete").getMessage()).contains("connected and disconnected again: nvme2");
+        Condition effective = condition("accept-connect", "RdmaEffective");
+        assertThat(effective.getStatus()).isEqualTo("False");
+        assertThat(effective.getReason()).isEqualTo("NotEffective");
+        assertThat(effective.getMessage()).contains("1.00× lower");
+    }
+
+    @Test
+    void aTransportThatIsNotConnectedFailsTheRunWithoutAVerdict() {
+        node("only-rdma", false, 1);
+        applyRun("accept-missing", "only-rdma", "", "");
+
+        await("accept-missing Failed", WAIT, () -> "Failed".equals(phase("accept-missing")));
+
+        Condition complete = condition("accept-missing", "Complete");
+        assertThat(complete.getReason()).isEqualTo("Incomplete");
+        assertThat(complete.getMessage()).contains("tcp: no live tcp controller", "nvme connect -t tcp");
+        assertThat(condition("accept-missing", "RdmaEffective").getStatus()).isEqualTo("Unknown");
+        assertThat(condition("accept-missing", "RdmaEffective").getReason()).isEqualTo("NoComparison");
+        assertThat(run("accept-missing").getStatus().getTransports().get(0).getLatencyP50Micros()).isEqualTo(102.912);
+        assertThat(configMap(AcceptancePods.reportName("accept-missing")).getData().get(AcceptanceRecord.KEY))
+                .contains("not compared: no live tcp controller");
+    }
+
+    @Test
+    void aRunPastItsDeadlineFailsAndItsPodIsDeleted() {
+        node("hangs", true, 1);
+        env.cluster.setFault("hangs", NodeFault.PROBE_HANGS);
+        applyRun("accept-slow", "hangs", "connect: true", "timeoutSeconds: 10");
+        await("accept-slow Running", WAIT, () -> "Running".equals(phase("accept-slow")) && !pods("accept-slow").isEmpty());
+        Pod pod = pods("accept-slow").get(0);
+        assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(10L);
+        assertThat(pod.getSpec().getHostNetwork()).as("connect: true").isTrue();
+        assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
+        assertThat(pod.getSpec().getContainers().get(0).getSecurityContext().getPrivileged()).isTrue();
+        assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance");
+        assertThat(pod.getSpec().getContainers().get(0).getResources().getLimits().get("cpu").toString()).isEqualTo("4");
+
+        await("accept-slow Failed", WAIT, () -> "Failed".equals(phase("accept-slow")));
+
+        assertThat(condition("accept-slow", "Complete").getReason()).isEqualTo("TimedOut");
+        assertThat(condition("accept-slow", "Complete").getMessage()).contains("the pod was deleted");
+        await("pod and spec removed", WAIT, () -> pods("accept-slow").isEmpty()
+                && configMap(AcceptancePods.specName("accept-slow")) == null);
+    }
+
+    @Test
+    void deletingARunMidwayRemovesItsPodAndConfigMaps() {
+        node("busy", true, 1);
+        env.cluster.setFault("busy", NodeFault.PROBE_HANGS);
+        applyRun("accept-deleted", "busy", "", "");
+        await("accept-deleted Running", WAIT, () -> !pods("accept-deleted").isEmpty());
+        assertThat(configMap(AcceptancePods.specName("accept-deleted"))).isNotNull();
+
+        env.admin.resources(RdmaStorageAcceptance.class).withName("accept-deleted").delete();
+
+        await("run, pod and spec gone", WAIT, () -> run("accept-deleted") == null && pods("accept-deleted").isEmpty()
+                && configMap(AcceptancePods.specName("accept-deleted")) == null);
+    }
+
+    @Test
+    void aSecondRunOnTheSameNodeWaitsForTheFirst() {
+        node("shared", true, 2);
+        env.cluster.setFault("shared", NodeFault.PROBE_HANGS);
+        applyRun("accept-first", "shared", "", "");
+        await("accept-first Running", WAIT, () -> "Running".equals(phase("accept-first")));
+        applyRun("accept-second", "shared", "", "");
+
+        await("accept-second Pending", WAIT, () -> "Pending".equals(phase("accept-second")));
+        Condition waiting = condition("accept-second", "Complete");
+        assertThat(waiting.getReason()).isEqualTo("WaitingForNode");
+        assertThat(waiting.getMessage()).contains("accept-first is measuring node shared");
+        assertThat(pods("accept-second")).isEmpty();
+
+        env.cluster.setFault("shared", NodeFault.NONE);
+        env.admin.resources(RdmaStorageAcceptance.class).withName("accept-first").delete();
+
+        await("accept-second Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-second")));
+        assertThat(condition("accept-second", "RdmaEffective").getStatus()).isEqualTo("True");
+    }
+
+    @Test
+    void aNodeThatDoesNotExistFailsAtOnce() {
+        applyRun("accept-nowhere", "no-such-node", "", "");
+
+        await("accept-nowhere Failed", WAIT, () -> "Failed".equals(phase("accept-nowhere")));
+        assertThat(condition("accept-nowhere", "Complete").getReason()).isEqualTo("NodeNotFound");
+    }
+
+    @Test
+    void theApiServerRefusesValuesThatWouldReachThePodAndChangesToTheSpec() {
+        String base = """
+                apiVersion: rdmastorage.io/v1alpha1
+                kind: RdmaStorageAcceptance
+                metadata:
+                  name: accept-invalid
+                spec:
+                  nodeName: some-node
+                  nvmeof: {nqn: "%s", address: "%s"%s}
+                %s
+                """;
+        CommandResult badNqn = env.plane.kubectl().applyYaml(base.formatted("nqn.2014-08.org.example:t;reboot", "10.0.0.1", "", ""));
+        assertThat(badNqn.succeeded()).isFalse();
+        assertThat(badNqn.stderr()).contains("spec.nvmeof.nqn");
+        CommandResult badAddress = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "-a", "", ""));
+        assertThat(badAddress.stderr()).contains("must be an IPv4 or IPv6 address");
+        CommandResult badTransport = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.1",
+                ", transports: [rdma, fc]", ""));
+        assertThat(badTransport.stderr()).contains("spec.nvmeof.transports[1]");
+        CommandResult twice = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.1",
+                ", transports: [tcp, tcp]", ""));
+        assertThat(twice.stderr()).contains("names a transport twice");
+        CommandResult deepLatency = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.1", "",
+                "  latency: {iodepth: 32}"));
+        assertThat(deepLatency.stderr()).contains("latency runs one job at iodepth 1");
+        CommandResult longRun = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.1", "",
+                "  bandwidth: {durationSeconds: 3600}"));
+        assertThat(longRun.stderr()).contains("spec.bandwidth.durationSeconds");
+
+        env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.1", "", "")).orThrow("valid run");
+        CommandResult changed = env.plane.kubectl().applyYaml(base.formatted(NvmeofFixtures.TARGET_NQN, "10.0.0.2", "", ""));
+        assertThat(changed.stderr()).contains("spec is immutable");
+    }
+}
