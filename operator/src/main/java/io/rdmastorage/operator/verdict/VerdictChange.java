@@ -11,7 +11,8 @@ import java.util.Map;
  * A condition whose status moved: what the reconciler emits an Event and counts a metric for.
  * Reason or message changes alone are not changes (they do not move lastTransitionTime either).
  *
- * @param previousStatus the status before; null when the condition is new (first verdict, new check)
+ * @param previousStatus the status before; null when the condition is new (first verdict, new check) or was
+ *                       only waiting for its first measurement
  */
 public record VerdictChange(String type, String previousStatus, String status, String reason, String message) {
 
@@ -32,13 +33,19 @@ public record VerdictChange(String type, String previousStatus, String status, S
                 continue;
             }
             Condition old = before.get(c.getType());
-            String oldStatus = old == null ? null : old.getStatus();
+            // a condition that was only waiting (not probed, not measured, no fleet yet) had no verdict:
+            // what it turns to now is its first, not a recovery
+            String oldStatus = old == null || waiting(old) ? null : old.getStatus();
             boolean changed = oldStatus == null ? !Conditions.UNKNOWN.equals(c.getStatus()) : !oldStatus.equals(c.getStatus());
             if (changed) {
                 changes.add(new VerdictChange(c.getType(), oldStatus, c.getStatus(), c.getReason(), c.getMessage()));
             }
         }
         return changes;
+    }
+
+    private static boolean waiting(Condition c) {
+        return Conditions.UNKNOWN.equals(c.getStatus()) && UnknownCause.of(c.getReason()) == UnknownCause.AWAITING;
     }
 
     /** Node statuses; either may be null (no status yet). */

@@ -40,6 +40,18 @@ class VerdictChangeTest {
     }
 
     @Test
+    void aConditionThatWasOnlyWaitingGetsItsFirstVerdictNotARecovery() {
+        List<VerdictChange> changes = VerdictChange.between(
+                List.of(c("VerbsLatency", "Unknown", "AwaitingMeasurement"), c("GpfsVerbs", "Unknown", "ProbeTimedOut")),
+                List.of(c("VerbsLatency", "True", "LatencyWithinLimit"), c("GpfsVerbs", "True", "VerbsConnected")));
+
+        assertThat(changes).extracting(VerdictChange::type, VerdictChange::previousStatus)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("VerbsLatency", null),
+                        org.assertj.core.groups.Tuple.tuple("GpfsVerbs", "Unknown"));
+        assertThat(VerdictEvents.eventsFor(changes)).extracting(VerdictChange::type).containsExactly("GpfsVerbs");
+    }
+
+    @Test
     void eventShapeFollowsTheChange() {
         RdmaStorageNode node = new RdmaStorageNode();
         node.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("gds.gpu-07").withUid("u-1").build());
