@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.ReportSchema;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
@@ -32,10 +31,7 @@ class AcceptanceVmIT {
 
     @BeforeAll
     static void boot() throws Exception {
-        Path module = Path.of(System.getProperty("user.dir"));
-        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
-        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
-        vm = VmNode.bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+        vm = VmNode.bootWithBuiltProbe();
     }
 
     @AfterAll

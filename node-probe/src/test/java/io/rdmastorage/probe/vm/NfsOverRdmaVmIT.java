@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
@@ -27,10 +26,7 @@ class NfsOverRdmaVmIT {
 
     @BeforeAll
     static void boot() throws Exception {
-        Path module = Path.of(System.getProperty("user.dir"));
-        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
-        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
-        vm = VmNode.bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+        vm = VmNode.bootWithBuiltProbe();
     }
 
     @AfterAll

@@ -129,6 +129,17 @@ public final class VmNode implements AutoCloseable {
     }
 
     /**
+     * {@link #bootWithProbe} for this module's tests: the repository from {@code vmNode.repository}
+     * (default: the module's parent) and the jar this build packaged ({@code nodeProbe.jar}).
+     */
+    public static VmNode bootWithBuiltProbe() throws IOException, InterruptedException {
+        Path module = Path.of(System.getProperty("user.dir"));
+        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
+        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
+        return bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+    }
+
+    /**
      * Boots the VM node ready to run node-probe as its pod: shares {@code jar} in with
      * vm-node/scenario.sh and the image files it reads (the Dockerfile, image-cds.sh), and makes
      * the image's CDS archive ({@code scenario.sh image}). Folders under {@code target}.
