@@ -70,6 +70,41 @@ public record TransportProof(String summary, String problem) {
         return new TransportProof(summary, "");
     }
 
+    /**
+     * The verbs target's proof, from the measured RDMA port alone: its TCP runs open connections
+     * that close with them, so no socket is left to read afterwards. A tcp run that moved RDMA
+     * traffic (a TCP-to-RDMA interposer such as SMC-R or rsocket preloads) is not tcp's, and an rdma
+     * run whose port did not carry its messages went over another device. Where the port's counters
+     * cannot be read, the run cannot be shown to be its transport's, and that is the problem.
+     *
+     * @param bytes    what the tool moved (both ways for a ping-pong)
+     * @param messages how many messages that was
+     */
+    public static TransportProof ofPort(String transport, TransportTraffic traffic, long bytes, long messages) {
+        Rdma rdma = rdma(traffic);
+        String summary = rdma.summary + "; the run moved " + bytes + " bytes in " + messages + " messages";
+        if (rdma.packets.isEmpty()) {
+            return new TransportProof(summary, "the RDMA port's counters could not be read (" + rdma.summary
+                    + "), so nothing shows that the " + transport + " run went over " + transport + " alone");
+        }
+        long packets = rdma.packets.getAsLong();
+        if (transport.equals("rdma")) {
+            if (packets < OWN_SHARE * messages) {
+                return new TransportProof(summary, "the RDMA port moved " + packets + " packets for " + messages
+                        + " messages over rdma: the traffic did not go over this port");
+            }
+        } else {
+            boolean rdmaMoved = rdma.bytes.isPresent() ? rdma.bytes.getAsLong() > FOREIGN_SHARE * bytes
+                    : packets > FOREIGN_SHARE * messages;
+            if (rdmaMoved) {
+                return new TransportProof(summary, "the tcp run moved RDMA traffic (" + rdma.summary + " for " + bytes
+                        + " bytes over TCP): something carries this node's TCP over RDMA (SMC-R, an rsocket preload), "
+                        + "so its numbers are not tcp's");
+            }
+        }
+        return new TransportProof(summary, "");
+    }
+
     private record Rdma(OptionalLong packets, OptionalLong bytes, String summary) {
     }
 

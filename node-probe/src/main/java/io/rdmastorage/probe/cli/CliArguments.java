@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.cli;
 
+import io.rdmastorage.contract.acceptance.VerbsWorkload;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ExecMode;
 import java.time.Duration;
@@ -29,7 +30,10 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     public static final String LATENCY_SERVER = "latency-server";
     public static final String LATENCY_CLIENT = "latency-client";
     public static final String ACCEPTANCE = "acceptance";
-    private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE);
+    public static final String ACCEPTANCE_SERVER = "acceptance-server";
+    public static final String ACCEPTANCE_CLIENT = "acceptance-client";
+    private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE,
+            ACCEPTANCE_SERVER, ACCEPTANCE_CLIENT);
 
     public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
     /** perftest's own default out-of-band port; the TCP comparison listens on the next one. */
@@ -38,7 +42,6 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     public static final int MAX_TCP_PORT = 65534;
     /** Long enough for a server pod that starts a little after its client was told to connect. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(20);
-    private static final List<String> LATENCY_COMMANDS = List.of(LATENCY_SERVER, LATENCY_CLIENT);
     private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}");
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,6})(ms|s|m)");
 
@@ -50,6 +53,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                    node-probe latency-client --peer ADDR --spec FILE|- [--tcp-port N]
                                              [--connect-timeout DUR] [options]
                    node-probe acceptance --spec FILE|- [options]
+                   node-probe acceptance-server --spec FILE|- [--tcp-port N] [options]
+                   node-probe acceptance-client --peer ADDR --spec FILE|- [--tcp-port N]
+                                                [--connect-timeout DUR] [options]
 
               --host-root DIR        the host's file system (default /; /host in the probe pod)
               --spec FILE|-          the profile's check spec as JSON (- = stdin); none = check what the node has
@@ -74,6 +80,11 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
               /proc/stat; the spec is an RdmaStorageAcceptance's (nvmeof, latency, iops, bandwidth);
               fio runs from the probe's own file system, nvme connect/disconnect from the host's;
               prints one JSON result; exit 0 when every transport was measured by itself, 1 otherwise
+            acceptance-server, acceptance-client: the verbs target between two nodes (spec: verbs with
+              device, port, iterations, durationSeconds): ib_write_lat and ib_write_bw, then fio's net
+              engine over TCP with the same message sizes, on ports N..N+3 (default 18515..18518); the
+              server waits for all four at once (--tool-timeout each); the client measures with this
+              host's /proc/stat and prints the acceptance result document
 
             exit codes: 0 all checks True, 1 some check False or Unknown, 2 bad usage or spec, 3 internal failure
             """;
@@ -137,15 +148,21 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                 }
             }
         }
-        onlyFor("--peer", peer, command, List.of(LATENCY_CLIENT));
-        onlyFor("--tcp-port", tcpPort, command, LATENCY_COMMANDS);
+        onlyFor("--peer", peer, command, List.of(LATENCY_CLIENT, ACCEPTANCE_CLIENT));
+        onlyFor("--tcp-port", tcpPort, command, List.of(LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE_SERVER, ACCEPTANCE_CLIENT));
         onlyFor("--bind", bind, command, List.of(LATENCY_SERVER));
-        onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT));
+        onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT, ACCEPTANCE_CLIENT));
         if (command.equals(ACCEPTANCE) && spec == null && !help) {
             throw new UsageException("acceptance needs --spec FILE|- with an nvmeof section");
         }
-        if (command.equals(LATENCY_CLIENT) && peer == null && !help) {
-            throw new UsageException("latency-client needs --peer ADDR");
+        if ((command.equals(ACCEPTANCE_SERVER) || command.equals(ACCEPTANCE_CLIENT)) && spec == null && !help) {
+            throw new UsageException(command + " needs --spec FILE|- with a verbs section");
+        }
+        if ((command.equals(LATENCY_CLIENT) || command.equals(ACCEPTANCE_CLIENT)) && peer == null && !help) {
+            throw new UsageException(command + " needs --peer ADDR");
+        }
+        if (command.equals(ACCEPTANCE_SERVER) || command.equals(ACCEPTANCE_CLIENT)) {
+            tcpPortRange(tcpPort);
         }
         return new CliArguments(command, hostRoot, Optional.ofNullable(spec), Optional.ofNullable(node), execMode,
                 tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer),
@@ -218,6 +235,14 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
             throw new UsageException(option + ": " + Rules.show(value) + " must be an IPv4 or IPv6 address");
         }
         return value;
+    }
+
+    /** The verbs target uses four ports from --tcp-port: all must be ports. */
+    private static void tcpPortRange(Integer tcpPort) throws UsageException {
+        if (tcpPort != null && tcpPort + VerbsWorkload.PORTS - 1 > MAX_TCP_PORT + 1) {
+            throw new UsageException("--tcp-port: " + tcpPort + " leaves no room for the verbs target's "
+                    + VerbsWorkload.PORTS + " ports (" + tcpPort + ".." + (tcpPort + VerbsWorkload.PORTS - 1) + ")");
+        }
     }
 
     private static int tcpPort(String value) throws UsageException {

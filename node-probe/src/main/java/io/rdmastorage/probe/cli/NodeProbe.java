@@ -63,6 +63,9 @@ public final class NodeProbe {
             if (cli.command().equals(CliArguments.ACCEPTANCE)) {
                 return AcceptanceCommand.run(cli, stdin, out);
             }
+            if (cli.command().equals(CliArguments.ACCEPTANCE_SERVER) || cli.command().equals(CliArguments.ACCEPTANCE_CLIENT)) {
+                return VerbsAcceptanceCommand.run(cli, stdin, out);
+            }
             Invocation invocation = prepare(cli, stdin);
             return switch (cli.command()) {
                 case CliArguments.LATENCY_SERVER, CliArguments.LATENCY_CLIENT -> LatencyCommand.run(cli, invocation, out);

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What fio printed with {@code --output-format=json}: the read side of its jobs. One job (fio's
+ * What fio printed with {@code --output-format=json}: the read side of its jobs (or the write side, {@link #parseWrite}). One job (fio's
  * {@code group_reporting}) gives the completion-latency percentiles too; several jobs are summed,
  * and then have no percentiles (percentiles of separate jobs cannot be combined).
  *
@@ -35,6 +35,18 @@ public final class FioJson {
 
     /** The run, or empty when {@code stdout} holds no fio JSON document with at least one job. */
     public static Optional<Run> parse(String stdout) {
+        return parse(stdout, "read");
+    }
+
+    /**
+     * The write side of a run, the same way: the verbs target's TCP runs write to a listener over
+     * fio's {@code net} engine (nothing is written to a device).
+     */
+    public static Optional<Run> parseWrite(String stdout) {
+        return parse(stdout, "write");
+    }
+
+    private static Optional<Run> parse(String stdout, String side) {
         int start = documentStart(stdout);
         if (start < 0) {
             return Optional.empty();
@@ -54,7 +66,7 @@ public final class FioJson {
         long ios = 0;
         int error = 0;
         for (Object job : jobs) {
-            if (!(job instanceof Map<?, ?> j) || !(j.get("read") instanceof Map<?, ?> read)) {
+            if (!(job instanceof Map<?, ?> j) || !(j.get(side) instanceof Map<?, ?> read)) {
                 return Optional.empty();
             }
             iops += number(read.get("iops"));
@@ -64,7 +76,7 @@ public final class FioJson {
             int e = (int) number(j.get("error"));
             error = error != 0 ? error : e;
         }
-        Map<?, ?> percentiles = jobs.size() == 1 ? percentiles(jobs.get(0)) : Map.of();
+        Map<?, ?> percentiles = jobs.size() == 1 ? percentiles(jobs.get(0), side) : Map.of();
         return Optional.of(new Run(doc.get("fio version") instanceof String v ? v : "", jobs.size(), iops, bytesPerSecond,
                 micros(percentiles.get(P50)), micros(percentiles.get(P99)), micros(percentiles.get(P999)),
                 runtime, ios, error));
@@ -78,8 +90,8 @@ public final class FioJson {
         return i < 0 ? -1 : i + 1;
     }
 
-    private static Map<?, ?> percentiles(Object job) {
-        if (job instanceof Map<?, ?> j && j.get("read") instanceof Map<?, ?> read
+    private static Map<?, ?> percentiles(Object job, String side) {
+        if (job instanceof Map<?, ?> j && j.get(side) instanceof Map<?, ?> read
                 && read.get("clat_ns") instanceof Map<?, ?> clat && clat.get("percentile") instanceof Map<?, ?> p) {
             return p;
         }

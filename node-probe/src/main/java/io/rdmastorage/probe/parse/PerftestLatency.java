@@ -85,9 +85,9 @@ public final class PerftestLatency {
     /** "Dual-port : OFF   Device : mlx5_0" holds two pairs; values are single tokens. */
     private static final Pattern PAIR = Pattern.compile("([A-Za-z][A-Za-z0-9 .*/()_-]*?)\\s*:\\s*(\\S+)");
     /** Header cells are separated by two or more blanks, a tab, or follow a "[unit]"; "#bytes #iterations" by one. */
-    private static final Pattern CELL_GAP = Pattern.compile("\\s{2,}|\\t|(?<=])\\s+");
+    static final Pattern CELL_GAP = Pattern.compile("\\s{2,}|\\t|(?<=])\\s+");
     private static final Pattern UNIT = Pattern.compile("\\[[^]]*]$");
-    private static final Pattern BLANKS = Pattern.compile("\\s+");
+    static final Pattern BLANKS = Pattern.compile("\\s+");
     private static final int MAX_TEXT = 400;
 
     private PerftestLatency() {
@@ -149,7 +149,7 @@ public final class PerftestLatency {
     }
 
     /** The most specific failure found, with perftest's text from its first error line on. */
-    private static Optional<Failed> failure(String[] lines) {
+    static Optional<Failed> failure(String[] lines) {
         Failure worst = null;
         int first = -1;
         for (int i = 0; i < lines.length; i++) {
@@ -242,7 +242,7 @@ public final class PerftestLatency {
                 values.get("t_avg"), values.get("t_stdev"), values.get("99% percentile"), values.get("99.9% percentile")));
     }
 
-    private static Optional<Long> wholeNumber(String s) {
+    static Optional<Long> wholeNumber(String s) {
         if (s.isEmpty() || s.length() > 18 || !s.chars().allMatch(Character::isDigit)) {
             return Optional.empty();
         }
@@ -250,7 +250,7 @@ public final class PerftestLatency {
     }
 
     /** A %f number; C prints "nan"/"-nan" when a statistic is undefined, kept as NaN. */
-    private static Optional<Double> decimal(String s) {
+    static Optional<Double> decimal(String s) {
         String lower = s.toLowerCase(Locale.ROOT);
         if (lower.equals("nan") || lower.equals("-nan")) {
             return Optional.of(Double.NaN);
@@ -266,7 +266,7 @@ public final class PerftestLatency {
     }
 
     /** The banner's key/value pairs, first occurrence wins ("Device", "Link type", "Mtu", ...). */
-    private static Map<String, String> banner(String[] lines, int header) {
+    static Map<String, String> banner(String[] lines, int header) {
         Map<String, String> pairs = new LinkedHashMap<>();
         for (int i = 0; i < header; i++) {
             Matcher m = PAIR.matcher(lines[i]);

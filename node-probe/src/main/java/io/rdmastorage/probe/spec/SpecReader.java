@@ -5,6 +5,7 @@ import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.contract.spec.SpecValidator;
+import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.probe.json.Json;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -35,6 +36,11 @@ public final class SpecReader {
     public static AcceptanceSpec readAcceptance(String json) throws InvalidSpecException {
         return readSections(AcceptanceSpec.class, json,
                 "{\"nvmeof\":{\"nqn\":\"nqn.2014-08.org.example:target1\",\"address\":\"192.0.2.1\"}}").validate();
+    }
+
+    /** The verbs target's spec, for {@code acceptance-server} and {@code acceptance-client}. */
+    public static VerbsAcceptanceSpec readVerbsAcceptance(String json) throws InvalidSpecException {
+        return readSections(VerbsAcceptanceSpec.class, json, "{\"verbs\":{\"device\":\"mlx5_0\",\"port\":1}}").validate();
     }
 
     private static <T> T readSections(Class<T> type, String json, String example) throws InvalidSpecException {
