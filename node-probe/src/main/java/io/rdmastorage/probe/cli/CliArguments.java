@@ -173,7 +173,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     /** An option that only some commands understand is refused elsewhere rather than ignored. */
     private static void onlyFor(String option, Object value, String command, List<String> commands) throws UsageException {
         if (value != null && !commands.contains(command)) {
-            throw new UsageException(option + " is only for " + String.join(" and ", commands));
+            String last = commands.get(commands.size() - 1);
+            String others = String.join(", ", commands.subList(0, commands.size() - 1));
+            throw new UsageException(option + " is only for " + (others.isEmpty() ? last : others + " and " + last));
         }
     }
 

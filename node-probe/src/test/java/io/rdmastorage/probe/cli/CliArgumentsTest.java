@@ -70,12 +70,12 @@ class CliArgumentsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "check|--tcp-port=20000|--tcp-port is only for latency-server and latency-client",
+            "check|--tcp-port=20000|--tcp-port is only for latency-server, latency-client, acceptance-server and acceptance-client",
             "check|--bind=10.0.0.1|--bind is only for latency-server",
             "latency-client --peer 10.0.0.2|--bind=10.0.0.1|--bind is only for latency-server",
-            "check|--connect-timeout=5s|--connect-timeout is only for latency-client",
-            "latency-server|--connect-timeout=5s|--connect-timeout is only for latency-client",
-            "latency-server|--peer=10.0.0.1|--peer is only for latency-client"})
+            "check|--connect-timeout=5s|--connect-timeout is only for latency-client and acceptance-client",
+            "latency-server|--connect-timeout=5s|--connect-timeout is only for latency-client and acceptance-client",
+            "latency-server|--peer=10.0.0.1|--peer is only for latency-client and acceptance-client"})
     void latencyOptionsAreRefusedWhereTheyMeanNothing(String command, String option, String message) {
         String[] words = (command + " " + option).split(" ");
 

@@ -67,4 +67,29 @@ class FioJsonTest {
         String body = Samples.body(SATA_QD1);
         assertThat(FioJson.parse(body.substring(0, body.length() / 2))).as("cut short").isEmpty();
     }
+
+    @Test
+    void writeSideOfTheNetEngine() {
+        FioJson.Run pingPong = FioJson.parseWrite(Samples.body("fio/fio_json_net-tcp-pingpong_4k_write_client_fio-3.33_loopback.txt"))
+                .orElseThrow();
+        assertThat(pingPong.version()).isEqualTo("fio-3.33");
+        assertThat(pingPong.totalIos()).isEqualTo(2000);
+        assertThat(pingPong.p50Micros()).isEqualTo(17.28);
+        assertThat(pingPong.error()).isZero();
+        FioJson.Run stream = FioJson.parseWrite(Samples.body("fio/fio_json_net-tcp-stream_1M_write_client_fio-3.33_loopback.txt"))
+                .orElseThrow();
+        assertThat(stream.bytesPerSecond()).isEqualTo(991_990_619L);
+        assertThat(stream.runtimeMillis()).isEqualTo(3002);
+        assertThat(FioJson.parse(Samples.body("fio/fio_json_net-tcp-stream_1M_write_client_fio-3.33_loopback.txt"))
+                .orElseThrow().totalIos()).as("its read side is empty").isZero();
+    }
+
+    @Test
+    void aListenerPrintsANoteBeforeItsDocument() {
+        FioJson.Run listener = FioJson.parse(Samples.body("fio/fio_json_net-tcp-stream_1M_read_listener_fio-3.33_loopback.txt"))
+                .orElseThrow();
+        assertThat(listener.bytesPerSecond()).isPositive();
+        assertThat(FioJson.parseWrite(Samples.body("fio/fio_json_net-tcp_connection-refused_fio-3.33.txt")).orElseThrow().error())
+                .isEqualTo(111);
+    }
 }
