@@ -23,6 +23,9 @@ public final class AcceptanceRecord {
 
     public static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
                                   AcceptanceVerdict.Judged verdict) {
+        if (document.isVerbs()) {
+            return VerbsAcceptanceRecord.markdown(run, document, result, verdict);
+        }
         List<AcceptanceTransportResult> t = result.transports();
         AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());
         StringBuilder md = new StringBuilder();
@@ -72,7 +75,8 @@ public final class AcceptanceRecord {
         return md.toString();
     }
 
-    private static void row(StringBuilder md, String label, List<AcceptanceTransportResult> t,
+    /** One table row: the label, each transport's value, the ratio if any. */
+    static void row(StringBuilder md, String label, List<AcceptanceTransportResult> t,
                             Function<AcceptanceTransportResult, Double> value, Double ratio) {
         md.append("| ").append(label).append(" | ");
         t.forEach(x -> md.append(AcceptanceVerdict.fmt(Optional.ofNullable(value.apply(x)).orElse(null))).append(" | "));

@@ -69,6 +69,11 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
         Double bytes = number(bandwidth, AcceptanceSchema.W_BYTES_PER_SECOND);
         r.setBandwidthGBps(bytes == null ? null : round(bytes / 1e9));
         r.setBandwidthCoresBusy(number(bandwidth, AcceptanceSchema.W_CORES_BUSY));
+        // the verbs target has no IOPS workload: its CPU per operation is per message of the bandwidth workload
+        Double messages = number(bandwidth, AcceptanceSchema.W_IOPS);
+        if (iops.isMissingNode() && messages != null && messages > 0 && r.getBandwidthCoresBusy() != null) {
+            r.setCpuMicrosPerIo(round(r.getBandwidthCoresBusy() * 1e6 / messages));
+        }
         String traffic = text(t.path(AcceptanceSchema.T_TRAFFIC));
         r.setTraffic(traffic.isEmpty() ? null : traffic);
         String problem = text(t.path(AcceptanceSchema.T_PROBLEM));

@@ -6,7 +6,10 @@ import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
+import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.operator.api.AcceptanceTransport;
+import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
 import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import java.time.Duration;
@@ -17,17 +20,23 @@ import java.util.Map;
 /**
  * An acceptance run's spec as node-probe's {@code acceptance} command reads it ({@link AcceptanceSpec}):
  * validated by the contract's rules here too, so a value the CRD schema let through by mistake
- * never reaches the privileged pod. Also what the run takes: its deadline.
+ * never reaches the privileged pod. Also what the run takes: its deadline. One of {@code spec}
+ * (an NVMe-oF target) and {@code verbs} (the verbs target) is set.
  */
-public record AcceptanceSpecDocument(AcceptanceSpec spec, String json, Integer timeoutSeconds) {
+public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec verbs, String json, Integer timeoutSeconds) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Per transport: connecting, the namespace scan, fio's start and exit for three workloads. */
     static final Duration PER_TRANSPORT_OVERHEAD = Duration.ofSeconds(60);
     /** Once per run: pulling the image, starting the pod and the JVM. */
     static final Duration START_OVERHEAD = Duration.ofSeconds(120);
+    /** The verbs target's latency workload: a round trip is microseconds; this leaves room for a slow soft-RoCE. */
+    static final Duration PER_PING_PONG = Duration.ofMillis(1);
 
     public static AcceptanceSpecDocument of(RdmaStorageAcceptanceSpec spec) throws InvalidSpecException {
+        if (spec.getVerbs() != null) {
+            return verbs(spec);
+        }
         AcceptanceNvmeofTarget t = spec.getNvmeof();
         if (t == null) {
             throw new InvalidSpecException("nvmeof", "is required: the target to measure");
@@ -46,16 +55,50 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, String json, Integer t
             doc.put(w.field(), Map.of("durationSeconds", r.durationSeconds(), "jobs", r.jobs(), "iodepth", r.iodepth()));
         }
         try {
-            return new AcceptanceSpecDocument(contract, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
+            return new AcceptanceSpecDocument(contract, null, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the acceptance spec document", e);
         }
     }
 
-    /** How long the whole run may take: spec.timeoutSeconds, else every workload on every transport plus the overheads. */
+    /**
+     * The verbs target's document ({@link VerbsAcceptanceSpec}: the device, port and lengths; the
+     * peer node stays here, node-probe gets its address).
+     */
+    private static AcceptanceSpecDocument verbs(RdmaStorageAcceptanceSpec spec) throws InvalidSpecException {
+        AcceptanceVerbsTarget t = spec.getVerbs();
+        if (t.getPeerNode() == null || !Rules.isNodeName(t.getPeerNode()) || t.getPeerNode().equals(spec.getNodeName())) {
+            throw new InvalidSpecException("verbs.peerNode", "must be a node name other than nodeName");
+        }
+        VerbsAcceptanceSpec contract = new VerbsAcceptanceSpec(new VerbsAcceptanceSpec.Verbs(t.getDevice(), t.getPort(),
+                t.getIterations(), t.getDurationSeconds())).validate();
+        VerbsAcceptanceSpec.Verbs v = contract.verbs();
+        Map<String, Object> doc = Map.of("verbs", Map.of("device", v.device(), "port", v.port(), "iterations", v.iterations(),
+                "durationSeconds", v.durationSeconds()));
+        try {
+            return new AcceptanceSpecDocument(null, contract, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the acceptance spec document", e);
+        }
+    }
+
+    /** Whether this is the verbs target's run (two pods), not an NVMe-oF target's. */
+    public boolean isVerbs() {
+        return verbs != null;
+    }
+
+    /**
+     * How long the whole run may take: spec.timeoutSeconds, else every workload on every transport
+     * plus the overheads (the verbs target: a generous {@link #PER_PING_PONG} per latency ping-pong).
+     */
     public Duration deadline() {
         if (timeoutSeconds != null) {
             return Duration.ofSeconds(timeoutSeconds);
+        }
+        if (verbs != null) {
+            Duration perTransport = PER_PING_PONG.multipliedBy(verbs.verbs().iterations())
+                    .plusSeconds(verbs.verbs().durationSeconds()).plus(PER_TRANSPORT_OVERHEAD);
+            return perTransport.multipliedBy(2).plus(START_OVERHEAD);
         }
         Duration workloads = Duration.ZERO;
         for (Workload w : Workload.values()) {

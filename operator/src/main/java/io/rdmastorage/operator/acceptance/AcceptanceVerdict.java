@@ -23,7 +23,18 @@ public final class AcceptanceVerdict {
     private AcceptanceVerdict() {
     }
 
+    /** How the verdict's message names the latency and the CPU figure it compares. */
+    public record Wording(String latency, String cpu) {
+    }
+
+    /** The NVMe-oF target's: fio's 4 KiB random reads. */
+    public static final Wording NVMEOF = new Wording("4 KiB random read p50 latency", "host CPU per I/O");
+
     public static Judged judge(List<AcceptanceTransportResult> transports, double minLatencyRatio) {
+        return judge(transports, minLatencyRatio, NVMEOF);
+    }
+
+    public static Judged judge(List<AcceptanceTransportResult> transports, double minLatencyRatio, Wording wording) {
         Optional<AcceptanceTransportResult> rdma = find(transports, "rdma");
         Optional<AcceptanceTransportResult> tcp = find(transports, "tcp");
         if (rdma.isEmpty() || tcp.isEmpty() || !AcceptanceResult.comparable(rdma.get()) || !AcceptanceResult.comparable(tcp.get())) {
@@ -44,16 +55,16 @@ public final class AcceptanceVerdict {
         }
         boolean latencyOk = ratios.getLatency() >= minLatencyRatio;
         boolean cpuOk = ratios.getCpuPerIo() > 1.0;
-        String numbers = String.format(Locale.ROOT, "4 KiB random read p50 latency rdma %s µs vs tcp %s µs (%s× lower, "
-                        + "at least %s× required); host CPU per I/O rdma %s µs vs tcp %s µs (%s× lower)",
-                fmt(r.getLatencyP50Micros()), fmt(t.getLatencyP50Micros()), fmt(ratios.getLatency()), fmt(minLatencyRatio),
-                fmt(r.getCpuMicrosPerIo()), fmt(t.getCpuMicrosPerIo()), fmt(ratios.getCpuPerIo()));
+        String numbers = String.format(Locale.ROOT, "%s rdma %s µs vs tcp %s µs (%s× lower, "
+                        + "at least %s× required); %s rdma %s µs vs tcp %s µs (%s× lower)",
+                wording.latency(), fmt(r.getLatencyP50Micros()), fmt(t.getLatencyP50Micros()), fmt(ratios.getLatency()), fmt(minLatencyRatio),
+                wording.cpu(), fmt(r.getCpuMicrosPerIo()), fmt(t.getCpuMicrosPerIo()), fmt(ratios.getCpuPerIo()));
         if (latencyOk && cpuOk) {
             return new Judged(Conditions.TRUE, AcceptanceReasons.EFFECTIVE, numbers, Optional.of(ratios));
         }
         String what = !latencyOk && !cpuOk ? "neither latency nor CPU cost is lower enough over rdma"
                 : !latencyOk ? "rdma's latency is not " + fmt(minLatencyRatio) + "× lower"
-                : "rdma costs no less CPU per I/O";
+                : "rdma costs no less " + wording.cpu().replace("host ", "");
         return new Judged(Conditions.FALSE, AcceptanceReasons.NOT_EFFECTIVE, what + ": " + numbers
                 + ". Check that the rdma controller's traffic really moves over the RDMA port, the HCA's PCIe link and "
                 + "NUMA placement, and the target's load", Optional.of(ratios));

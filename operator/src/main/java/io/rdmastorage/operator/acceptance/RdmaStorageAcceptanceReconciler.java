@@ -20,10 +20,13 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.fabric8.kubernetes.api.model.Node;
 import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.PeerAddressType;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.verdict.Conditions;
@@ -118,7 +121,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             }
         }
         if (pod.isPresent()) {
-            return observe(run, previous, document, pod.get(), client, now);
+            return observe(run, previous, document, pod.get(), context, now);
         }
         return start(run, previous, document, context, now);
     }
@@ -133,42 +136,86 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "node " + node
                     + " does not exist; check spec.nodeName (kubectl get nodes)", now);
         }
+        Optional<Peer> peer = Optional.empty();
+        if (document.isVerbs()) {
+            String peerNode = run.getSpec().getVerbs().getPeerNode();
+            Node peerObject = client.nodes().withName(peerNode).get();
+            if (peerObject == null) {
+                return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
+                        + " does not exist; check spec.verbs.peerNode (kubectl get nodes)", now);
+            }
+            peer = Peer.of(peerObject, PeerAddressType.InternalIP);
+            if (peer.isEmpty()) {
+                return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
+                        + " has no InternalIP address in its status for the client to connect to", now);
+            }
+        }
+        Set<String> nodes = nodes(run);
         Optional<RdmaStorageAcceptance> before = context.getPrimaryCache().list()
-                .filter(other -> node.equals(other.getSpec() == null ? null : other.getSpec().getNodeName()))
+                .filter(other -> nodes(other).stream().anyMatch(nodes::contains))
                 .filter(other -> other.getStatus() == null || !finished(other.getStatus()))
                 .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PENDING);
             status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.WAITING_FOR_NODE,
-                    "acceptance run " + before.get().getMetadata().getName() + " is measuring node " + node
+                    "acceptance run " + before.get().getMetadata().getName() + " is measuring node "
+                            + String.join(" or ", nodes(before.get()).stream().filter(nodes::contains).toList())
                             + "; this run starts when it ends (one run per node at a time)", null, now));
             return patch(run, status, WAIT_RETRY);
         }
         client.configMaps().resource(AcceptancePods.spec(run, document, config)).serverSideApply();
-        try {
-            client.pods().resource(AcceptancePods.pod(run, document, config)).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-            // created by a reconcile before a restart: adopt it
+        if (document.isVerbs()) {
+            create(client, VerbsAcceptancePods.server(run, document, config));
+            create(client, VerbsAcceptancePods.client(run, document, peer.orElseThrow(), config));
+        } else {
+            create(client, AcceptancePods.pod(run, document, config));
         }
         LOG.info("acceptance run {} started on node {}", run.getMetadata().getName(), node);
         RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
+        String what = document.isVerbs() ? "rdma then tcp between " + node + " and " + peer.orElseThrow()
+                : String.join(" then ", document.spec().nvmeof().transports()) + " on " + node;
         status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING,
-                "measuring " + String.join(" then ", document.spec().nvmeof().transports()) + " on " + node
-                        + "; deadline " + Timestamps.format(now.plus(document.deadline())), null, now));
+                "measuring " + what + "; deadline " + Timestamps.format(now.plus(document.deadline())), null, now));
         return patch(run, status, document.deadline());
+    }
+
+    /** Creates a pod of the run; one created by a reconcile before a restart is adopted. */
+    private static void create(KubernetesClient client, Pod pod) {
+        try {
+            client.pods().resource(pod).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    /** The nodes a run measures on: its node, and the verbs target's peer. */
+    static Set<String> nodes(RdmaStorageAcceptance run) {
+        if (run.getSpec() == null || run.getSpec().getNodeName() == null) {
+            return Set.of();
+        }
+        return run.getSpec().getVerbs() == null || run.getSpec().getVerbs().getPeerNode() == null
+                ? Set.of(run.getSpec().getNodeName())
+                : Set.of(run.getSpec().getNodeName(), run.getSpec().getVerbs().getPeerNode());
     }
 
     /** Running: harvest the pod once it ended, or end the run at its deadline. */
     private UpdateControl<RdmaStorageAcceptance> observe(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
-                                                         AcceptanceSpecDocument document, Pod pod, KubernetesClient client,
-                                                         Instant now) {
+                                                         AcceptanceSpecDocument document, Pod pod,
+                                                         Context<RdmaStorageAcceptance> context, Instant now) {
+        KubernetesClient client = context.getClient();
         ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, document.deadline());
+        Optional<String> peerFailed = document.isVerbs() && outcome instanceof ProbeOutcome.InProgress
+                ? VerbsServerState.failure(context.getSecondaryResources(Pod.class), run, previous, now, document.deadline())
+                : Optional.empty();
+        if (peerFailed.isPresent()) {
+            deleteRunObjects(client, run, false);
+            return end(run, previous, AcceptanceReasons.PROBE_FAILED, peerFailed.get(), now);
+        }
         if (outcome instanceof ProbeOutcome.InProgress progress) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
             status.setStartTime(previous.getStartTime() != null ? previous.getStartTime() : Timestamps.format(now));
@@ -207,7 +254,9 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
                                                          AcceptanceSpecDocument document, AcceptanceResult result,
                                                          KubernetesClient client, Instant now) {
         double minRatio = run.getSpec().getMinLatencyRatio() == null ? 2.0 : run.getSpec().getMinLatencyRatio();
-        AcceptanceVerdict.Judged verdict = AcceptanceVerdict.judge(result.transports(), minRatio);
+        AcceptanceVerdict.Judged verdict = document.isVerbs()
+                ? AcceptanceVerdict.judge(result.transports(), minRatio, VerbsAcceptanceRecord.WORDING)
+                : AcceptanceVerdict.judge(result.transports(), minRatio);
         client.configMaps().resource(AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, result, verdict), config))
                 .serverSideApply();
         boolean complete = result.complete();
@@ -275,6 +324,9 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     private void deleteRunObjects(KubernetesClient client, RdmaStorageAcceptance run, boolean record) {
         String name = run.getMetadata().getName();
         client.pods().inNamespace(config.namespace()).withName(AcceptancePods.podName(run)).delete();
+        if (run.getSpec() != null && run.getSpec().getVerbs() != null) {
+            client.pods().inNamespace(config.namespace()).withName(VerbsAcceptancePods.serverName(run)).delete();
+        }
         client.configMaps().inNamespace(config.namespace()).withName(AcceptancePods.specName(name)).delete();
         if (record) {
             client.configMaps().inNamespace(config.namespace()).withName(AcceptancePods.reportName(name)).delete();
@@ -295,8 +347,17 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         RdmaStorageAcceptanceStatus status = new RdmaStorageAcceptanceStatus();
         status.setObservedGeneration(run.getMetadata().getGeneration());
         status.setPhase(phase);
+        status.setTarget(target(run));
         status.setTransports(previous.getTransports() == null ? new ArrayList<>() : previous.getTransports());
         return status;
+    }
+
+    /** What kubectl's TARGET column shows: the subsystem, or the verbs device and the peer. */
+    static String target(RdmaStorageAcceptance run) {
+        if (run.getSpec().getVerbs() != null) {
+            return "verbs " + run.getSpec().getVerbs().getDevice() + " to " + run.getSpec().getVerbs().getPeerNode();
+        }
+        return run.getSpec().getNvmeof() == null ? null : run.getSpec().getNvmeof().getNqn();
     }
 
     /** Complete as given; RdmaEffective from the verdict, or Unknown while there is none. */

@@ -17,6 +17,11 @@ import java.util.List;
 @ValidationRule(value = "!has(self.latency) || ((!has(self.latency.jobs) || self.latency.jobs == 1) "
         + "&& (!has(self.latency.iodepth) || self.latency.iodepth == 1))",
         message = "latency runs one job at iodepth 1 (small-I/O latency); only latency.durationSeconds can be set")
+@ValidationRule(value = "has(self.nvmeof) != has(self.verbs)", message = "give exactly one target: nvmeof or verbs")
+@ValidationRule(value = "!has(self.verbs) || self.verbs.peerNode != self.nodeName",
+        message = "verbs.peerNode must be another node than nodeName: the two sides of the measurement")
+@ValidationRule(value = "!has(self.verbs) || (!has(self.latency) && !has(self.iops) && !has(self.bandwidth))",
+        message = "the verbs target takes its lengths from verbs.iterations and verbs.durationSeconds, not from latency, iops or bandwidth")
 public class RdmaStorageAcceptanceSpec {
 
     /** The node to measure on. */
@@ -30,9 +35,11 @@ public class RdmaStorageAcceptanceSpec {
     @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
 
-    /** The NVMe-oF target and the transports to compare on it. */
-    @Required
+    /** The NVMe-oF target and the transports to compare on it (one target: this or verbs). */
     private AcceptanceNvmeofTarget nvmeof;
+
+    /** RDMA against TCP between this node and a peer node (one target: this or nvmeof). */
+    private AcceptanceVerbsTarget verbs;
 
     /** 4 KiB random read at depth 1: p50, p99, p99.9 completion latency. */
     private AcceptanceWorkloadSpec latency;
@@ -88,6 +95,14 @@ public class RdmaStorageAcceptanceSpec {
 
     public void setNvmeof(AcceptanceNvmeofTarget nvmeof) {
         this.nvmeof = nvmeof;
+    }
+
+    public AcceptanceVerbsTarget getVerbs() {
+        return verbs;
+    }
+
+    public void setVerbs(AcceptanceVerbsTarget verbs) {
+        this.verbs = verbs;
     }
 
     public AcceptanceWorkloadSpec getLatency() {

@@ -20,6 +20,9 @@ public class RdmaStorageAcceptanceStatus {
     /** Pending, Running, Succeeded or Failed. */
     private String phase;
 
+    /** What the run measures, for kubectl's TARGET column: the subsystem NQN, or the verbs device and peer node. */
+    private String target;
+
     /** Complete and RdmaEffective. */
     private List<Condition> conditions = new ArrayList<>();
 
@@ -55,6 +58,14 @@ public class RdmaStorageAcceptanceStatus {
 
     public void setPhase(String phase) {
         this.phase = phase;
+    }
+
+    public String getTarget() {
+        return target;
+    }
+
+    public void setTarget(String target) {
+        this.target = target;
     }
 
     public List<Condition> getConditions() {

@@ -1,0 +1,59 @@
+package io.rdmastorage.operator.acceptance;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.probe.ProbeOutcome;
+import io.rdmastorage.operator.probe.ProbeOutcomeReader;
+import io.rdmastorage.operator.verdict.SafeText;
+import io.rdmastorage.operator.verdict.Timestamps;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Whether the verbs target's server pod, on the peer, has failed while the client still measures:
+ * it did not start, was lost, passed its deadline, ended with a usage or internal failure of
+ * node-probe (exit 2 or 3), or is gone. Then the run ends at once rather than waiting for a client
+ * that can no longer be served. A server that ended normally (0: served all four runs; 1: some
+ * run failed, which the client reports in detail) is no failure: the client's report follows.
+ */
+final class VerbsServerState {
+
+    /** node-probe's exit for bad usage or spec; above it, an internal failure. */
+    static final int USAGE_EXIT = 2;
+
+    private VerbsServerState() {
+    }
+
+    /** Why the run must end now because of its server pod, or empty. */
+    static Optional<String> failure(Set<Pod> pods, RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
+                                    Instant now, Duration deadline) {
+        String name = VerbsAcceptancePods.serverName(run);
+        String peer = run.getSpec().getVerbs().getPeerNode();
+        Optional<Pod> server = pods.stream().filter(p -> name.equals(p.getMetadata().getName())).findFirst();
+        if (server.isEmpty()) {
+            Instant started = previous.getStartTime() == null ? now : Timestamps.parse(previous.getStartTime()).orElse(now);
+            return now.isBefore(started.plus(RdmaStorageAcceptanceReconciler.CACHE_LAG)) ? Optional.empty()
+                    : Optional.of("the server pod " + name + " on peer node " + peer + " is gone (deleted, or its node was "
+                            + "lost); create a new run");
+        }
+        ProbeOutcome outcome = ProbeOutcomeReader.of(server.get(), now, deadline);
+        String where = "the server pod " + name + " on peer node " + peer;
+        if (outcome instanceof ProbeOutcome.FailedToStart f) {
+            return Optional.of(where + " did not start: " + f.reason() + ": " + f.message());
+        }
+        if (outcome instanceof ProbeOutcome.Lost l) {
+            return Optional.of(where + " was lost: " + l.reason() + ": " + l.message());
+        }
+        if (outcome instanceof ProbeOutcome.TimedOut t) {
+            return Optional.of(where + " passed the run's deadline after " + t.age().toSeconds() + "s");
+        }
+        if (outcome instanceof ProbeOutcome.Finished f && f.exitCode() >= USAGE_EXIT) {
+            return Optional.of(where + " failed (node-probe exit " + f.exitCode() + "): "
+                    + SafeText.quote(f.terminationMessage(), SafeText.EXCERPT));
+        }
+        return Optional.empty();
+    }
+}
