@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.ProbeRun;
-import io.rdmastorage.probe.testing.Samples;
+import io.rdmastorage.probe.testing.VerbsFixtures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,84 +17,24 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * The verbs target's client and server commands on a fixture host: the real CLI, with stub
- * perftest and fio outside the host root (the probe image's) that log their argv, move the host's
- * /proc/stat on by a run's worth of ticks, count packets on the soft-RoCE port as the kernel would
- * (perftest only, unless told otherwise), and print recorded outputs: ib_write_lat and ib_write_bw
- * of soft-RoCE (their result rows relabelled to the verbs target's message sizes: constructed from
- * the recorded ones), fio's net engine over TCP (the ping-pong, or the stream for 1 MiB blocks).
- */
+/** The verbs target's client and server commands on a fixture host ({@link VerbsFixtures}): the real CLI, stub perftest and fio. */
 class VerbsAcceptanceCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PEER = "192.0.2.7";
-    private static final String LAT = "perftest/ib_write_lat_client_rxe1-over-veth_vm-6.1.txt";
-    private static final String BW = "perftest/ib_write_bw_server_rxe_gbit.txt";
-    private static final String FIO_PINGPONG = "fio/fio_json_net-tcp-pingpong_4k_write_client_fio-3.33_loopback.txt";
-    private static final String FIO_STREAM = "fio/fio_json_net-tcp-stream_1M_write_client_fio-3.33_loopback.txt";
-    private static final String FIO_REFUSED = "fio/fio_json_net-tcp_connection-refused_fio-3.33.txt";
-
     @TempDir
     Path dir;
     private FixtureHost host;
     private Path bin;
 
     @BeforeEach
-    void node() throws IOException {
-        host = FixtureHost.at(dir.resolve("host")).sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt")
-                .file("/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts", "1000\n")
-                .file("/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts", "1000\n");
+    void node() {
+        host = VerbsFixtures.node(FixtureHost.at(dir.resolve("host")));
         bin = dir.resolve("bin");
-        Files.createDirectories(bin);
     }
 
-    /** A stub tool printing {@code stdout} (a file), adding {@code packets} to the port's counters. */
-    private Path tool(String name, String body, long packets) throws IOException {
-        Path out = bin.resolve(name + ".out");
-        Files.writeString(out, body);
-        String stat = host.path("/proc/stat").toString();
-        String sent = host.path("/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts").toString();
-        Path script = bin.resolve(name);
-        Files.writeString(script, "#!/bin/sh\n"
-                + "echo \"" + name + " $*\" >> " + FixtureHost.shQuote(dir.resolve("tools.log").toString()) + "\n"
-                + "case \"$*\" in -V) echo 'Version: 6.06'; exit 0 ;; esac\n"
-                + "read -r c u n s i w q sq st g gn < " + FixtureHost.shQuote(stat) + "\n"
-                + "{ echo \"cpu  $((u+50)) $n $((s+30)) $((i+100)) $w $q $((sq+20)) $st $g $gn\"; grep '^cpu[0-9]' "
-                + FixtureHost.shQuote(stat) + "; } > " + FixtureHost.shQuote(stat + ".new") + "\n"
-                + "mv " + FixtureHost.shQuote(stat + ".new") + " " + FixtureHost.shQuote(stat) + "\n"
-                + "if [ -f " + FixtureHost.shQuote(sent) + " ]; then read -r p < " + FixtureHost.shQuote(sent)
-                + "; echo $((p+" + packets + ")) > " + FixtureHost.shQuote(sent) + "; fi\n"
-                + "cat " + FixtureHost.shQuote(out.toString()) + "\n");
-        assertThat(script.toFile().setExecutable(true)).isTrue();
-        return script;
-    }
-
-    private List<String> tools(long fioPackets) throws IOException {
-        return List.of("--tool", "ib_write_lat=" + tool("ib_write_lat", resized(LAT, " 2 ", " 4096 "), 20_000),
-                "--tool", "ib_write_bw=" + tool("ib_write_bw", resized(BW, " 65536 ", " 1048576 "), 2_000_000),
-                "--tool", "fio=" + fio(Samples.body(FIO_PINGPONG), fioPackets));
-    }
-
-    /** The recorded perftest output with its result row's message size replaced. */
-    private static String resized(String sample, String size, String wanted) {
-        String body = Samples.body(sample);
-        int header = body.indexOf("#bytes");
-        int row = body.indexOf('\n', header) + 1;
-        String line = body.substring(row, body.indexOf('\n', row));
-        assertThat(line).startsWith(size);
-        return body.substring(0, row) + wanted + line.substring(size.length()) + body.substring(row + line.length());
-    }
-
-    /** The fio stub: the stream sample for the 1 MiB run, {@code latency} for the other. */
-    private Path fio(String latency, long packets) throws IOException {
-        Path stream = tool("fio-stream", Samples.body(FIO_STREAM), packets);
-        Path pingPong = tool("fio-pingpong", latency, packets);
-        Path script = bin.resolve("fio");
-        Files.writeString(script, "#!/bin/sh\ncase \"$*\" in *--bs=1M*) exec " + FixtureHost.shQuote(stream.toString())
-                + " \"$@\" ;; *) exec " + FixtureHost.shQuote(pingPong.toString()) + " \"$@\" ;; esac\n");
-        assertThat(script.toFile().setExecutable(true)).isTrue();
-        return script;
+    private List<String> tools(long fioPackets) {
+        return VerbsFixtures.tools(bin, host, dir, fioPackets, VerbsFixtures.FIO_PINGPONG);
     }
 
     private ProbeRun client(List<String> tools) {
@@ -106,7 +46,7 @@ class VerbsAcceptanceCommandTest {
     }
 
     private List<String> log() throws IOException {
-        Path p = dir.resolve("tools.log");
+        Path p = dir.resolve(VerbsFixtures.LOG);
         return Files.exists(p) ? Files.readAllLines(p, StandardCharsets.UTF_8) : List.of();
     }
 
@@ -157,8 +97,7 @@ class VerbsAcceptanceCommandTest {
 
     @Test
     void unreadablePortCountersLeaveTheTransportUnproven() throws IOException {
-        host.delete("/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts")
-                .delete("/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts");
+        VerbsFixtures.withoutCounters(host);
 
         ProbeRun run = client(tools(0));
 
@@ -169,10 +108,7 @@ class VerbsAcceptanceCommandTest {
 
     @Test
     void aRefusedConnectionIsTriedAgainUntilTheWindowEnds() throws IOException {
-        List<String> tools = new ArrayList<>(tools(0));
-        tools.set(5, "fio=" + fio(Samples.body(FIO_REFUSED), 0));
-
-        ProbeRun run = client(tools);
+        ProbeRun run = client(VerbsFixtures.tools(bin, host, dir, 0, VerbsFixtures.FIO_REFUSED));
 
         JsonNode tcp = JSON.readTree(run.stdout()).get("transports").get(1);
         assertThat(tcp.get("problem").asText()).contains("error 111", "nothing listened on " + PEER + " port 18602");
@@ -183,9 +119,7 @@ class VerbsAcceptanceCommandTest {
     void theServerWaitsForAllFourRunsAtOnce() throws IOException {
         List<String> args = new ArrayList<>(List.of("acceptance-server", "--tcp-port", "18600", "--host-root",
                 host.root().toString(), "--exec-mode", "direct", "--node", "peer", "--spec", "-"));
-        args.addAll(List.of("--tool", "ib_write_lat=" + tool("ib_write_lat", Samples.body(LAT), 0),
-                "--tool", "ib_write_bw=" + tool("ib_write_bw", Samples.body(BW), 0),
-                "--tool", "fio=" + fio(Samples.body(FIO_STREAM), 0)));
+        args.addAll(tools(0));
 
         ProbeRun run = ProbeRun.run(args, "{\"verbs\":{\"device\":\"rxe0\"}}");
 

@@ -113,6 +113,11 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         String podName = AcceptancePods.podName(run);
         Optional<Pod> pod = context.getSecondaryResources(Pod.class).stream()
                 .filter(p -> podName.equals(p.getMetadata().getName())).findFirst();
+        boolean podGoing = pod.isEmpty() || pod.get().getMetadata().getDeletionTimestamp() != null;
+        if (podGoing && AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase()) && endedMeanwhile(client, run)) {
+            // this run's own end deleted its pods, and their events came before the cache saw the end
+            return UpdateControl.noUpdate();
+        }
         if (pod.isEmpty() && AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase())) {
             pod = podFromServer(client, run, podName, previous, now);
             if (pod.isEmpty()) {
@@ -290,6 +295,14 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, now));
         LOG.info("acceptance run {} failed: {}: {}", run.getMetadata().getName(), reason, message);
         return patch(run, status, null);
+    }
+
+    /** Whether the API server has the run finished (or gone) though the cache still shows it Running. */
+    private static boolean endedMeanwhile(KubernetesClient client, RdmaStorageAcceptance run) {
+        // a list by name, not a get: the operator's RBAC has list for this kind, and needs no more
+        List<RdmaStorageAcceptance> latest = client.resources(RdmaStorageAcceptance.class)
+                .withField("metadata.name", run.getMetadata().getName()).list().getItems();
+        return latest.isEmpty() || latest.get(0).getStatus() != null && finished(latest.get(0).getStatus());
     }
 
     /** The pod by a list call, when the cache does not show it: just created, or really gone. */

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The real node-probe, in-process, for every pod; an acceptance pod's probe also gets the node's
- * stub fio ({@link #fioOf}, beside the node's fixture host root), as the probe image has its own fio.
+ * stub fio ({@link #fioOf}, beside the node's fixture host root), as the probe image has its own fio,
+ * and the verbs target's pods the stub perftest beside it.
  */
 final class AcceptanceLauncher implements ProbeLauncher {
 
@@ -23,13 +24,19 @@ final class AcceptanceLauncher implements ProbeLauncher {
 
     @Override
     public CommandResult launch(List<String> args, Map<String, String> env) throws InterruptedException {
-        if (args.isEmpty() || !args.get(0).equals("acceptance")) {
+        if (args.isEmpty() || !args.get(0).startsWith("acceptance")) {
             return real.launch(args, env);
         }
         int root = args.lastIndexOf("--host-root");
-        List<String> withFio = new ArrayList<>(args);
-        withFio.add("--tool");
-        withFio.add("fio=" + fioOf(Path.of(args.get(root + 1))));
-        return real.launch(withFio, env);
+        Path fio = fioOf(Path.of(args.get(root + 1)));
+        List<String> withTools = new ArrayList<>(args);
+        withTools.addAll(List.of("--tool", "fio=" + fio));
+        if (!args.get(0).equals("acceptance")) {
+            // the verbs target's two sides: perftest from the image too (VerbsFixtures)
+            for (String perftest : List.of("ib_write_lat", "ib_write_bw")) {
+                withTools.addAll(List.of("--tool", perftest + "=" + fio.resolveSibling(perftest)));
+            }
+        }
+        return real.launch(withTools, env);
     }
 }
