@@ -73,8 +73,12 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec ve
         VerbsAcceptanceSpec contract = new VerbsAcceptanceSpec(new VerbsAcceptanceSpec.Verbs(t.getDevice(), t.getPort(),
                 t.getIterations(), t.getDurationSeconds())).validate();
         VerbsAcceptanceSpec.Verbs v = contract.verbs();
-        Map<String, Object> doc = Map.of("verbs", Map.of("device", v.device(), "port", v.port(), "iterations", v.iterations(),
-                "durationSeconds", v.durationSeconds()));
+        Map<String, Object> section = new LinkedHashMap<>();
+        section.put("device", v.device());
+        section.put("port", v.port());
+        section.put("iterations", v.iterations());
+        section.put("durationSeconds", v.durationSeconds());
+        Map<String, Object> doc = Map.of("verbs", section);
         try {
             return new AcceptanceSpecDocument(null, contract, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
         } catch (JsonProcessingException e) {

@@ -55,4 +55,16 @@ class AcceptanceResultTest {
         assertThat(rdma.getProblem()).doesNotContain("\u001b", "\u202e").startsWith("fio said ");
         assertThat(AcceptanceResult.comparable(rdma)).isFalse();
     }
+
+    @Test
+    void withoutAnIopsWorkloadTheCpuPerOperationIsPerMessageOfTheBandwidthWorkload() {
+        String verbs = DOC.replace("\"iops\":{\"iops\":1500000.0,\"bytesPerSecond\":6144000000,\"coresBusy\":1.8,"
+                + "\"softPercent\":1.0,\"sysPercent\":3.0},", "");
+
+        AcceptanceTransportResult rdma = AcceptanceResult.parse(verbs).orElseThrow().transports().get(0);
+
+        assertThat(rdma.getIops()).isNull();
+        assertThat(rdma.getCpuMicrosPerIo()).isEqualTo(81.818);   // 0.9 cores / 11000 messages per second
+        assertThat(AcceptanceResult.comparable(rdma)).isTrue();
+    }
 }

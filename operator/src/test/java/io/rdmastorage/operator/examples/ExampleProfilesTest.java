@@ -42,6 +42,8 @@ class ExampleProfilesTest {
             "all-checks.yaml");
     /** The acceptance run's example: not a profile, but validated the same way. */
     static final String ACCEPTANCE = "acceptance.yaml";
+    /** The acceptance run's verbs target example. */
+    static final String ACCEPTANCE_VERBS = "acceptance-verbs.yaml";
 
     private static Kubectl kubectl;
 
@@ -105,6 +107,22 @@ class ExampleProfilesTest {
     }
 
     @Test
+    void theVerbsAcceptanceExampleIsValidAndReachesTheProbeAsItsSpec() throws Exception {
+        CommandResult result = kubectl.run("apply", "--dry-run=server", "--validate=strict", "-o", "json",
+                "-f", EXAMPLES.resolve(ACCEPTANCE_VERBS).toString());
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        RdmaStorageAcceptance run = Serialization.unmarshal(result.stdout(), RdmaStorageAcceptance.class);
+        AcceptanceSpecDocument document = AcceptanceSpecDocument.of(run.getSpec());
+        assertThat(document.isVerbs()).isTrue();
+        assertThat(document.verbs().verbs().device()).isEqualTo("mlx5_0");
+        assertThat(document.json()).doesNotContain("storage-01");
+        // 100000 ping-pongs at 1 ms, 30 s of streaming and 60 s, per transport, and 120 s
+        assertThat(document.deadline()).isEqualTo(Duration.ofSeconds(2 * (100 + 30 + 60) + 120));
+        long comments = Files.readString(EXAMPLES.resolve(ACCEPTANCE_VERBS)).lines().filter(l -> l.contains("#")).count();
+        assertThat(comments).isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
     void theCombinedExampleHasEveryCheckSection() {
         RdmaStorageProfile profile = serverDryRun("all-checks.yaml");
         assertThat(CheckTypes.expected(profile.getSpec())).isEqualTo(CheckTypes.ALL);
@@ -141,12 +159,12 @@ class ExampleProfilesTest {
         for (String file : PROFILES) {
             assertThat(readme).contains("(" + file + ")");
         }
-        assertThat(readme).contains("(" + ACCEPTANCE + ")");
+        assertThat(readme).contains("(" + ACCEPTANCE + ")").contains("(" + ACCEPTANCE_VERBS + ")");
         assertThat(readme).contains("argocd/application.yaml").contains("argocd/argocd-cm-health.yaml")
                 .contains("prometheus/prometheusrule.yaml");
         try (Stream<Path> files = Files.list(EXAMPLES)) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList())
-                    .containsExactlyInAnyOrderElementsOf(Stream.concat(PROFILES.stream(), Stream.of(ACCEPTANCE)).toList());
+                    .containsExactlyInAnyOrderElementsOf(Stream.concat(PROFILES.stream(), Stream.of(ACCEPTANCE, ACCEPTANCE_VERBS)).toList());
         }
     }
 
