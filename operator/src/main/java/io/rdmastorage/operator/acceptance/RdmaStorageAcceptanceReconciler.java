@@ -3,6 +3,7 @@ package io.rdmastorage.operator.acceptance;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,7 +21,6 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
-import io.fabric8.kubernetes.api.model.Node;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.PeerAddressType;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -390,7 +390,9 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     }
 
     private static List<String> transports(List<AcceptanceTransportResult> results) {
-        return results.stream().map(t -> t.getTransport() + " (" + t.getController() + ")").toList();
+        // the verbs target has no controller: its device (rxe0/1, TCP to 10.0.0.2) says what was measured
+        return results.stream().map(t -> t.getTransport() + " (" + (t.getController() == null || t.getController().isEmpty()
+                ? t.getDevice() : t.getController()) + ")").toList();
     }
 
     /** Patches the status (ours alone: no resourceVersion), then looks again after {@code delay} if given. */
