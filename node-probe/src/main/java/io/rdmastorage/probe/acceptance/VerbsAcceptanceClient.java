@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The client side of an acceptance run's verbs target, on the node being measured: the four
@@ -48,6 +49,7 @@ public final class VerbsAcceptanceClient {
     static final int ECONNREFUSED = 111;
     static final List<String> TRANSPORTS = List.of("rdma", "tcp");
     private static final Set<Workload> WORKLOADS = EnumSet.of(Workload.LATENCY, Workload.BANDWIDTH);
+    private static final Pattern INF = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+inf\\s");
 
     private final HostRoot host;
     private final ToolRunner hostTools;
@@ -176,7 +178,8 @@ public final class VerbsAcceptanceClient {
                         row.p999(), cpu), 2L * row.iterations() * w.messageBytes(), 2L * row.iterations(), "");
             }
             return Measured.failed(parsed instanceof PerftestLatency.Failed f ? "perftest: " + f.text()
-                    : "no " + w.messageBytes() + "-byte row in ib_write_lat's output (" + why(parsed) + "); " + result.problem());
+                    : "no " + w.messageBytes() + "-byte row in ib_write_lat's output (" + why(parsed) + ")" + timing(result)
+                    + "; " + result.problem());
         }
         PerftestBandwidth.Result parsed = PerftestBandwidth.parse(output(result));
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()) {
@@ -188,7 +191,7 @@ public final class VerbsAcceptanceClient {
                     moved, moved / w.messageBytes(), "");
         }
         return Measured.failed(parsed instanceof PerftestBandwidth.NotMeasured n ? "perftest: " + n.why()
-                : "no " + w.messageBytes() + "-byte row in ib_write_bw's output; " + result.problem());
+                : "no " + w.messageBytes() + "-byte row in ib_write_bw's output" + timing(result) + "; " + result.problem());
     }
 
     private Measured fio(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
@@ -216,6 +219,12 @@ public final class VerbsAcceptanceClient {
 
     private static String why(PerftestLatency.Result parsed) {
         return parsed instanceof PerftestLatency.Unrecognised u ? u.why() : "a table without that row";
+    }
+
+    /** perftest times with the CPU's cycle counter; a noisy frequency sample leaves every statistic inf. */
+    private static String timing(ToolResult result) {
+        return INF.matcher(result.stdout()).find() ? "; perftest printed inf: its CPU-frequency sample failed (a loaded or "
+                + "virtual CPU), so it could not time the run; run it again" : "";
     }
 
     private Optional<ProcStat> procStat() {

@@ -41,19 +41,33 @@ class VerbsAcceptanceVmIT {
         }
     }
 
-    @Test
-    void bothTransportsAreMeasuredOverRxeAndTheKernelsTcp() throws Exception {
+    /** A fresh server in the background (the last attempt's, with what it still waits for, stopped), then the client. */
+    private static VmNode.Result measure() {
         String encoded = Base64.getEncoder().encodeToString(SPEC.getBytes(StandardCharsets.UTF_8));
-        vm.run("rm -f /tmp/acceptance-server.json; setsid bash /mnt/share/scenario.sh probe " + encoded
+        vm.run("pkill -f 'node-probe.jar acceptance-server'; pkill -x ib_write_lat; pkill -x ib_write_bw; pkill -x fio;"
+                + " sleep 1; rm -f /tmp/acceptance-server.json; setsid bash /mnt/share/scenario.sh probe " + encoded
                 + " --host-network -- acceptance-server --tcp-port 18531 --tool-timeout 300s"
                 + " > /tmp/acceptance-server.json 2>/tmp/acceptance-server.err < /dev/null &", Duration.ofSeconds(30))
                 .requireSuccess("start acceptance-server");
-
-        VmNode.Result run = vm.run("bash /mnt/share/scenario.sh probe " + encoded + " --host-network -- acceptance-client"
+        return vm.run("bash /mnt/share/scenario.sh probe " + encoded + " --host-network -- acceptance-client"
                 + " --peer " + ADDRESS + " --tcp-port 18531 --connect-timeout 90s --tool-timeout 30s", RUN_TIMEOUT);
-        String server = vm.run("for i in $(seq 300); do [ -s /tmp/acceptance-server.json ] && break; sleep 0.2; done;"
-                + " cat /tmp/acceptance-server.json /tmp/acceptance-server.err", Duration.ofSeconds(90)).stdout();
+    }
 
+    @Test
+    void bothTransportsAreMeasuredOverRxeAndTheKernelsTcp() throws Exception {
+        // perftest times with the CPU's cycle counter; on a loaded TCG host its frequency sample can
+        // fail and every statistic is inf (see RealKernelNodeVmIT): a measurement is tried up to three times
+        VmNode.Result run = null;
+        String server = "";
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            run = measure();
+            if (!run.stdout().contains("perftest printed inf")) {
+                break;
+            }
+            System.err.println("vm-node: perftest could not time attempt " + attempt);
+        }
+        server = vm.run("for i in $(seq 300); do [ -s /tmp/acceptance-server.json ] && break; sleep 0.2; done;"
+                + " cat /tmp/acceptance-server.json /tmp/acceptance-server.err", Duration.ofSeconds(90)).stdout();
         JsonNode doc = JSON.readTree(run.stdout());
         assertThat(doc.path("complete").asBoolean()).as("%s\n%s\nserver: %s", run.stdout(), run.stderr(), server).isTrue();
         assertThat(run.exitCode()).isZero();
