@@ -186,4 +186,17 @@ class RoceQosParsersTest {
         assertThat(DcbAppTrust.order("order: dscp bogus\n")).isEmpty();
         assertThat(DcbAppTrust.order("order: dscp dscp\n")).isEmpty();
     }
+
+    @Test
+    void configfsDefaultRoceTosReadBackFromTheRealKernel() {
+        // samples/roce/configfs_*_vm-6.1.txt: "what: output" per step of the recording
+        Map<String, String> steps = new java.util.LinkedHashMap<>();
+        Samples.body("roce/configfs_rdma_cm_rxe0_default_roce_mode-tos_vm-6.1.txt").lines()
+                .forEach(l -> steps.put(l.substring(0, l.indexOf(": ")), l.substring(l.indexOf(": ") + 2) + "\n"));
+
+        assertThat(RoceTos.fromConfigfs(steps.get("default_roce_tos"))).contains(0);
+        assertThat(RoceTos.fromConfigfs(steps.get("after 'echo 106 > default_roce_tos'"))).contains(106);
+        assertThat(RoceTos.dscpOf(106)).isEqualTo(26);
+        assertThat(RoceTos.fromConfigfs(steps.get("default_roce_mode"))).isEmpty();   // "RoCE v2" is no ToS
+    }
 }
