@@ -182,6 +182,11 @@ public final class VerbsAcceptanceClient {
                     + "; " + result.problem());
         }
         PerftestBandwidth.Result parsed = PerftestBandwidth.parse(output(result));
+        if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()
+                && m.row(w.messageBytes()).get().averageBytesPerSecond() <= 0) {
+            return Measured.failed("ib_write_bw measured no bandwidth (BW average 0.00): no message completed in "
+                    + verbs.durationSeconds() + " s" + timing(result));
+        }
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()) {
             PerftestBandwidth.Row row = m.row(w.messageBytes()).get();
             double rate = row.messagesPerSecond() != null && row.messagesPerSecond() > 0 ? row.messagesPerSecond()

@@ -77,7 +77,7 @@ class VerbsAcceptanceCommandTest {
         List<String> runs = log().stream().filter(l -> !l.endsWith(" -V")).toList();
         assertThat(runs).hasSize(4);
         assertThat(runs.get(0)).isEqualTo("ib_write_lat -d rxe0 -i 1 -s 4096 -n 2000 -F -p 18600 " + PEER);
-        assertThat(runs.get(1)).isEqualTo("ib_write_bw -d rxe0 -i 1 -s 1048576 -D 5 -F --report_gbits -p 18601 " + PEER);
+        assertThat(runs.get(1)).isEqualTo("ib_write_bw -d rxe0 -i 1 -s 1048576 -D 5 -F -p 18601 " + PEER);
         assertThat(runs.get(2)).startsWith("fio-pingpong ").contains("--ioengine=net", "--protocol=tcp", "--port=18602", "--hostname=" + PEER,
                 "--rw=write", "--bs=4k", "--pingpong=1", "--size=8192000");
         assertThat(runs.get(3)).startsWith("fio-stream ").contains("--port=18603", "--bs=1M", "--time_based", "--runtime=5s");
@@ -128,7 +128,7 @@ class VerbsAcceptanceCommandTest {
                 "{\"rdma-latency\":\"served\",\"rdma-bandwidth\":\"served\",\"tcp-latency\":\"served\",\"tcp-bandwidth\":\"served\"}");
         assertThat(log()).containsExactlyInAnyOrder(
                 "ib_write_lat -d rxe0 -i 1 -s 4096 -n 100000 -F -p 18600",
-                "ib_write_bw -d rxe0 -i 1 -s 1048576 -D 30 -F --report_gbits -p 18601",
+                "ib_write_bw -d rxe0 -i 1 -s 1048576 -D 30 -F -p 18601",
                 "fio-pingpong --name=tcp-latency --ioengine=net --protocol=tcp --port=18602 --listen --rw=read --bs=4k --nodelay=1 "
                         + "--pingpong=1 --size=409600000 --output-format=json",
                 "fio-stream --name=tcp-bandwidth --ioengine=net --protocol=tcp --port=18603 --listen --rw=read --bs=1M --size=100g "

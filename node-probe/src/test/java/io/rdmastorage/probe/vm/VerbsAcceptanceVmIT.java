@@ -79,7 +79,7 @@ class VerbsAcceptanceVmIT {
             JsonNode bandwidth = t.path("bandwidth");
             assertThat(latency.path("p50Micros").asDouble()).as("%s", t).isPositive();
             assertThat(latency.path("p99Micros").asDouble()).isGreaterThanOrEqualTo(latency.path("p50Micros").asDouble());
-            assertThat(bandwidth.path("bytesPerSecond").asLong()).isPositive();
+            assertThat(bandwidth.path("bytesPerSecond").asLong()).as("%s", t).isPositive();
             assertThat(bandwidth.path("iops").asDouble()).isPositive();
             // the host's real /proc/stat moved during each run: some CPU was busy, none of it invented
             assertThat(bandwidth.path("coresBusy").asDouble()).isPositive().isLessThanOrEqualTo(2.0);
