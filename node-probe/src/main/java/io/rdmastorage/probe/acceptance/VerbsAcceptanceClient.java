@@ -184,8 +184,9 @@ public final class VerbsAcceptanceClient {
         PerftestBandwidth.Result parsed = PerftestBandwidth.parse(output(result));
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()
                 && m.row(w.messageBytes()).get().averageBytesPerSecond() <= 0) {
-            return Measured.failed("ib_write_bw measured no bandwidth (BW average 0.00): no message completed in "
-                    + verbs.durationSeconds() + " s" + timing(result));
+            PerftestBandwidth.Row row = m.row(w.messageBytes()).get();
+            return Measured.failed("ib_write_bw measured no bandwidth (" + row.iterations() + " messages, BW average 0.00 "
+                    + "in the " + verbs.durationSeconds() + " s run less perftest's 2 s margins at either end)" + timing(result));
         }
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()) {
             PerftestBandwidth.Row row = m.row(w.messageBytes()).get();

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class VerbsAcceptanceVmIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SPEC = "{\"verbs\":{\"device\":\"rxe0\",\"port\":1,\"iterations\":2000,\"durationSeconds\":5}}";
+    private static final String SPEC = "{\"verbs\":{\"device\":\"rxe0\",\"port\":1,\"iterations\":2000,\"durationSeconds\":15}}";
     private static final String ADDRESS = "192.0.2.1";
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(400);
 
