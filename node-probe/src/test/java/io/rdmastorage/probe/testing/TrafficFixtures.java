@@ -20,7 +20,7 @@ import java.util.Map;
  * sysfs snapshot), the {@code ss -tin} tables of the NVMe/TCP queue sockets around a 64 MiB read
  * (this project's VM, with the local address changed to the node's own). Constructed: the RDMA
  * "after" reading, the recorded counters plus 1 GB each way (and, on the lossy fabric, 40 more
- * out-of-sequence packets); the RDMA node's ss table stays the recorded "before" one.
+ * out-of-sequence packets); where TCP stays flat, both ss tables are the recorded "before" one.
  */
 public final class TrafficFixtures {
 
@@ -40,7 +40,7 @@ public final class TrafficFixtures {
 
     /** Storage over RDMA: mlx5_0/1 moves about 1 GB/s each way, storage TCP stays flat. DataOverRdma. */
     public static FixtureHost overRdma(FixtureHost host) {
-        return steps(host, rdmaMoved(0), CounterSamples.ssRead(false), CounterSamples.ssRead(false));
+        return steps(host, rdmaMoved(0), false);
     }
 
     /**
@@ -48,7 +48,12 @@ public final class TrafficFixtures {
      * grows (packets dropped and retransmitted, what PFC on the wrong priority leads to). FabricErrors.
      */
     public static FixtureHost lossyRdma(FixtureHost host) {
-        return steps(host, rdmaMoved(LOST_PACKETS), CounterSamples.ssRead(false), CounterSamples.ssRead(false));
+        return steps(host, rdmaMoved(LOST_PACKETS), false);
+    }
+
+    /** No storage I/O: the recorded counters and sockets stand still. NoStorageTraffic (an idle node proves nothing). */
+    public static FixtureHost idle(FixtureHost host) {
+        return steps(host, Map.of(), false);
     }
 
     /**
@@ -56,14 +61,12 @@ public final class TrafficFixtures {
      * mlx5_0/1's counters stand still. DataOnTcp, whatever the configuration checks say.
      */
     public static FixtureHost overTcp(FixtureHost host) {
-        String address = host.identity().address();
-        return steps(host, Map.of(), ownAddress(CounterSamples.ssRead(false), address),
-                ownAddress(CounterSamples.ssRead(true), address));
+        return steps(host, Map.of(), true);
     }
 
-    /** The recording's local address (the VM talked to its own target) as this node's. */
-    private static String ownAddress(String ss, String address) {
-        return ss.replace("192.0.2.1:47", address + ":47");
+    /** The recorded ss table before or after the read, the local address (the VM talked to its own target) this node's. */
+    private static String ss(FixtureHost host, boolean after) {
+        return CounterSamples.ssRead(after).replace("192.0.2.1:47", host.identity().address() + ":47");
     }
 
     /** The recorded port counters, those that move in the "after" reading, with their after values. */
@@ -87,16 +90,16 @@ public final class TrafficFixtures {
 
     /**
      * Lays out mlx5_0/1's recorded counters and the stepping nsenter: {@code moved} are the counters
-     * (relative to the port) that differ in the "after" reading, {@code ssBefore}/{@code ssAfter} the
-     * two ss tables.
+     * (relative to the port) that differ in the "after" reading; the sockets' bytes grow by the
+     * recorded read when {@code tcpMoved}.
      */
-    private static FixtureHost steps(FixtureHost host, Map<String, Long> moved, String ssBefore, String ssAfter) {
+    private static FixtureHost steps(FixtureHost host, Map<String, Long> moved, boolean tcpMoved) {
         Ttar.files(Samples.body(MLX5)).forEach((path, content) -> {
             if (path.startsWith(RECORDED_PORT)) {
                 host.file(PORT + path.substring(RECORDED_PORT.length()), content);
             }
         });
-        host.file("/fixture/traffic/ss-before.txt", ssBefore).file("/fixture/traffic/ss-after.txt", ssAfter);
+        host.file("/fixture/traffic/ss-before.txt", ss(host, false)).file("/fixture/traffic/ss-after.txt", ss(host, tcpMoved));
         StringBuilder before = new StringBuilder();
         StringBuilder after = new StringBuilder();
         moved.forEach((counter, value) -> {
