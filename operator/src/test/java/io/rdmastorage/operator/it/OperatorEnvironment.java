@@ -9,12 +9,10 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
-import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.ProbeLauncher;
 import io.rdmastorage.testing.RbacGrants;
 import io.rdmastorage.testing.SimulatedCluster;
-import io.rdmastorage.testing.SimulatedNode;
 import io.rdmastorage.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,43 +131,22 @@ final class OperatorEnvironment implements AutoCloseable {
     /** Registers a simulated node whose host is the healthy fixture node, or that node with one failure mode. */
     FixtureHost addNode(String name, String failure) {
         FixtureHost host = FixtureHost.at(hostRoots.resolve(name));
-        if (failure == null) {
-            NodeScenarios.healthy(host);
-        } else {
-            NodeScenarios.withFailure(host, failure);
-        }
-        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        cluster.addNode(GpuPool.node(name, host, failure));
         return host;
     }
 
     /** Registers a simulated node whose fixture host {@code setup} builds. */
     FixtureHost addFixtureNode(String name, UnaryOperator<FixtureHost> setup) {
         FixtureHost host = setup.apply(FixtureHost.at(hostRoots.resolve(name)));
-        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        cluster.addNode(GpuPool.node(name, host.root()));
         return host;
     }
 
     /** Applies a profile that selects this environment's gpu pool; {@code checks} is YAML for the check sections. */
     RdmaStorageProfile applyProfile(String name, String settings, String checks) {
-        String yaml = """
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "%s"
-                      rdmastorage.test/pool: gpu
-                %s
-                %s
-                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, cluster.id(), indent(settings), indent(checks));
-        plane.kubectl().applyYaml(yaml).orThrow("kubectl apply profile " + name);
+        plane.kubectl().applyYaml(GpuPool.profileYaml(name, cluster.id(), settings, checks))
+                .orThrow("kubectl apply profile " + name);
         return admin.resources(RdmaStorageProfile.class).withName(name).get();
-    }
-
-    private static String indent(String block) {
-        return block.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
     }
 
     RdmaStorageProfile profile(String name) {
