@@ -1,48 +1,43 @@
 package io.rdmastorage.benchmark;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The JVM options of the operator image, read from its Dockerfile's ENTRYPOINT, so that the
- * benchmark measures the operator as it is deployed (collector, JIT, class-data sharing): the
- * options between {@code java} and {@code -jar}, with the heap given explicitly (the image sizes it
- * from the pod's memory limit, which a process on this machine does not have).
+ * The JVM options of the operator image, read from its Dockerfile's ENTRYPOINT (with
+ * {@code scripts/dockerfile-array.sh}, as the probe image's builds read theirs), so that the
+ * benchmark measures the operator as it is deployed: the options between {@code java} and
+ * {@code -jar}, with the heap given explicitly (the image sizes it from the pod's memory limit,
+ * which a process on this machine does not have).
  */
 final class OperatorImage {
-
-    private static final Pattern ENTRYPOINT = Pattern.compile("(?m)^ENTRYPOINT\\s*\\[(.*?)]\\s*$", Pattern.DOTALL);
-    private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
 
     private OperatorImage() {
     }
 
     /**
+     * @param repository the repository's root (for {@code scripts/dockerfile-array.sh})
      * @param dockerfile the operator's Dockerfile
      * @param heap the heap to run with ({@code -Xmx}): what the chart's memory limit gives the image
      * @return the JVM options, heap first, ready for the java command line
      */
-    static List<String> jvmOptions(Path dockerfile, String heap) throws IOException {
-        Matcher entrypoint = ENTRYPOINT.matcher(Files.readString(dockerfile).replace("\\\n", " "));
-        if (!entrypoint.find()) {
-            throw new IllegalStateException("no exec-form ENTRYPOINT in " + dockerfile);
+    static List<String> jvmOptions(Path repository, Path dockerfile, String heap) throws IOException, InterruptedException {
+        Process words = new ProcessBuilder("sh", repository.resolve("scripts/dockerfile-array.sh").toString(), "ENTRYPOINT",
+                dockerfile.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(words.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (words.waitFor() != 0) {
+            throw new IllegalStateException("scripts/dockerfile-array.sh failed on " + dockerfile);
         }
-        List<String> words = new ArrayList<>();
-        Matcher quoted = QUOTED.matcher(entrypoint.group(1));
-        while (quoted.find()) {
-            words.add(quoted.group(1));
-        }
-        int jar = words.indexOf("-jar");
-        if (words.isEmpty() || !words.get(0).equals("java") || jar < 0) {
-            throw new IllegalStateException("the ENTRYPOINT of " + dockerfile + " is not java ... -jar: " + words);
+        List<String> entrypoint = out.lines().toList();
+        int jar = entrypoint.indexOf("-jar");
+        if (entrypoint.isEmpty() || !entrypoint.get(0).equals("java") || jar < 0) {
+            throw new IllegalStateException("the ENTRYPOINT of " + dockerfile + " is not java ... -jar: " + entrypoint);
         }
         List<String> options = new ArrayList<>(List.of("-Xmx" + heap));
-        words.subList(1, jar).stream().filter(o -> !o.startsWith("-XX:MaxRAMPercentage") && !o.startsWith("-Xmx"))
+        entrypoint.subList(1, jar).stream().filter(o -> !o.startsWith("-XX:MaxRAMPercentage") && !o.startsWith("-Xmx"))
                 .forEach(options::add);
         return options;
     }

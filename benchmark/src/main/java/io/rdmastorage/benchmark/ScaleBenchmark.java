@@ -352,8 +352,8 @@ public final class ScaleBenchmark {
     }
 
     /** The image's JVM options with {@code --heap} as the heap (the chart's memory limit gives the image 256 MiB). */
-    private List<String> operatorJvmOptions() throws IOException {
-        return OperatorImage.jvmOptions(dockerfile(), options.heap());
+    private List<String> operatorJvmOptions() throws IOException, InterruptedException {
+        return OperatorImage.jvmOptions(root, dockerfile(), options.heap());
     }
 
     /** Runs {@code action}, waits for {@code done}, and reads what the round cost. */

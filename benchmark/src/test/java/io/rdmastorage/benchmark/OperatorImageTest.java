@@ -11,11 +11,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** The benchmark starts the operator with the options of its image, read from the Dockerfile. */
 class OperatorImageTest {
 
+    /** Surefire runs in the module's folder. */
+    private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+
     @Test
     void theOperatorImagesOptionsWithTheHeapGivenExplicitly() throws Exception {
-        Path dockerfile = Path.of("..", "operator", "Dockerfile");
+        Path dockerfile = REPOSITORY.resolve("operator/Dockerfile");
 
-        var options = OperatorImage.jvmOptions(dockerfile, "256m");
+        var options = OperatorImage.jvmOptions(REPOSITORY, dockerfile, "256m");
 
         assertThat(options).first().isEqualTo("-Xmx256m");
         assertThat(options).contains("-XX:+UseSerialGC")
@@ -33,13 +36,13 @@ class OperatorImageTest {
                 CMD ["--flag"]
                 """);
 
-        assertThat(OperatorImage.jvmOptions(dockerfile, "1g")).containsExactly("-Xmx1g", "-XX:+UseSerialGC", "-Xss512k");
+        assertThat(OperatorImage.jvmOptions(REPOSITORY, dockerfile, "1g")).containsExactly("-Xmx1g", "-XX:+UseSerialGC", "-Xss512k");
     }
 
     @Test
     void refusesAnEntrypointThatIsNotJavaDashJar(@TempDir Path dir) throws Exception {
         Path dockerfile = Files.writeString(dir.resolve("Dockerfile"), "ENTRYPOINT [\"/bin/sh\", \"-c\", \"java -jar x.jar\"]\n");
 
-        assertThatThrownBy(() -> OperatorImage.jvmOptions(dockerfile, "256m")).hasMessageContaining("not java ... -jar");
+        assertThatThrownBy(() -> OperatorImage.jvmOptions(REPOSITORY, dockerfile, "256m")).hasMessageContaining("not java ... -jar");
     }
 }
