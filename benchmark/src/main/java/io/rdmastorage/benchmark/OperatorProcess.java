@@ -17,8 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code java -Xmx256m -jar operator.jar} as a process of its own (its heap, RSS and CPU are its
- * alone), acting as its service account through a kubeconfig; its /metrics polled for the heap.
+ * {@code java <the image's JVM options> -jar operator.jar} as a process of its own (its heap, RSS
+ * and CPU are its alone), acting as its service account through a kubeconfig; its /metrics polled
+ * for the heap.
  */
 final class OperatorProcess implements AutoCloseable {
 
@@ -43,12 +44,15 @@ final class OperatorProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** @param jfr where to write a flight recording of the whole run (profiling), or null for none */
-    static OperatorProcess start(Path jar, String maxHeap, Path kubeconfig, String namespace, String probeImage, Path log,
-                                 Path jfr) throws IOException {
+    /**
+     * @param jvmOptions the JVM's options, as the operator image starts it ({@link OperatorImage#jvmOptions})
+     * @param jfr where to write a flight recording of the whole run (profiling), or null for none
+     */
+    static OperatorProcess start(Path jar, List<String> jvmOptions, Path kubeconfig, String namespace, String probeImage,
+                                 Path log, Path jfr) throws IOException {
         int port = freePort();
-        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap));
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmOptions);
         if (jfr != null) {
             command.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr);
         }
@@ -131,7 +135,7 @@ final class OperatorProcess implements AutoCloseable {
 
     /**
      * The live set: the heap in use right after a full collection ({@code jcmd <pid> GC.run}),
-     * which unlike the used heap does not depend on how much garbage {@code -Xmx} lets G1 keep.
+     * which unlike the used heap does not depend on how much garbage {@code -Xmx} lets the collector keep.
      */
     long liveHeapAfterFullGc() throws IOException, InterruptedException {
         Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
@@ -151,6 +155,34 @@ final class OperatorProcess implements AutoCloseable {
     /** The operator's CPU time (user + system), from the OS. */
     Duration cpuTime() {
         return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+    }
+
+    /**
+     * CPU time (user + system) of the JVM's own threads that are alive now, from /proc: the JIT
+     * compilers ("C1/C2 CompilerThread") and the collector with the VM thread (Serial GC collects
+     * in the VM thread). What is left of {@link #cpuTime} is the operator's Java code, the client's
+     * included. Threads that have ended are not counted, which none of these do.
+     */
+    Map<String, Duration> jvmThreadCpu() {
+        Map<String, Duration> cpu = new java.util.LinkedHashMap<>(Map.of("JIT", Duration.ZERO, "GC", Duration.ZERO));
+        long tick = 10;   // ms per clock tick (USER_HZ is 100 on Linux)
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path task : tasks.toList()) {
+                String stat = Files.readString(task.resolve("stat"));
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                // after the name: state is field 3 of stat(5), utime 14 and stime 15
+                Duration used = Duration.ofMillis((Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * tick);
+                String group = name.contains("CompilerThre") ? "JIT"
+                        : name.startsWith("VM Thread") || name.startsWith("GC ") || name.startsWith("G1 ") ? "GC" : null;
+                if (group != null) {
+                    cpu.merge(group, used, Duration::plus);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or gone: zeros
+        }
+        return cpu;
     }
 
     /** Peak resident set size (VmHWM) and current (VmRSS), in bytes, from /proc. */

@@ -14,7 +14,7 @@ import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
 import java.io.IOException;
@@ -50,7 +50,7 @@ import java.util.stream.IntStream;
  * ConfigMaps), one at a time as the reconciler writes.</li>
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
- * [--kubelet-workers 16] [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
+ * [--kubelet-workers 16] [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
  * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]}.
  *
  * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
@@ -83,11 +83,11 @@ public final class ScaleBenchmark {
     private final Path root;
     private final Options options;
 
-    record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, boolean secondRound,
+    record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, int rounds,
                    boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
                    int failingPercent, int oddFirmwarePercent) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
-                + " [--one-round] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
+                + " [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
                 + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]";
 
         static Options parse(String[] args, Path root) {
@@ -95,7 +95,7 @@ public final class ScaleBenchmark {
             Path jar = root.resolve("operator/target/operator.jar");
             String heap = "256m";
             int workers = 16;
-            boolean second = true;
+            int rounds = 2;
             boolean labels = false;
             Duration timeout = Duration.ofMinutes(15);
             Path out = null;
@@ -110,7 +110,8 @@ public final class ScaleBenchmark {
                     case "--operator-jar" -> jar = Path.of(args[++i]);
                     case "--heap" -> heap = args[++i];
                     case "--kubelet-workers" -> workers = Integer.parseInt(args[++i]);
-                    case "--one-round" -> second = false;
+                    case "--one-round" -> rounds = 1;
+                    case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                     case "--node-labels" -> labels = true;
                     case "--timeout-minutes" -> timeout = Duration.ofMinutes(Long.parseLong(args[++i]));
                     case "--out" -> out = Path.of(args[++i]);
@@ -128,7 +129,10 @@ public final class ScaleBenchmark {
             if (oddFirmware < 0 || oddFirmware > 49) {
                 throw new IllegalArgumentException("--odd-firmware is a percentage of nodes below 50 (a minority)");
             }
-            return new Options(nodes, jar, heap, workers, second, labels, timeout, out, realProbes, finalStatusOnly, jfr,
+            if (rounds < 1) {
+                throw new IllegalArgumentException("--rounds is at least 1: " + rounds);
+            }
+            return new Options(nodes, jar, heap, workers, rounds, labels, timeout, out, realProbes, finalStatusOnly, jfr,
                     failing, oddFirmware);
         }
     }
@@ -136,14 +140,14 @@ public final class ScaleBenchmark {
     /** One round's figures. */
     record Round(String name, Duration wall, List<AuditLog.Request> requests, long peakHeap, Duration operatorCpu,
                  Duration apiServerCpu, Duration etcdCpu, Duration harnessCpu, Duration firstPodAfter, Duration lastPodAfter,
-                 double reconciles, long liveAfterFullGc) {
+                 double reconciles, long liveAfterFullGc, Duration operatorJitCpu, Duration operatorGcCpu) {
         long writes() {
             return requests.stream().filter(AuditLog.Request::write).count();
         }
     }
 
     /** One node count's figures. */
-    record Result(int nodes, Duration registerNodes, Round first, Round second, long peakRss, long profileBytes,
+    record Result(int nodes, Duration registerNodes, List<Round> rounds, long peakRss, long profileBytes,
                   long largestVerdictBytes, int verdicts, int ready, Duration floor, long floorWrites,
                   String loadBefore, String loadAfter, FleetWatch fleet) {
     }
@@ -208,8 +212,9 @@ public final class ScaleBenchmark {
         if (!Files.isRegularFile(options.operatorJar())) {
             throw new IllegalStateException("no operator jar at " + options.operatorJar() + " (mvn -pl operator package)");
         }
-        System.out.printf("machine: %d CPUs, load average %s; operator jar %s, -Xmx%s%n",
-                Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(), options.heap());
+        System.out.printf("machine: %d CPUs, load average %s; operator jar %s, JVM options %s (the image's, %s)%n",
+                Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(),
+                String.join(" ", operatorJvmOptions()), root.relativize(dockerfile()));
         System.out.printf("kubelets: %s, %s%n", options.realProbes() ? "node-probe run for every pod"
                 : "node-probe run once, its report replayed per node",
                 options.finalStatusOnly() ? "one status write per probe pod (terminal)" : "three status writes per probe pod");
@@ -245,9 +250,7 @@ public final class ScaleBenchmark {
             Path kubeconfig = plane.kubeconfigFor(NAMESPACE, SERVICE_ACCOUNT);
             admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                     .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-            Path rbac = root.resolve("helm/rdma-storage-operator/files");
-            RbacGrants.grant(admin, NAMESPACE, SERVICE_ACCOUNT, SERVICE_ACCOUNT,
-                    RbacGrants.rulesFrom(rbac.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(rbac.resolve("namespace-rules.yaml")));
+            OperatorRbac.shipped(root).grant(admin, NAMESPACE, SERVICE_ACCOUNT, SERVICE_ACCOUNT);
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
@@ -275,13 +278,14 @@ public final class ScaleBenchmark {
                 Duration register = Duration.ofNanos(System.nanoTime() - registerStart);
                 System.out.printf("      registered in %.1f s%n", register.toMillis() / 1000.0);
 
-                step("starting the operator: java -Xmx" + options.heap() + " -jar " + options.operatorJar()
+                List<String> jvmOptions = operatorJvmOptions();
+                step("starting the operator: java " + String.join(" ", jvmOptions) + " -jar " + options.operatorJar()
                         + " (as its service account)");
                 Path jfr = options.jfr() == null ? null : options.nodes().size() == 1 ? options.jfr()
                         : options.jfr().resolveSibling(n + "-" + options.jfr().getFileName());
                 try (SharedIndexInformer<RdmaStorageNode> verdictCache = admin.resources(RdmaStorageNode.class)
                         .withLabel(Labels.PROFILE, PROFILE).inform();
-                     OperatorProcess operator = OperatorProcess.start(options.operatorJar(), options.heap(), kubeconfig,
+                     OperatorProcess operator = OperatorProcess.start(options.operatorJar(), jvmOptions, kubeconfig,
                         NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"), jfr)) {
                     operator.awaitReady(Duration.ofMinutes(3));
                     operator.startPolling();
@@ -303,15 +307,18 @@ public final class ScaleBenchmark {
                         System.out.printf("      the correct FleetConsistent (%d nodes on %s named) after %.1f s%n", fleet.odd,
                                 OLD_FIRMWARE, fleet.correctAfter.toMillis() / 1000.0);
                     }
-                    Round second = null;
-                    if (options.secondRound()) {
-                        step("round 2: a spec change (probeTimeout 3m → 2m) re-probes every node");
+                    List<Round> rounds = new ArrayList<>(List.of(first));
+                    for (int k = 2; k <= options.rounds(); k++) {
+                        // the probe timeout goes 3m → 2m → 3m ...: each a spec change that re-probes every node
+                        String timeout = k % 2 == 0 ? "2m" : "3m";
+                        step("round " + k + ": a spec change (probeTimeout → " + timeout + ") re-probes every node");
                         operator.resetPeakHeap();
-                        second = round("second (spec change)", operator, audit, () -> admin.resources(RdmaStorageProfile.class)
+                        final int round = k;
+                        rounds.add(round("round " + k + " (spec change)", operator, audit, () -> admin.resources(RdmaStorageProfile.class)
                                 .withName(PROFILE).edit(p -> {
-                                    p.getSpec().setProbeTimeout("2m");
+                                    p.getSpec().setProbeTimeout(timeout);
                                     return p;
-                                }), () -> allVerdicts(admin, verdictCache, n, 2));
+                                }), () -> allVerdicts(admin, verdictCache, n, round)));
                     }
                     long[] rss = operator.rss();
                     String jvmScrape = operator.lastScrape();
@@ -328,7 +335,7 @@ public final class ScaleBenchmark {
                     step("the API server's floor: " + first.writes() + " server-side applies of small ConfigMaps, one at a time");
                     operator.close();
                     Duration floor = floor(admin, (int) first.writes());
-                    return new Result(n, register, first, second, rss[0], jsonBytes(profile), largestVerdict, verdicts.size(),
+                    return new Result(n, register, rounds, rss[0], jsonBytes(profile), largestVerdict, verdicts.size(),
                             profile.getStatus().getNodes().getReady(), floor, first.writes(), loadBefore, loadAverage(), fleet);
                 }
             } finally {
@@ -338,10 +345,20 @@ public final class ScaleBenchmark {
         }
     }
 
+    private Path dockerfile() {
+        return root.resolve("operator/Dockerfile");
+    }
+
+    /** The image's JVM options with {@code --heap} as the heap (the chart's memory limit gives the image 256 MiB). */
+    private List<String> operatorJvmOptions() throws IOException, InterruptedException {
+        return OperatorImage.jvmOptions(root, dockerfile(), options.heap());
+    }
+
     /** Runs {@code action}, waits for {@code done}, and reads what the round cost. */
     private Round round(String name, OperatorProcess operator, AuditLog audit, ThrowingRunnable action,
                         BooleanSupplier done) throws Exception {
         Duration operatorCpu0 = operator.cpuTime();
+        Map<String, Duration> jvm0 = operator.jvmThreadCpu();
         Map<String, Duration> cpu0 = childCpu();
         Duration harness0 = harnessCpu();
         double reconciles0 = operator.metricNow(RECONCILES);
@@ -368,6 +385,7 @@ public final class ScaleBenchmark {
         Thread.sleep(SETTLE.toMillis());
         Map<String, Duration> cpu1 = childCpu();
         Duration operatorCpu = operator.cpuTime().minus(operatorCpu0);
+        Map<String, Duration> jvm1 = operator.jvmThreadCpu();
         Duration harnessCpu = harnessCpu().minus(harness0);   // before reading the audit log, which is the benchmark's work
         double reconciles = operator.metricNow(RECONCILES) - reconciles0;
         List<AuditLog.Request> requests = audit.requests(start, end.plus(SETTLE));
@@ -387,7 +405,7 @@ public final class ScaleBenchmark {
                 cpu1.getOrDefault("etcd", Duration.ZERO).minus(cpu0.getOrDefault("etcd", Duration.ZERO)),
                 harnessCpu,
                 firstPod == null ? null : Duration.between(start, firstPod), lastPod == null ? null : Duration.between(start, lastPod),
-                reconciles, live);
+                reconciles, live, jvm1.get("JIT").minus(jvm0.get("JIT")), jvm1.get("GC").minus(jvm0.get("GC")));
     }
 
     /**
@@ -459,13 +477,11 @@ public final class ScaleBenchmark {
         out.append("---|\n");
         row(out, results, "load average before → after", r -> r.loadBefore() + " → " + r.loadAfter(), "—");
         row(out, results, "nodes registered (harness, not operator)", r -> seconds(r.registerNodes()), "—");
-        for (int i = 0; i < 2; i++) {
+        int rounds = results.stream().mapToInt(r -> r.rounds().size()).max().orElse(0);
+        for (int i = 0; i < rounds; i++) {
             final int which = i;
-            java.util.function.Function<Result, Round> pick = r -> which == 0 ? r.first() : r.second();
-            if (results.stream().allMatch(r -> pick.apply(r) == null)) {
-                continue;
-            }
-            String label = which == 0 ? "round 1 (apply)" : "round 2 (spec change)";
+            java.util.function.Function<Result, Round> pick = r -> which < r.rounds().size() ? r.rounds().get(which) : null;
+            String label = which == 0 ? "round 1 (apply)" : "round " + (which + 1) + " (spec change)";
             row(out, results, label + ": time to every verdict", r -> pick.apply(r) == null ? "—" : seconds(pick.apply(r).wall()),
                     which == 0 ? "≤ 60 s at 1,000" : "—");
             row(out, results, label + ": probe pods created from … to", r -> pick.apply(r) == null || pick.apply(r).firstPodAfter() == null ? "—"
@@ -482,6 +498,12 @@ public final class ScaleBenchmark {
                             cpu(pick.apply(r).apiServerCpu()), cpu(pick.apply(r).etcdCpu()), cpu(pick.apply(r).harnessCpu())), "—");
             row(out, results, label + ": operator CPU per node", r -> pick.apply(r) == null ? "—"
                     : "%.2f ms".formatted(pick.apply(r).operatorCpu().toNanos() / 1e6 / r.nodes()), "—");
+            row(out, results, label + ": operator CPU s of which JIT compilers / GC", r -> pick.apply(r) == null ? "—"
+                    : "%s / %s".formatted(cpu(pick.apply(r).operatorJitCpu()), cpu(pick.apply(r).operatorGcCpu())), "—");
+            row(out, results, label + ": operator CPU per node vs the API server's", r -> pick.apply(r) == null ? "—"
+                    : "%.1f vs %.1f ms (%.2f×)".formatted(pick.apply(r).operatorCpu().toNanos() / 1e6 / r.nodes(),
+                            pick.apply(r).apiServerCpu().toNanos() / 1e6 / r.nodes(),
+                            pick.apply(r).operatorCpu().toNanos() / (double) pick.apply(r).apiServerCpu().toNanos()), "≤ 1×");
             row(out, results, label + ": reconciles", r -> pick.apply(r) == null || Double.isNaN(pick.apply(r).reconciles()) ? "—"
                     : "%,.0f".formatted(pick.apply(r).reconciles()), "—");
             row(out, results, label + ": peak operator heap", r -> pick.apply(r) == null ? "—" : mib(pick.apply(r).peakHeap()), "≤ 256 MiB");
@@ -495,7 +517,7 @@ public final class ScaleBenchmark {
         row(out, results, "peak operator RSS (VmHWM)", r -> mib(r.peakRss()), "—");
         row(out, results, "API server floor: same number of plain writes, one at a time", r -> "%s for %,d".formatted(seconds(r.floor()),
                 r.floorWrites()), "—");
-        row(out, results, "round 1 time / floor", r -> "%.1f×".formatted(r.first().wall().toNanos() / (double) r.floor().toNanos()), "≤ 2×");
+        row(out, results, "round 1 time / floor", r -> "%.1f×".formatted(r.rounds().get(0).wall().toNanos() / (double) r.floor().toNanos()), "≤ 2×");
         row(out, results, "RdmaStorageNodes / ready", r -> "%,d / %,d".formatted(r.verdicts(), r.ready()), "N / N");
         row(out, results, "largest object: profile (JSON)", r -> kib(r.profileBytes()), "well under 100 KiB");
         row(out, results, "largest object: an RdmaStorageNode (JSON)", r -> kib(r.largestVerdictBytes()), "—");

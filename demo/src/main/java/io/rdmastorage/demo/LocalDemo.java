@@ -3,18 +3,25 @@ package io.rdmastorage.demo;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.RdmaStorageOperator;
+import io.rdmastorage.operator.acceptance.AcceptancePods;
+import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.cli.NodeProbe;
+import io.rdmastorage.probe.testing.AcceptanceFixtures;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.FixtureIdentity;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
+import io.rdmastorage.probe.testing.RoceFixtures;
+import io.rdmastorage.probe.testing.TrafficFixtures;
 import io.rdmastorage.testing.ControlPlaneBinaries;
+import io.rdmastorage.testing.ImageFioLauncher;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
 import io.rdmastorage.testing.TempDirs;
@@ -35,19 +42,23 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The one-command demo: a real kube-apiserver and etcd on this machine, five simulated GPU nodes
- * whose hosts show a healthy node and the classic silent failures (and measure verbs latency to each
- * other through a simulated fabric), the operator running under the
- * RBAC the chart ships, the DESIGN example profile — then the verdicts, as {@code kubectl} shows
- * them, node-probe's own report on two hosts where it cannot tell (Unknown), and a kubeconfig to explore with. Runs until Ctrl-C ({@code --exit} stops after the verdicts).
+ * The one-command demo: a real kube-apiserver and etcd on this machine, six simulated GPU nodes
+ * whose hosts show a healthy node and the classic silent failures (one on an older HCA firmware, one
+ * whose storage bytes go over TCP although every configuration check passes; they measure verbs
+ * latency to each other through a simulated fabric and sample their storage counters over a traffic
+ * window), a RoCE node with PFC on the wrong priorities, the operator running under the RBAC the
+ * chart ships, the DESIGN example profile and a RoCE profile — then the verdicts, as {@code kubectl}
+ * shows them, an acceptance run's report on one node (from recorded fio outputs), node-probe's own
+ * report on two hosts where it cannot tell (Unknown), and a kubeconfig to explore with. Runs until
+ * Ctrl-C ({@code --exit} stops after the verdicts).
  */
 public final class LocalDemo {
 
     static final String NAMESPACE = "rdma-storage-system";
     static final String PROFILE = "gpfs-gds-training";
+    static final String ROCE_PROFILE = "roce-storage";
     /** The repository's root: where crds/ and the chart are, from the root or a module folder. */
     private static final Path ROOT = repositoryRoot();
-    private static final Path RBAC = ROOT.resolve("helm/rdma-storage-operator/files");
     private static final Duration VERDICT_WAIT = Duration.ofMinutes(3);
 
     /** Node → the failure its host shows (null = healthy), in the order they are listed. */
@@ -59,7 +70,22 @@ public final class LocalDemo {
         NODES.put("gpu-03", "nvmeof-on-tcp");
         NODES.put("gpu-04", "gds-iommu-enabled");
         NODES.put("gpu-05", "rdma-no-subnet-manager");
+        NODES.put("gpu-06", null);
     }
+
+    /** The node whose configuration passes every check while its storage bytes go over NVMe/TCP. */
+    static final String DATA_ON_TCP_NODE = "gpu-06";
+    /** The RoCE node (profile {@value #ROCE_PROFILE}): PFC on priorities 6 and 7, the storage DSCP on 3. */
+    static final String ROCE_NODE = "gpu-07";
+    static final String ROCE_LABEL = "example.com/fabric";
+    /**
+     * A node being commissioned, in no profile yet, that an acceptance run measures before it joins
+     * the pool (its own fixture host: the NVMe-oF target over rdma, a stub nvme and fio); the run's name.
+     */
+    static final String ACCEPTANCE_NODE = "gpu-10";
+    static final String ACCEPTANCE = "gpu-10-nvmeof";
+    /** How many times slower the constructed tcp fio outputs are than the recorded one. */
+    private static final int TCP_SLOWER = 4;
 
     /** The node whose HCAs run an older firmware than the others: the fleet comparison names it. */
     static final String OLDER_FIRMWARE_NODE = "gpu-04";
@@ -72,8 +98,8 @@ public final class LocalDemo {
     static final Map<String, String> CANNOT_TELL = new LinkedHashMap<>();
 
     static {
-        CANNOT_TELL.put("gpu-06", "host-sys-not-mounted");
-        CANNOT_TELL.put("gpu-07", "gds-iommu-disputed");
+        CANNOT_TELL.put("gpu-08", "host-sys-not-mounted");
+        CANNOT_TELL.put("gpu-09", "gds-iommu-disputed");
     }
 
     private LocalDemo() {
@@ -109,7 +135,8 @@ public final class LocalDemo {
         step("starting etcd and kube-apiserver " + binaries.kubernetesVersion() + " on 127.0.0.1");
         LocalControlPlane plane = LocalControlPlane.start();
         KubernetesClient admin = plane.adminClient();
-        SimulatedCluster cluster = SimulatedCluster.builder(admin).start();
+        // acceptance pods get the probe image's fio: a stub printing recorded fio outputs
+        SimulatedCluster cluster = SimulatedCluster.builder(admin).probeLauncher(new ImageFioLauncher()).start();
         RdmaStorageOperator[] operator = new RdmaStorageOperator[1];
         Path hosts = Files.createTempDirectory("rso-demo-hosts-");
         AutoCloseable demo = () -> {
@@ -125,8 +152,7 @@ public final class LocalDemo {
         plane.kubectl().apply(ROOT.resolve("crds")).orThrow("kubectl apply -f crds");
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-        RbacGrants.grant(admin, NAMESPACE, "rdma-storage-operator", "rdma-storage-operator",
-                RbacGrants.rulesFrom(RBAC.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(RBAC.resolve("namespace-rules.yaml")));
+        OperatorRbac.shipped(ROOT).grant(admin, NAMESPACE, "rdma-storage-operator", "rdma-storage-operator");
 
         step("registering simulated GPU nodes (their kubelets run the real node-probe on fixture hosts)");
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
@@ -142,22 +168,45 @@ public final class LocalDemo {
             if (node.getKey().equals(OLDER_FIRMWARE_NODE)) {
                 RdmaFixtures.firmware(host, OLDER_FIRMWARE);
             }
+            // storage I/O during the traffic window: over RDMA, over NVMe/TCP on gpu-06, none where the ports are down
+            if (node.getKey().equals(DATA_ON_TCP_NODE)) {
+                TrafficFixtures.overTcp(host);
+            } else if ("rdma-no-subnet-manager".equals(node.getValue())) {
+                TrafficFixtures.idle(host);
+            } else {
+                TrafficFixtures.overRdma(host);
+            }
             cluster.addNode(SimulatedNode.named(node.getKey()).withLabel("nvidia.com/gpu.present", "true")
                     .withHostRoot(host.root()));
             fabric.install(host, cluster.hostIp(node.getKey()));
-            System.out.printf("      %-8s %s%s%n", node.getKey(), node.getValue() == null ? "healthy" : node.getValue(),
+            System.out.printf("      %-8s %s%s%n", node.getKey(), node.getKey().equals(DATA_ON_TCP_NODE)
+                            ? "every configuration check passes; its storage bytes go over NVMe/TCP"
+                            : node.getValue() == null ? "healthy" : node.getValue(),
                     node.getKey().equals(OLDER_FIRMWARE_NODE) ? ", HCA firmware " + OLDER_FIRMWARE + " (the others "
                             + RdmaFixtures.FIRMWARE + ")" : "");
         }
+        FixtureHost roce = FixtureHost.at(hosts.resolve(ROCE_NODE), FixtureIdentity.forNodeName(ROCE_NODE));
+        TrafficFixtures.lossyRdma(RoceFixtures.pfcOnOtherPriorities(RoceFixtures.healthy(NodeScenarios.healthy(roce))));
+        cluster.addNode(SimulatedNode.named(ROCE_NODE).withLabel(ROCE_LABEL, "roce").withHostRoot(roce.root()));
+        System.out.printf("      %-8s RoCE (mlx5_0 on eth0), storage DSCP 26 on priority 3 but PFC on 6 and 7 (dcb pfc show)%n",
+                ROCE_NODE);
+        FixtureHost commissioned = FixtureHost.at(hosts.resolve(ACCEPTANCE_NODE), FixtureIdentity.forNodeName(ACCEPTANCE_NODE));
+        acceptanceTools(commissioned);
+        cluster.addNode(SimulatedNode.named(ACCEPTANCE_NODE).withHostRoot(commissioned.root()));
+        System.out.printf("      %-8s being commissioned (in no profile): NVMe-oF target over rdma, for an acceptance run%n",
+                ACCEPTANCE_NODE);
 
         step("starting the operator (as its service account, with the chart's RBAC)");
         int metricsPort = freePort();
         operator[0] = RdmaStorageOperator.start(plane.clientFor(NAMESPACE, "rdma-storage-operator"),
                 new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, metricsPort), false);
 
-        step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml)");
+        step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml) and " + ROCE_PROFILE
+                + " (demo-roce-profile.yaml)");
         plane.kubectl().applyYaml(resource("/demo-profile.yaml")).orThrow("kubectl apply profile");
-        awaitVerdicts(admin);
+        plane.kubectl().applyYaml(resource("/demo-roce-profile.yaml")).orThrow("kubectl apply roce profile");
+        awaitVerdicts(admin, PROFILE, NODES.size());
+        awaitVerdicts(admin, ROCE_PROFILE, 1);
 
         Kubectl kubectl = plane.kubectl();
         step("kubectl get rdmastorage");
@@ -174,8 +223,28 @@ public final class LocalDemo {
                 .orThrow("kubectl get rsp"));
         step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP)");
         System.out.println(kubectl.run("describe", "rsn", PROFILE + ".gpu-02").orThrow("kubectl describe"));
+        step(DATA_ON_TCP_NODE + "'s conditions: every configuration check passes, yet its storage bytes went over TCP "
+                + "in the traffic window");
+        System.out.println(conditions(kubectl, PROFILE + "." + DATA_ON_TCP_NODE));
+        step(ROCE_NODE + "'s conditions (profile " + ROCE_PROFILE + "): PFC is not on the storage priority, and the "
+                + "lossy fabric shows in its counters");
+        System.out.println(conditions(kubectl, ROCE_PROFILE + "." + ROCE_NODE));
 
-        step("node-probe where it cannot tell: gpu-06's probe cannot see the host's /sys (HostViewMissing), gpu-07's "
+        step("an acceptance run on " + ACCEPTANCE_NODE + " (RdmaStorageAcceptance " + ACCEPTANCE + "): the same read-only "
+                + "fio workloads over rdma and tcp");
+        System.out.println("      NOT measured here: the simulated kubelet runs the real node-probe acceptance, but fio is a stub");
+        System.out.println("      printing recorded outputs. rdma = the recorded fio 3.14 JSON (4 KiB random read, depth 1);");
+        System.out.println("      tcp = constructed from it, latencies x" + TCP_SLOWER + " and IOPS/bandwidth /" + TCP_SLOWER
+                + "; host CPU = recorded /proc/stat plus");
+        System.out.println("      constructed ticks per workload. On a real kernel, AcceptanceVmIT measures it (see README).");
+        plane.kubectl().applyYaml(resource("/demo-acceptance.yaml")).orThrow("kubectl apply acceptance");
+        awaitAcceptance(admin);
+        System.out.println(kubectl.run("get", "rdmastorageacceptance", ACCEPTANCE).orThrow("kubectl get rsa"));
+        step("its report (ConfigMap " + AcceptancePods.reportName(ACCEPTANCE) + ", key " + AcceptanceRecord.KEY + ")");
+        System.out.println(admin.configMaps().inNamespace(NAMESPACE).withName(AcceptancePods.reportName(ACCEPTANCE)).get()
+                .getData().get(AcceptanceRecord.KEY));
+
+        step("node-probe where it cannot tell: gpu-08's probe cannot see the host's /sys (HostViewMissing), gpu-09's "
                 + "gdscheck and kernel disagree on the IOMMU (SourcesDisagree); Unknown fences nothing");
         for (Map.Entry<String, String> node : CANNOT_TELL.entrySet()) {
             FixtureHost host = NodeScenarios.withFailure(
@@ -184,10 +253,11 @@ public final class LocalDemo {
         }
 
         step("the operator's metrics on :" + metricsPort + "/metrics (examples/grafana/rdma-storage.json charts them): "
-                + "verdicts, why checks fail, verbs latency per node");
+                + "verdicts, why checks fail, verbs latency per node, storage bytes by transport, the fleet's distinct values");
         operator[0].registry().scrape().lines()
                 .filter(l -> l.startsWith("rdmastorage_nodes{") || l.startsWith("rdmastorage_verbs_latency_seconds{")
-                        || l.startsWith("rdmastorage_check_reason_nodes{") && l.contains("status=\"false\""))
+                        || l.startsWith("rdmastorage_check_reason_nodes{") && l.contains("status=\"false\"")
+                        || l.startsWith("rdmastorage_storage_") || l.startsWith("rdmastorage_fleet_distinct_values{"))
                 .forEach(l -> System.out.println("      " + l));
 
         System.out.println();
@@ -213,17 +283,54 @@ public final class LocalDemo {
         return details < 0 ? text : text.substring(0, details + 1);
     }
 
-    private static void awaitVerdicts(KubernetesClient admin) throws InterruptedException {
+    /**
+     * The acceptance node's NVMe-oF fixture with a stub nvme (connects the missing tcp controller for
+     * the run, disconnects it after) and, outside its host root, the image's stub fio printing the
+     * recorded outputs.
+     */
+    private static void acceptanceTools(FixtureHost host) {
+        Path logs = host.root().resolveSibling(host.root().getFileName() + "-acceptance-logs");
+        try {
+            Files.createDirectories(logs);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        AcceptanceFixtures.node(host, logs);
+        AcceptanceFixtures.fio(ImageFioLauncher.fioOf(host.root()), host, logs, TCP_SLOWER);
+    }
+
+    /** A verdict's conditions, one per line: type, status, reason and message. */
+    private static String conditions(Kubectl kubectl, String verdict) {
+        return kubectl.run("get", "rsn", verdict, "-o", "jsonpath={range .status.conditions[*]}{.type} {.status} {.reason}: "
+                + "{.message}{\"\\n\"}{end}").orThrow("kubectl get rsn " + verdict);
+    }
+
+    private static void awaitVerdicts(KubernetesClient admin, String profile, int nodes) throws InterruptedException {
         long deadline = System.nanoTime() + VERDICT_WAIT.toNanos();
         while (System.nanoTime() < deadline) {
-            RdmaStorageProfile p = admin.resources(RdmaStorageProfile.class).withName(PROFILE).get();
+            RdmaStorageProfile p = admin.resources(RdmaStorageProfile.class).withName(profile).get();
             if (p != null && p.getStatus() != null && p.getStatus().getNodes() != null
-                    && p.getStatus().getNodes().getMatched() == NODES.size() && p.getStatus().getNodes().getUnknown() == 0) {
+                    && p.getStatus().getNodes().getMatched() == nodes && p.getStatus().getNodes().getUnknown() == 0) {
                 return;
             }
             Thread.sleep(250);
         }
-        throw new IllegalStateException("no verdict for every node within " + VERDICT_WAIT.toMinutes() + " minutes");
+        throw new IllegalStateException("no verdict for every node of " + profile + " within " + VERDICT_WAIT.toMinutes()
+                + " minutes");
+    }
+
+    private static void awaitAcceptance(KubernetesClient admin) throws InterruptedException {
+        long deadline = System.nanoTime() + VERDICT_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            RdmaStorageAcceptance run = admin.resources(RdmaStorageAcceptance.class).withName(ACCEPTANCE).get();
+            String phase = run == null || run.getStatus() == null ? null : run.getStatus().getPhase();
+            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("acceptance run " + ACCEPTANCE + " not finished within " + VERDICT_WAIT.toMinutes()
+                + " minutes");
     }
 
     private static int freePort() throws IOException {

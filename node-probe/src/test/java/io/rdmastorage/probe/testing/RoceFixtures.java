@@ -33,6 +33,17 @@ public final class RoceFixtures {
         return mlnxQos(host, lastRun(Samples.body("roce/mlnx_qos_dscp_pfc-prio3_xtrace.txt"), "+ mlnx_qos -i eth4 --pfc"));
     }
 
+    /**
+     * The healthy RoCE node configured with iproute2's dcb instead of MLNX_OFED's tools, PFC on the
+     * wrong priorities: {@code dcb pfc show} is the man page's example (PFC on 6 and 7 only), while
+     * the storage DSCP 26 maps to priority 3 ({@code dcb app} in the man page's format, constructed).
+     */
+    public static FixtureHost pfcOnOtherPriorities(FixtureHost host) {
+        host.delete(MLNX_QOS);
+        return host.tool(DCB).on("pfc", "show", "dev", "eth0").printsSample("roce/dcb-pfc_prio6-7_man-page-example.txt")
+                .on("-N", "app", "show", "dev", "eth0", "dscp-prio").prints("dscp-prio 26:3\n").and();
+    }
+
     /** mlnx_qos -i eth0 prints that output. */
     public static FixtureHost mlnxQos(FixtureHost host, String output) {
         return host.tool(MLNX_QOS).on("-i", "eth0").prints(output).and();

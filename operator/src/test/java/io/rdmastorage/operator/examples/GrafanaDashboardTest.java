@@ -134,8 +134,11 @@ class GrafanaDashboardTest {
             }
             assertThat(labelsOfExpr).as("grouping labels of %s", expr).containsAll(PrometheusRuleTest.groupingLabels(expr));
         }
-        // the views the dashboard is for: verdicts per profile, why checks fail, probes, verbs latency
+        // the views the dashboard is for: verdicts per profile, why checks fail, probes, verbs latency,
+        // the data path by transport, the fleet
         assertThat(used).contains("rdmastorage_nodes", "rdmastorage_check_reason_nodes", "rdmastorage_probe_failures_total",
-                "rdmastorage_probe_duration_seconds_bucket", "rdmastorage_verbs_latency_seconds");
+                "rdmastorage_probe_duration_seconds_bucket", "rdmastorage_verbs_latency_seconds",
+                "rdmastorage_storage_bytes_per_second", "rdmastorage_storage_packets_per_second",
+                "rdmastorage_fleet_distinct_values");
     }
 }
