@@ -24,6 +24,8 @@ import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.verdict.Conditions;
@@ -69,10 +71,14 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     static final Duration CACHE_LAG = Duration.ofSeconds(10);
 
     private final OperatorConfig config;
+    private final OperatorMetrics metrics;
+    private final AcceptanceGauges gauges;
     private final Clock clock;
 
-    public RdmaStorageAcceptanceReconciler(OperatorConfig config, Clock clock) {
+    public RdmaStorageAcceptanceReconciler(OperatorConfig config, OperatorMetrics metrics, Clock clock) {
         this.config = config;
+        this.metrics = metrics;
+        this.gauges = new AcceptanceGauges(metrics);
         this.clock = clock;
     }
 
@@ -96,16 +102,17 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     public UpdateControl<RdmaStorageAcceptance> reconcile(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
         if (finished(previous)) {
+            gauges.show(run, previous);   // after a restart, the gauges come back from the runs' statuses
             return UpdateControl.noUpdate();
         }
         Instant now = clock.instant();
         KubernetesClient client = context.getClient();
         AcceptanceSpecDocument document;
         try {
-            document = AcceptanceSpecDocument.of(run.getSpec());
+            document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
         } catch (InvalidSpecException e) {
             // the CRD schema should have refused it; never let it reach a privileged pod
-            return end(run, previous, AcceptanceReasons.INVALID_SPEC, "invalid spec: " + e.getMessage(), now);
+            return end(run, previous, AcceptanceReasons.INVALID_SPEC, "invalid spec: " + e.getMessage(), now, context);
         }
         String podName = AcceptancePods.podName(run);
         Optional<Pod> pod = context.getSecondaryResources(Pod.class).stream()
@@ -114,11 +121,11 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             pod = podFromServer(client, run, podName, previous, now);
             if (pod.isEmpty()) {
                 return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the run's pod " + podName
-                        + " is gone without a report (deleted, or its node was lost); create a new run", now);
+                        + " is gone without a report (deleted, or its node was lost); create a new run", now, context);
             }
         }
         if (pod.isPresent()) {
-            return observe(run, previous, document, pod.get(), client, now);
+            return observe(run, previous, document, pod.get(), context, now);
         }
         return start(run, previous, document, context, now);
     }
@@ -131,7 +138,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         KubernetesClient client = context.getClient();
         if (client.nodes().withName(node).get() == null) {
             return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "node " + node
-                    + " does not exist; check spec.nodeName (kubectl get nodes)", now);
+                    + " does not exist; check spec.nodeName (kubectl get nodes)", now, context);
         }
         Optional<RdmaStorageAcceptance> before = context.getPrimaryCache().list()
                 .filter(other -> node.equals(other.getSpec() == null ? null : other.getSpec().getNodeName()))
@@ -140,10 +147,19 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PENDING);
+            String waiting = "acceptance run " + before.get().getMetadata().getName() + " is measuring node " + node
+                    + "; this run starts when it ends (one run per node at a time)";
             status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.WAITING_FOR_NODE,
-                    "acceptance run " + before.get().getMetadata().getName() + " is measuring node " + node
-                            + "; this run starts when it ends (one run per node at a time)", null, now));
+                    waiting, null, now));
+            if (previous.getPhase() == null) {
+                new AcceptanceEvents(new VerdictEvents(client)).waiting(run, waiting);
+            }
             return patch(run, status, WAIT_RETRY);
+        }
+        Optional<String> refusal = compareWithRefusal(run, context);
+        if (refusal.isPresent()) {
+            // refused before anything runs on the node: the comparison would compare nothing
+            return end(run, previous, AcceptanceReasons.COMPARE_WITH_INVALID, refusal.get(), now, context);
         }
         client.configMaps().resource(AcceptancePods.spec(run, document, config)).serverSideApply();
         try {
@@ -158,16 +174,20 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
-        status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING,
-                "measuring " + String.join(" then ", document.spec().nvmeof().transports()) + " on " + node
-                        + "; deadline " + Timestamps.format(now.plus(document.deadline())), null, now));
+        String running = "measuring " + document.what() + " on " + node + "; deadline "
+                + Timestamps.format(now.plus(document.deadline()));
+        status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING, running, null, now));
+        if (!AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase())) {
+            new AcceptanceEvents(new VerdictEvents(client)).started(run, running + " (pod " + AcceptancePods.podName(run) + ")");
+        }
         return patch(run, status, document.deadline());
     }
 
     /** Running: harvest the pod once it ended, or end the run at its deadline. */
     private UpdateControl<RdmaStorageAcceptance> observe(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
-                                                         AcceptanceSpecDocument document, Pod pod, KubernetesClient client,
-                                                         Instant now) {
+                                                         AcceptanceSpecDocument document, Pod pod,
+                                                         Context<RdmaStorageAcceptance> context, Instant now) {
+        KubernetesClient client = context.getClient();
         ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, document.deadline());
         if (outcome instanceof ProbeOutcome.InProgress progress) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
@@ -183,9 +203,9 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             if (result.isEmpty()) {
                 return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the pod exited " + finished.exitCode()
                         + " without a readable acceptance report: " + SafeText.quote(finished.terminationMessage(), SafeText.EXCERPT)
-                        + "; see the probe image's version and the pod's log", now);
+                        + "; see the probe image's version and the pod's log", now, context);
             }
-            return harvest(run, previous, document, result.get(), client, now);
+            return harvest(run, previous, document, result.get(), context, now);
         }
         String message;
         if (outcome instanceof ProbeOutcome.TimedOut t) {
@@ -200,15 +220,31 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             message = "unexpected pod state " + outcome;
         }
         return end(run, previous, outcome instanceof ProbeOutcome.TimedOut ? AcceptanceReasons.TIMED_OUT
-                : AcceptanceReasons.PROBE_FAILED, message, now);
+                : AcceptanceReasons.PROBE_FAILED, message, now, context);
     }
 
     private UpdateControl<RdmaStorageAcceptance> harvest(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
                                                          AcceptanceSpecDocument document, AcceptanceResult result,
-                                                         KubernetesClient client, Instant now) {
+                                                         Context<RdmaStorageAcceptance> context, Instant now) {
+        KubernetesClient client = context.getClient();
         double minRatio = run.getSpec().getMinLatencyRatio() == null ? 2.0 : run.getSpec().getMinLatencyRatio();
-        AcceptanceVerdict.Judged verdict = AcceptanceVerdict.judge(result.transports(), minRatio);
-        client.configMaps().resource(AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, result, verdict), config))
+        List<AcceptanceTransportResult> rows = result.transports();
+        AcceptanceVerdict.Judged verdict;
+        if (run.getSpec().getPath() != null) {
+            String compareWith = run.getSpec().getPath().getCompareWith();
+            Optional<RdmaStorageAcceptance> earlier = compareWith == null ? Optional.empty() : earlier(compareWith, context);
+            // looked at again: the earlier run may have been deleted while this one measured
+            Optional<String> refusal = compareWith == null ? Optional.empty() : PathComparison.refusal(run, earlier);
+            if (earlier.isPresent() && refusal.isEmpty()) {
+                rows = PathComparison.rows(rows, earlier.get());
+            }
+            verdict = PathComparison.judge(rows, refusal, compareWith != null, minRatio);
+        } else {
+            verdict = AcceptanceVerdict.judge(rows, minRatio);
+        }
+        AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
+                result.fioVersion(), result.startedAt(), rows, result.disconnected());
+        client.configMaps().resource(AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, shown, verdict), config))
                 .serverSideApply();
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = base(run, previous, complete ? AcceptanceReasons.SUCCEEDED : AcceptanceReasons.FAILED);
@@ -216,30 +252,60 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
         status.setReport(AcceptancePods.reportName(run.getMetadata().getName()));
-        status.setTransports(new ArrayList<>(result.transports()));
+        status.setTransports(new ArrayList<>(rows));
         status.setRatios(verdict.ratios().orElse(null));
         status.setConditions(conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? AcceptanceReasons.MEASURED : AcceptanceReasons.INCOMPLETE,
-                complete ? "every transport measured by itself: " + String.join(", ", transports(result.transports()))
+                !complete ? result.message() : run.getSpec().getPath() != null ? measuredPath(result)
+                        : "every transport measured by itself: " + String.join(", ", transports(result.transports()))
                         + (result.disconnected().isEmpty() ? "" : "; connected and disconnected again: "
-                        + String.join(", ", result.disconnected()))
-                        : result.message(),
+                        + String.join(", ", result.disconnected())),
                 verdict, now));
+        finish(run, status, context);
         LOG.info("acceptance run {} on {}: {}, RdmaEffective {}", run.getMetadata().getName(), run.getSpec().getNodeName(),
                 status.getPhase(), verdict.status());
         return patch(run, status, null);
     }
 
+    /** A path run's Complete message: the transport its counters showed, and the file it wrote and removed. */
+    private static String measuredPath(AcceptanceResult result) {
+        AcceptanceTransportResult own = result.transports().get(0);
+        return "measured over " + own.getTransport() + " (the storage counters: " + own.getTraffic() + "); " + own.getDevice()
+                + " was written for the run and removed after it";
+    }
+
+    /** The run's end: its Events, its count, and the node's ratio gauges. */
+    private void finish(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status, Context<RdmaStorageAcceptance> context) {
+        new AcceptanceEvents(new VerdictEvents(context.getClient())).ended(run, status);
+        Condition effective = Conditions.byType(status.getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+        metrics.recordAcceptanceRun(AcceptanceSpecDocument.target(run.getSpec()), status.getPhase(), effective.getStatus());
+        gauges.show(run, status);
+    }
+
+    /** Why a path run's compareWith cannot be used, before the run starts; empty when it can (or names none). */
+    private static Optional<String> compareWithRefusal(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
+        if (run.getSpec().getPath() == null || run.getSpec().getPath().getCompareWith() == null) {
+            return Optional.empty();
+        }
+        return PathComparison.refusal(run, earlier(run.getSpec().getPath().getCompareWith(), context));
+    }
+
+    private static Optional<RdmaStorageAcceptance> earlier(String name, Context<RdmaStorageAcceptance> context) {
+        return context.getPrimaryCache().get(new ResourceID(name));
+    }
+
     /** Failed before any report: Complete False with the reason, RdmaEffective Unknown. */
     private UpdateControl<RdmaStorageAcceptance> end(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
-                                                     String reason, String message, Instant now) {
+                                                     String reason, String message, Instant now,
+                                                     Context<RdmaStorageAcceptance> context) {
         RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
         status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, now));
         LOG.info("acceptance run {} failed: {}: {}", run.getMetadata().getName(), reason, message);
+        finish(run, status, context);
         return patch(run, status, null);
     }
 
@@ -267,6 +333,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     @Override
     public DeleteControl cleanup(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         deleteRunObjects(context.getClient(), run, true);
+        gauges.forget(run);
         LOG.info("acceptance run {} deleted: its pod and ConfigMaps are removed", run.getMetadata().getName());
         return DeleteControl.defaultDelete();
     }

@@ -13,7 +13,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * A one-shot RDMA-against-TCP comparison on one node, like a Job: the same read-only fio workloads
- * on the same NVMe-oF target, once per transport, and the numbers side by side. Created by hand
+ * on the same NVMe-oF target, once per transport, and the numbers side by side (or on a
+ * file-system directory, over the transport its file system uses, beside an earlier run's numbers). Created by hand
  * when a node or target is commissioned, never by a profile. Cluster-scoped; in the
  * {@code rdmastorage} category. Its spec is immutable: a run measures what it was created with.
  */
@@ -24,11 +25,12 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("rdmastorageacceptance")
 @ShortNames("rsa")
 @Categories(RdmaStorageProfile.CATEGORY)
-@ValidationRule(value = "has(self.spec)", message = "spec is required: nodeName and nvmeof")
+@ValidationRule(value = "has(self.spec)", message = "spec is required: nodeName and a target (nvmeof or path)")
 @ValidationRule(value = "size(self.metadata.name) <= " + RdmaStorageProfile.MAX_NAME_LENGTH,
         message = "metadata.name must be at most 63 characters: run names are used as label values")
 @AdditionalPrinterColumn(name = "NODE", jsonPath = ".spec.nodeName")
 @AdditionalPrinterColumn(name = "TARGET", jsonPath = ".spec.nvmeof.nqn")
+@AdditionalPrinterColumn(name = "PATH", jsonPath = ".spec.path.directory")
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "LATENCY-RATIO", jsonPath = ".status.ratios.latency", type = AdditionalPrinterColumn.Type.NUMBER)
 @AdditionalPrinterColumn(name = "CPU-RATIO", jsonPath = ".status.ratios.cpuPerIo", type = AdditionalPrinterColumn.Type.NUMBER)

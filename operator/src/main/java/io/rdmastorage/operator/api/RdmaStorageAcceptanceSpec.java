@@ -17,6 +17,8 @@ import java.util.List;
 @ValidationRule(value = "!has(self.latency) || ((!has(self.latency.jobs) || self.latency.jobs == 1) "
         + "&& (!has(self.latency.iodepth) || self.latency.iodepth == 1))",
         message = "latency runs one job at iodepth 1 (small-I/O latency); only latency.durationSeconds can be set")
+@ValidationRule(value = "[has(self.nvmeof), has(self.path)].filter(t, t).size() == 1",
+        message = "needs exactly one target: nvmeof (an NVMe-oF subsystem) or path (a file-system directory)")
 public class RdmaStorageAcceptanceSpec {
 
     /** The node to measure on. */
@@ -30,9 +32,11 @@ public class RdmaStorageAcceptanceSpec {
     @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
 
-    /** The NVMe-oF target and the transports to compare on it. */
-    @Required
+    /** The NVMe-oF target and the transports to compare on it (one target: this or path). */
     private AcceptanceNvmeofTarget nvmeof;
+
+    /** A file-system directory, measured over the transport its file system uses; compared with an earlier run. */
+    private AcceptancePathTarget path;
 
     /** 4 KiB random read at depth 1: p50, p99, p99.9 completion latency. */
     private AcceptanceWorkloadSpec latency;
@@ -88,6 +92,14 @@ public class RdmaStorageAcceptanceSpec {
 
     public void setNvmeof(AcceptanceNvmeofTarget nvmeof) {
         this.nvmeof = nvmeof;
+    }
+
+    public AcceptancePathTarget getPath() {
+        return path;
+    }
+
+    public void setPath(AcceptancePathTarget path) {
+        this.path = path;
     }
 
     public AcceptanceWorkloadSpec getLatency() {
