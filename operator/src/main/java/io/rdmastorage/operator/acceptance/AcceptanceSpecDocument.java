@@ -96,6 +96,9 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, String json, Integer t
                 : String.join(" then ", spec.nvmeof().transports()) + " of " + spec.nvmeof().target();
     }
 
+    /** The targets a run can have, as metrics name them. */
+    public static final List<String> TARGETS = List.of("nvmeof", "path");
+
     /** The spec's target, as metrics name it: nvmeof or path. */
     public static String target(RdmaStorageAcceptanceSpec spec) {
         return spec.getPath() != null ? "path" : spec.getNvmeof() != null ? "nvmeof" : "none";

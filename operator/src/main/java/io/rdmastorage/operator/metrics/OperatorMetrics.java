@@ -333,13 +333,31 @@ public final class OperatorMetrics {
      * @param rdmaEffective its RdmaEffective status: True, False or Unknown
      */
     public void recordAcceptanceRun(String target, String phase, String rdmaEffective) {
-        Counter.builder(ACCEPTANCE_RUNS)
+        acceptanceRuns(target, phase, rdmaEffective).increment();
+    }
+
+    /**
+     * Every series of {@code rdmastorage_acceptance_runs_total} at 0, before any run ends: a counter
+     * that first appears at 1 has no increase in Prometheus, and the first failed run would alert
+     * nobody. Targets × 2 phases × 3 statuses: a dozen or two series.
+     */
+    public void registerAcceptanceRuns(List<String> targets) {
+        for (String target : targets) {
+            for (String phase : List.of("Succeeded", "Failed")) {
+                for (String status : List.of("True", "False", "Unknown")) {
+                    acceptanceRuns(target, phase, status);
+                }
+            }
+        }
+    }
+
+    private Counter acceptanceRuns(String target, String phase, String rdmaEffective) {
+        return Counter.builder(ACCEPTANCE_RUNS)
                 .description("Acceptance runs that ended, by target, phase and RdmaEffective")
                 .tag(TARGET, target)
                 .tag(PHASE, phase)
                 .tag(RDMA_EFFECTIVE, rdmaEffective)
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /**
