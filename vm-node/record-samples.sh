@@ -44,5 +44,16 @@ bash $S reset >/dev/null
 bash $S nfs-mount tcp
 { grep ' nfs' /proc/1/mounts; awk '/^device /{p = / fstype nfs/} p' /proc/1/mountstats; } > "$out/proc-1-mounts+mountstats_nfs4.2-over-tcp.txt"
 bash $S reset >/dev/null
+# rdma_cm's configfs read back (DEV's directory made, 106 written, an out-of-range write refused, undone),
+# and iproute2's dcb on a netdev without DCB operations, in the host's network namespace
+{ before=$(bash $S roce-tos rxe0 0); d=/sys/kernel/config/rdma_cm/rxe0/ports/1
+  echo "ls $d: $(ls $d | paste -sd' ' -)"
+  for f in default_roce_mode default_roce_tos; do echo "$f: $(cat $d/$f)"; done
+  echo 106 > $d/default_roce_tos; echo "after 'echo 106 > default_roce_tos': $(cat $d/default_roce_tos)"
+  echo "'echo 256 > default_roce_tos': $( (echo 256 > $d/default_roce_tos) 2>&1 | sed 's/^.*: echo: //')"
+  bash $S roce-tos-undo rxe0 "$before"; } > "$out/configfs_rdma_cm_rxe0_default_roce_mode-tos_vm-6.1.txt"
+# stderr only: both exit 1 with nothing on stdout
+dcb pfc show dev veth0 2> "$out/dcb_veth_operation-not-supported_vm-6.1.txt" || true
+dcb apptrust show dev veth0 2> "$out/dcb-apptrust_iproute2-6.1_object-unknown_vm-6.1.txt" || true
 tar -C "$out" -czf - . | base64 -w0
 rm -rf "$out"

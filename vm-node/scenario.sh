@@ -6,6 +6,10 @@
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
 #                                          transport (rdma: port 20049), the NFS server started first
+#   scenario.sh roce-tos DEV TOS           rdma_cm's default ToS of DEV's port 1 set to TOS (its configfs
+#                                          directory created first); prints the value it replaced
+#   scenario.sh roce-tos-undo DEV TOS      that ToS written back and DEV's configfs directory removed (the
+#                                          kernel keeps the value without the directory: removing it undoes nothing)
 #   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network]
 #                     [--termination-log FILE] [--writable DIR] [-- ARGS...]
 #                                          node-probe in the probe image's rootfs, host root at /host;
@@ -124,6 +128,21 @@ nfs-mount() {
   mkdir -p "$NFS_MOUNT"
   mount -t nfs -o "$options" "$ADDR0:$NFS_EXPORT" "$NFS_MOUNT"
   cat "$NFS_MOUNT/file" >/dev/null   # I/O over the transport, not only a mount
+}
+
+RDMA_CM=/sys/kernel/config/rdma_cm
+roce-tos() {
+  modprobe rdma_cm
+  mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+  [ -d "$RDMA_CM/$1" ] || mkdir "$RDMA_CM/$1"
+  cat "$RDMA_CM/$1/ports/1/default_roce_tos"
+  echo "$2" > "$RDMA_CM/$1/ports/1/default_roce_tos"
+}
+
+roce-tos-undo() {
+  [ -d "$RDMA_CM/$1" ] || return 0
+  echo "$2" > "$RDMA_CM/$1/ports/1/default_roce_tos"
+  rmdir "$RDMA_CM/$1"
 }
 
 probe() {

@@ -14,7 +14,7 @@ import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
 import java.io.IOException;
@@ -245,9 +245,7 @@ public final class ScaleBenchmark {
             Path kubeconfig = plane.kubeconfigFor(NAMESPACE, SERVICE_ACCOUNT);
             admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                     .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-            Path rbac = root.resolve("helm/rdma-storage-operator/files");
-            RbacGrants.grant(admin, NAMESPACE, SERVICE_ACCOUNT, SERVICE_ACCOUNT,
-                    RbacGrants.rulesFrom(rbac.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(rbac.resolve("namespace-rules.yaml")));
+            OperatorRbac.shipped(root).grant(admin, NAMESPACE, SERVICE_ACCOUNT, SERVICE_ACCOUNT);
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);

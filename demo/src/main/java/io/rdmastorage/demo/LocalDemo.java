@@ -14,7 +14,7 @@ import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
 import io.rdmastorage.testing.SimulatedNode;
 import io.rdmastorage.testing.TempDirs;
@@ -47,7 +47,6 @@ public final class LocalDemo {
     static final String PROFILE = "gpfs-gds-training";
     /** The repository's root: where crds/ and the chart are, from the root or a module folder. */
     private static final Path ROOT = repositoryRoot();
-    private static final Path RBAC = ROOT.resolve("helm/rdma-storage-operator/files");
     private static final Duration VERDICT_WAIT = Duration.ofMinutes(3);
 
     /** Node → the failure its host shows (null = healthy), in the order they are listed. */
@@ -125,8 +124,7 @@ public final class LocalDemo {
         plane.kubectl().apply(ROOT.resolve("crds")).orThrow("kubectl apply -f crds");
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-        RbacGrants.grant(admin, NAMESPACE, "rdma-storage-operator", "rdma-storage-operator",
-                RbacGrants.rulesFrom(RBAC.resolve("cluster-rules.yaml")), RbacGrants.rulesFrom(RBAC.resolve("namespace-rules.yaml")));
+        OperatorRbac.shipped(ROOT).grant(admin, NAMESPACE, "rdma-storage-operator", "rdma-storage-operator");
 
         step("registering simulated GPU nodes (their kubelets run the real node-probe on fixture hosts)");
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric

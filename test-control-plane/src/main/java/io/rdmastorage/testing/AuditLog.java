@@ -24,8 +24,11 @@ public final class AuditLog {
 
     public static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
 
-    /** One request: when the server received it, verb, API group ("" for core), resource[/subresource], HTTP status. */
-    public record Request(Instant received, String verb, String apiGroup, String resource, int code) {
+    /**
+     * One request: when the server received it, verb, API group ("" for core), resource[/subresource],
+     * namespace ("" for cluster-scoped objects and requests across all namespaces), HTTP status.
+     */
+    public record Request(Instant received, String verb, String apiGroup, String resource, String namespace, int code) {
         public boolean write() {
             return WRITE_VERBS.contains(verb);
         }
@@ -79,7 +82,8 @@ public final class AuditLog {
                     resource = event.path("requestURI").asText();   // non-resource URLs (/version, /apis)
                 }
                 requests.add(new Request(received, event.path("verb").asText(), ref.path("apiGroup").asText(""),
-                        sub.isEmpty() ? resource : resource + "/" + sub, event.path("responseStatus").path("code").asInt()));
+                        sub.isEmpty() ? resource : resource + "/" + sub, ref.path("namespace").asText(""),
+                        event.path("responseStatus").path("code").asInt()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Grants a service account exactly a set of RBAC rules — cluster-wide ones through a ClusterRole,
- * namespaced ones through a Role in its namespace — as a Helm chart would, so tests and demos run
- * a component under the permissions it ships with.
+ * namespaced ones through a Role in its namespace or another — as a Helm chart would, so tests and
+ * demos run a component under the permissions it ships with (the operator's: {@link OperatorRbac}).
  */
 public final class RbacGrants {
 
@@ -44,11 +44,20 @@ public final class RbacGrants {
                 .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", roleName)
                 .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(namespace).endSubject()
                 .build()).serverSideApply();
+        grantIn(admin, namespace, namespace, serviceAccount, roleName, namespaceRules);
+    }
+
+    /**
+     * Creates or updates Role/RoleBinding {@code roleName} in {@code namespace} for the service
+     * account {@code serviceAccountNamespace/serviceAccount}, which may live in another namespace.
+     */
+    public static void grantIn(KubernetesClient admin, String namespace, String serviceAccountNamespace,
+                               String serviceAccount, String roleName, List<PolicyRule> rules) {
         admin.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(roleName)
-                .endMetadata().withRules(namespaceRules).build()).serverSideApply();
+                .endMetadata().withRules(rules).build()).serverSideApply();
         admin.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
                 .withName(roleName).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", roleName)
-                .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(namespace).endSubject()
-                .build()).serverSideApply();
+                .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(serviceAccountNamespace)
+                .endSubject().build()).serverSideApply();
     }
 }

@@ -10,7 +10,9 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.DcbAppDscp;
+import io.rdmastorage.probe.parse.DcbAppTrust;
 import io.rdmastorage.probe.parse.DcbPfc;
 import io.rdmastorage.probe.parse.MlnxQos;
 import io.rdmastorage.probe.parse.RoceTos;
@@ -35,7 +37,9 @@ import java.util.regex.Pattern;
  *
  * <p>Sources, each read by its own parser: sysfs (mlx5's {@code /sys/class/net/<if>/ecn/}, MLNX_OFED's
  * {@code tc/<p>/traffic_class}) and configfs ({@code rdma_cm/<dev>/ports/<p>/default_roce_tos}), iproute2's
- * {@code dcb} ({@code pfc show}, {@code app show ... dscp-prio}) and MLNX_OFED's {@code mlnx_qos -i}.
+ * {@code dcb} ({@code pfc show}, {@code app show ... dscp-prio}, {@code apptrust show}) and MLNX_OFED's
+ * {@code mlnx_qos -i}. The tools run in the host's network namespace, where the netdevs are (the
+ * probe pod has its own).
  * A source that is absent is no failure; a setting no source shows is Unknown
  * LosslessConfigUnreadable saying what to install or mount; two sources that disagree on a setting
  * are Unknown SourcesDisagree naming both (DESIGN.md, "When is it Unknown").
@@ -43,6 +47,8 @@ import java.util.regex.Pattern;
  * <p>dcb's APP table shows explicit entries only: a DSCP without one uses the NIC's default table,
  * which dcb does not show, so a missing entry is no evidence. DSCP entries in it mean trust dscp
  * (mlx5 and ice switch to DSCP trust while the table has any); an empty table says nothing on trust.
+ * Where the driver has the kernel's apptrust operations, {@code dcb apptrust}'s selector order is the
+ * trust itself and outranks that inference: dscp ahead of pcp is trust dscp.
  *
  * <p>No RoCE port at all: where RDMA devices exist (InfiniBand only, or the listed ports absent), a
  * profile that declares RoCE storage shows a wrong setup: False NoRocePort. Where there is no RDMA
@@ -71,12 +77,13 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
     /**
      * One RoCE port and its sources; a source's value is empty when it is absent or did not answer.
      *
+     * @param dcbAppTrust the trusted APP selectors in precedence order ({@code dcb apptrust show})
      * @param ecnNp  priority → roce_np enable, for the files that exist
      * @param ecnRp  priority → roce_rp enable
      * @param trafficClassUnset MLNX_OFED's traffic_class file is there and empty (no global class)
      */
     public record RocePort(String device, int port, Optional<String> netdev, Source<MlnxQos> mlnxQos,
-                           Source<Set<Integer>> dcbPfc, Source<Map<Integer, Set<Integer>>> dcbApp,
+                           Source<Set<Integer>> dcbPfc, Source<Map<Integer, Set<Integer>>> dcbApp, Source<List<String>> dcbAppTrust,
                            Map<Integer, Boolean> ecnNp, Map<Integer, Boolean> ecnRp, Optional<Integer> cnpDscp,
                            Optional<Integer> configfsTos, Optional<Integer> trafficClassTos, boolean trafficClassUnset) {
 
@@ -102,6 +109,11 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
 
         public static <T> Source<T> absent(String command, String problem) {
             return new Source<>(command, Optional.empty(), problem);
+        }
+
+        /** The tool is not on the host, as opposed to one that ran and could not answer. */
+        boolean toolMissing() {
+            return value.isEmpty() && problem.endsWith(ToolResult.NOT_FOUND_PROBLEM);
         }
 
         static <T> Source<T> from(ToolResult result, Function<String, Optional<T>> parser, String expected) {
@@ -154,15 +166,20 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         Source<MlnxQos> mlnxQos = Source.absent("mlnx_qos", "no netdev");
         Source<Set<Integer>> dcbPfc = Source.absent("dcb", "no netdev");
         Source<Map<Integer, Set<Integer>>> dcbApp = Source.absent("dcb", "no netdev");
+        Source<List<String>> dcbAppTrust = Source.absent("dcb", "no netdev");
         Map<Integer, Boolean> np = new TreeMap<>();
         Map<Integer, Boolean> rp = new TreeMap<>();
         Optional<Integer> cnp = Optional.empty();
         if (netdev.isPresent()) {
             String ifname = netdev.get();
-            mlnxQos = Source.from(context.tools().run("mlnx_qos", "-i", ifname), MlnxQos::parse, "trust, dscp2prio or PFC settings");
-            dcbPfc = Source.from(context.tools().run("dcb", "pfc", "show", "dev", ifname), DcbPfc::enabled, "prio-pfc line");
-            dcbApp = Source.from(context.tools().run("dcb", "-N", "app", "show", "dev", ifname, "dscp-prio"),
+            ToolRunner tools = context.tools();
+            mlnxQos = Source.from(tools.runInHostNetwork("mlnx_qos", List.of("-i", ifname)), MlnxQos::parse,
+                    "trust, dscp2prio or PFC settings");
+            dcbPfc = Source.from(tools.runInHostNetwork("dcb", List.of("pfc", "show", "dev", ifname)), DcbPfc::enabled, "prio-pfc line");
+            dcbApp = Source.from(tools.runInHostNetwork("dcb", List.of("-N", "app", "show", "dev", ifname, "dscp-prio")),
                     DcbAppDscp::parse, "dscp-prio table");
+            dcbAppTrust = Source.from(tools.runInHostNetwork("dcb", List.of("apptrust", "show", "dev", ifname)),
+                    DcbAppTrust::order, "order line");
             String ecn = "/sys/class/net/" + ifname + "/ecn/";
             for (int prio = 0; prio < MlnxQos.PRIORITIES; prio++) {
                 final int p = prio;
@@ -174,7 +191,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         Optional<Integer> configfs = host.readAttribute(CONFIGFS_RDMA_CM + "/" + device + "/ports/" + port + "/default_roce_tos")
                 .flatMap(RoceTos::fromConfigfs);
         Optional<String> tc = host.read(IB_CLASS + "/" + device + "/tc/" + port + "/traffic_class");
-        return new RocePort(device, port, netdev, mlnxQos, dcbPfc, dcbApp, np, rp, cnp, configfs,
+        return new RocePort(device, port, netdev, mlnxQos, dcbPfc, dcbApp, dcbAppTrust, np, rp, cnp, configfs,
                 tc.flatMap(RoceTos::fromTrafficClass), tc.map(RoceTos::trafficClassUnset).orElse(false));
     }
 
@@ -308,10 +325,17 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
     private record Answer<T>(T value, String source) {
     }
 
+    /** mlnx_qos's trust state, else dcb apptrust's order, else DSCP entries in dcb's APP table (which mean dscp). */
     private static Optional<Answer<String>> trustOf(RocePort port) {
         Optional<Answer<String>> mlnx = port.mlnxQos().value().flatMap(MlnxQos::trust).map(t -> new Answer<>(t, "mlnx_qos"));
-        return mlnx.or(() -> port.dcbApp().value().filter(t -> !t.isEmpty())
-                .map(t -> new Answer<>("dscp", "dcb app (the APP table has DSCP entries)")));
+        return mlnx.or(() -> appTrust(port))
+                .or(() -> port.dcbApp().value().filter(t -> !t.isEmpty())
+                        .map(t -> new Answer<>("dscp", "dcb app (the APP table has DSCP entries)")));
+    }
+
+    private static Optional<Answer<String>> appTrust(RocePort port) {
+        return port.dcbAppTrust().value().map(order -> new Answer<>(DcbAppTrust.trust(order),
+                "dcb apptrust order: " + (order.isEmpty() ? "empty" : String.join(" ", order))));
     }
 
     /** The rules of one port; each setting gives at most one finding. */
@@ -352,26 +376,54 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         /** True when trust is dscp, so that the DSCP mapping matters. */
         private boolean trust() {
             Optional<String> mlnx = port.mlnxQos().value().flatMap(MlnxQos::trust);
+            Optional<Answer<String>> appTrust = appTrust(port);
             Optional<Answer<String>> trust = trustOf(port);
             boolean dcbSaysDscp = port.dcbApp().value().filter(t -> !t.isEmpty()).isPresent();
-            if (mlnx.isPresent() && !mlnx.get().equals("dscp") && dcbSaysDscp) {
+            if (mlnx.isPresent() && appTrust.isPresent() && mlnx.get().equals("dscp") != appTrust.get().value().equals("dscp")) {
+                disagree("trust: mlnx_qos says " + mlnx.get() + ", `dcb apptrust show dev " + ifname() + "` "
+                        + appTrust.get().source().substring("dcb apptrust ".length()) + " (trust " + appTrust.get().value() + ")", "trust");
+                return false;
+            }
+            // with apptrust the driver says which selectors it trusts: DSCP entries alone then prove nothing
+            if (mlnx.isPresent() && !mlnx.get().equals("dscp") && dcbSaysDscp && appTrust.isEmpty()) {
                 disagree("trust: mlnx_qos says " + mlnx.get() + ", the DCB APP table (`dcb app show dev " + ifname()
                         + " dscp-prio`) has DSCP entries, which mean trust dscp", "trust");
                 return false;
             }
             if (trust.isEmpty()) {
-                unreadable("trust state unreadable (" + problems(port.mlnxQos(), port.dcbApp()) + "): " + INSTALL_QOS_TOOL
-                        + "; expected `mlnx_qos -i " + ifname() + "` to print 'Priority trust state: dscp'", "trust unreadable");
+                unreadable("trust state unreadable (" + problems(port.mlnxQos(), port.dcbAppTrust(), port.dcbApp()) + "): "
+                        + advice(port.mlnxQos(), port.dcbAppTrust(), port.dcbApp()) + "; expected `mlnx_qos -i " + ifname()
+                        + "` to print 'Priority trust state: dscp' (or `dcb apptrust show dev " + ifname() + "` dscp ahead of pcp)",
+                        "trust unreadable");
                 return false;
             }
             if (!trust.get().value().equals("dscp")) {
+                String fix = appTrust.isPresent() && mlnx.isEmpty()
+                        ? "`dcb apptrust set dev " + ifname() + " order dscp pcp`"
+                        : "`mlnx_qos -i " + ifname() + " --trust dscp` (or `dcb app add dev " + ifname() + " dscp-prio " + roce.dscp()
+                                + ":" + roce.priority() + "`)";
                 findings.add(Finding.of(Status.FALSE, TRUST_NOT_DSCP, name + " trusts " + trust.get().value() + " ("
-                        + trust.get().source() + "), not dscp: routed RoCE storage traffic lands in priority 0, which is lossy. Run `mlnx_qos -i "
-                        + ifname() + " --trust dscp` (or `dcb app add dev " + ifname() + " dscp-prio " + roce.dscp() + ":"
-                        + roce.priority() + "`); expected 'Priority trust state: dscp'", name + " trust " + trust.get().value()));
+                        + trust.get().source() + "), not dscp: routed RoCE storage traffic lands in priority 0, which is lossy. Run "
+                        + fix + "; expected 'Priority trust state: dscp' (dcb apptrust: dscp ahead of pcp)",
+                        name + " trust " + trust.get().value()));
                 return false;
             }
             return true;
+        }
+
+        /**
+         * What to do when the tools gave no answer: install one when none is there; when one ran and
+         * the netdev's driver has no DCB operations (veth, virtio, soft-RoCE's netdevs), say so.
+         */
+        private String advice(Source<?>... sources) {
+            if (java.util.Arrays.stream(sources).allMatch(Source::toolMissing)) {
+                return INSTALL_QOS_TOOL;
+            }
+            if (java.util.Arrays.stream(sources).anyMatch(s -> s.problem().contains("Operation not supported"))) {
+                return ifname() + "'s driver answers no DCB request (veth, virtio and soft-RoCE's netdevs have none; mlx5, ice and "
+                        + "bnxt_en do): set the lossless class on a NIC that has it";
+            }
+            return "run those commands on the host to see why";
         }
 
         private void mapping() {
@@ -386,7 +438,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
             mapped = mapped.or(() -> dcb);
             if (mapped.isEmpty()) {
                 unreadable("the priority of DSCP " + roce.dscp() + " is unreadable (" + problems(port.mlnxQos(), port.dcbApp())
-                        + "; dcb shows explicit entries only): " + INSTALL_QOS_TOOL + "; expected `mlnx_qos -i " + ifname()
+                        + "; dcb shows explicit entries only): " + advice(port.mlnxQos(), port.dcbApp()) + "; expected `mlnx_qos -i " + ifname()
                         + "` to list " + roce.dscp() + " under prio:" + roce.priority(), "DSCP map unreadable");
                 return;
             }
@@ -410,7 +462,7 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
             Optional<Set<Integer>> on = mlnx.or(() -> dcb);
             Set<Integer> expected = expectedPfc(roce);
             if (on.isEmpty()) {
-                unreadable("PFC unreadable (" + problems(port.mlnxQos(), port.dcbPfc()) + "): " + INSTALL_QOS_TOOL
+                unreadable("PFC unreadable (" + problems(port.mlnxQos(), port.dcbPfc()) + "): " + advice(port.mlnxQos(), port.dcbPfc())
                         + "; expected PFC on " + pfcText(expected) + " only", "PFC unreadable");
                 return;
             }

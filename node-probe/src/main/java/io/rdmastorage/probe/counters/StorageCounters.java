@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * <ul>
  * <li>every file of each RDMA port's {@code counters/} (the IB PMA registers, with their legacy
  * maxima; {@code port_*_data} in 4-octet units) and {@code hw_counters/} (soft-RoCE has only these);</li>
- * <li>{@code ethtool -S} of the given netdevs (per-priority bytes and pause frames);</li>
+ * <li>{@code ethtool -S} of the given netdevs (per-priority bytes and pause frames), in the host's
+ * network namespace ({@link ToolRunner#runInHostNetwork});</li>
  * <li>the TCP sockets to the storage ports, from {@code ss -tin} run in the host's network namespace
  * ({@code nsenter --net=/proc/1/ns/net}: the probe pod has a network namespace of its own);</li>
  * <li>GPFS's per-connection MB from {@code mmdiag --network}, where GPFS is installed.</li>
@@ -125,7 +126,8 @@ public final class StorageCounters {
     }
 
     private void readNetdev(CounterSnapshot.Builder snapshot, String netdev) {
-        ToolResult result = tools.run("ethtool", "-S", netdev);
+        // by name over the ethtool ioctl: only the host's network namespace has the netdev
+        ToolResult result = tools.runInHostNetwork("ethtool", List.of("-S", netdev));
         if (!result.succeeded()) {
             snapshot.unreadable("ethtool " + netdev, result.problem());
             return;

@@ -24,6 +24,9 @@ public record ToolResult(String tool, String command, Outcome outcome, int exitC
         START_FAILED
     }
 
+    /** How {@link #problem()} ends for a tool that is not on the host. */
+    public static final String NOT_FOUND_PROBLEM = " not found under the host root";
+
     public boolean succeeded() {
         return outcome == Outcome.EXITED && exitCode == 0;
     }
@@ -38,7 +41,7 @@ public record ToolResult(String tool, String command, Outcome outcome, int exitC
      */
     public String problem() {
         return switch (outcome) {
-            case NOT_FOUND -> tool + " not found under the host root";
+            case NOT_FOUND -> tool + NOT_FOUND_PROBLEM;
             case TIMED_OUT -> "'" + command + "' timed out after " + elapsed.toSeconds() + "s";
             case START_FAILED -> "'" + command + "' could not be started: " + firstLine(stderr);
             case EXITED -> exitCode == 0

@@ -5,6 +5,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,9 @@ public class ToolRunner {
 
     /** Enough for `mmfsadm test verbs conn` on a 10,000-node cluster; beyond that we stop reading. */
     static final int MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+    private static final String NSENTER = "nsenter";
+    /** The host's network namespace: its PID 1's, in the host's procfs. */
+    private static final String HOST_NETNS = "/proc/1/ns/net";
     private static final String TOOL_PATH = "/usr/lpp/mmfs/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
     private final HostRoot host;
@@ -67,6 +72,51 @@ public class ToolRunner {
         }
         argv.addAll(args);
         return execute(tool, shown, argv);
+    }
+
+    /**
+     * Runs {@code tool} in the host's network namespace: tools that ask the kernel about a netdev by
+     * name over netlink ({@code dcb}, {@code mlnx_qos}) find no such device in the probe pod's own
+     * namespace. Where the host's PID 1 (through the host root) is in another namespace than the
+     * probe, through {@code nsenter --net=/proc/1/ns/net}; where it is the same one (a host-network
+     * pod, the probe run on the host) or its namespace link is not there to enter (a fixture root),
+     * the tool runs as {@link #run} runs it. Shown as the tool's own command either way; a tool that
+     * is not there is NOT_FOUND under its own name, a host without nsenter cannot start it.
+     */
+    public ToolResult runInHostNetwork(String tool, List<String> args) {
+        // the namespace link is not resolved like a file path: its target (net:[4026531840]) is no path
+        Optional<String> hostNetns = link(host.root().resolve(HOST_NETNS.substring(1)));
+        if (hostNetns.isEmpty() || hostNetns.equals(link(Path.of(HOST_NETNS.replace("/1/", "/self/"))))) {
+            return run(tool, args);
+        }
+        String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
+        Optional<String> hostPath = locator.find(tool);
+        if (hostPath.isEmpty()) {
+            return new ToolResult(tool, shown, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
+        }
+        Optional<String> nsenter = locator.find(NSENTER);
+        if (nsenter.isEmpty()) {
+            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "",
+                    "nsenter (util-linux) not found under the host root: needed to reach the host's network namespace", Duration.ZERO);
+        }
+        List<String> argv = new ArrayList<>(args.size() + 5);
+        if (mode == ExecMode.CHROOT && !host.isSystemRoot()) {
+            argv.addAll(List.of("chroot", host.root().toString(), nsenter.get(), "--net=" + HOST_NETNS, hostPath.get()));
+        } else {
+            argv.addAll(List.of(host.resolve(nsenter.get()).toString(), "--net=" + host.root().resolve(HOST_NETNS.substring(1)),
+                    host.resolve(hostPath.get()).toString()));
+        }
+        argv.addAll(args);
+        return execute(tool, shown, argv);
+    }
+
+    /** A namespace link's target ({@code net:[4026531840]}), empty when it is not there or not readable. */
+    private static Optional<String> link(Path path) {
+        try {
+            return Optional.of(Files.readSymbolicLink(path).toString());
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return Optional.empty();
+        }
     }
 
     private ToolResult execute(String tool, String shown, List<String> argv) {

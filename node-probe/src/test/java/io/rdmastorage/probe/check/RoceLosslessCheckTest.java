@@ -122,6 +122,37 @@ class RoceLosslessCheckTest {
     }
 
     @Test
+    void dcbApptrustWithoutDscpFirstIsTrustNotDscp() {
+        FixtureHost host = RoceFixtures.healthy(host()).delete(RoceFixtures.MLNX_QOS);
+        host.tool(DCB).on("pfc", "show", "dev", "eth0").prints("pfc-cap 8 macsec-bypass off delay 0\n"
+                        + "prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off\n")
+                .on("-N", "app", "show", "dev", "eth0", "dscp-prio").prints("dscp-prio 26:3\n")
+                .on("apptrust", "show", "dev", "eth0").printsSample("roce/dcb-apptrust_order-port-pcp-ethtype_man-page-example.txt");
+        JsonNode check = check(host);
+
+        assertThat(check.path("reason").asText()).isEqualTo("TrustNotDscp");
+        assertThat(check.path("message").asText()).contains("(dcb apptrust order: port pcp ethtype)")
+                .contains("dcb apptrust set dev eth0 order dscp pcp");
+        assertThat(check.path("details").path("ports").get(0).path("trust").asText()).isEqualTo("pcp");
+    }
+
+    @Test
+    void dcbOnANetdevWithoutDcbIsAnAbsentSourceSayingSo() {
+        // the real answers of iproute2 6.1 on the VM node's veth, whose driver has no DCB operations
+        String unsupported = Samples.body("roce/dcb_veth_operation-not-supported_vm-6.1.txt");
+        FixtureHost host = RoceFixtures.healthy(host()).delete(RoceFixtures.MLNX_QOS);
+        host.tool(DCB).on("pfc", "show", "dev", "eth0").fails(1, unsupported)
+                .on("-N", "app", "show", "dev", "eth0", "dscp-prio").fails(1, unsupported)
+                .on("apptrust", "show", "dev", "eth0").fails(1, Samples.body("roce/dcb-apptrust_iproute2-6.1_object-unknown_vm-6.1.txt"));
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("LosslessConfigUnreadable");
+        assertThat(check.path("message").asText()).contains("'dcb apptrust show dev eth0' exited 1: Object \"apptrust\" is unknown")
+                .contains("eth0's driver answers no DCB request");
+    }
+
+    @Test
     void mlnxQosAndDcbDisagreeOnPfc() {
         FixtureHost host = RoceFixtures.healthy(host());
         host.tool(DCB).on("pfc", "show", "dev", "eth0").printsSample("roce/dcb-pfc_prio6-7_man-page-example.txt")

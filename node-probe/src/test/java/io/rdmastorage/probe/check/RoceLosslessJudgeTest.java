@@ -7,6 +7,7 @@ import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.check.RoceLosslessCheck.Facts;
 import io.rdmastorage.probe.check.RoceLosslessCheck.RocePort;
 import io.rdmastorage.probe.check.RoceLosslessCheck.Source;
+import io.rdmastorage.probe.parse.DcbAppTrust;
 import io.rdmastorage.probe.parse.MlnxQos;
 import io.rdmastorage.probe.testing.Samples;
 import java.util.List;
@@ -33,17 +34,17 @@ class RoceLosslessJudgeTest {
 
     /** A port where mlnx_qos, ECN sysfs and configfs all show the healthy setup; dcb absent. */
     private static RocePort healthy() {
-        return new RocePort("mlx5_0", 1, Optional.of("eth0"), Source.of("mlnx_qos -i eth0", HEALTHY_QOS), absent("dcb"), absent("dcb"),
+        return new RocePort("mlx5_0", 1, Optional.of("eth0"), Source.of("mlnx_qos -i eth0", HEALTHY_QOS), absent("dcb"), absent("dcb"), absent("dcb"),
                 ALL_ON, ALL_ON, Optional.of(48), Optional.of(106), Optional.empty(), false);
     }
 
     private static RocePort with(RocePort p, Source<MlnxQos> qos, Source<Set<Integer>> pfc, Source<Map<Integer, Set<Integer>>> app) {
-        return new RocePort(p.device(), p.port(), p.netdev(), qos, pfc, app, p.ecnNp(), p.ecnRp(), p.cnpDscp(), p.configfsTos(),
+        return new RocePort(p.device(), p.port(), p.netdev(), qos, pfc, app, p.dcbAppTrust(), p.ecnNp(), p.ecnRp(), p.cnpDscp(), p.configfsTos(),
                 p.trafficClassTos(), p.trafficClassUnset());
     }
 
     private static RocePort tos(RocePort p, Optional<Integer> configfs, Optional<Integer> tc, boolean tcUnset) {
-        return new RocePort(p.device(), p.port(), p.netdev(), p.mlnxQos(), p.dcbPfc(), p.dcbApp(), p.ecnNp(), p.ecnRp(), p.cnpDscp(),
+        return new RocePort(p.device(), p.port(), p.netdev(), p.mlnxQos(), p.dcbPfc(), p.dcbApp(), p.dcbAppTrust(), p.ecnNp(), p.ecnRp(), p.cnpDscp(),
                 configfs, tc, tcUnset);
     }
 
@@ -108,7 +109,7 @@ class RoceLosslessJudgeTest {
     @Test
     void ecnOffOnThePriorityIsFalse() {
         RocePort p = healthy();
-        RocePort off = new RocePort(p.device(), p.port(), p.netdev(), p.mlnxQos(), p.dcbPfc(), p.dcbApp(), Map.of(3, true),
+        RocePort off = new RocePort(p.device(), p.port(), p.netdev(), p.mlnxQos(), p.dcbPfc(), p.dcbApp(), p.dcbAppTrust(), Map.of(3, true),
                 Map.of(3, false), p.cnpDscp(), p.configfsTos(), p.trafficClassTos(), false);
 
         CheckResult result = verdict(off);
@@ -174,6 +175,76 @@ class RoceLosslessJudgeTest {
         assertThat(verdict(trust).reason()).isEqualTo("SourcesDisagree");
     }
 
+    private static RocePort appTrust(RocePort p, Source<List<String>> order) {
+        return new RocePort(p.device(), p.port(), p.netdev(), p.mlnxQos(), p.dcbPfc(), p.dcbApp(), order, p.ecnNp(), p.ecnRp(),
+                p.cnpDscp(), p.configfsTos(), p.trafficClassTos(), p.trafficClassUnset());
+    }
+
+    private static Source<List<String>> order(String sample) {
+        return Source.of("dcb apptrust show dev eth0", DcbAppTrust.order(Samples.body(sample)).orElseThrow());
+    }
+
+    /** dcb alone, without mlnx_qos: PFC on 3, the APP table mapping 26 to 3. */
+    private static RocePort dcbOnly() {
+        return with(healthy(), absent("mlnx_qos"), Source.of("dcb pfc show dev eth0", Set.of(3)),
+                Source.of("dcb -N app show dev eth0 dscp-prio", Map.of(26, Set.of(3))));
+    }
+
+    @Test
+    void dcbApptrustWithDscpAheadOfPcpIsTrustDscp() {
+        CheckResult result = verdict(appTrust(dcbOnly(), order("roce/dcb-apptrust_order-dscp-pcp_constructed-from-source.txt")));
+
+        assertThat(result.status()).isEqualTo(Status.TRUE);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> port = ((List<Map<String, Object>>) result.details().get("ports")).get(0);
+        assertThat(port).containsEntry("trust", "dscp");
+    }
+
+    @Test
+    void dcbApptrustWithoutDscpFirstIsTrustNotDscpAndOutranksTheAppTableEntries() {
+        // the man page's order: port pcp ethtype. The APP table's DSCP entries would say dscp, but the
+        // driver that has apptrust honours them only when dscp is trusted
+        CheckResult result = verdict(appTrust(dcbOnly(), order("roce/dcb-apptrust_order-port-pcp-ethtype_man-page-example.txt")));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("TrustNotDscp");
+        assertThat(result.message()).startsWith("mlx5_0/1 (eth0) trusts pcp (dcb apptrust order: port pcp ethtype), not dscp")
+                .contains("`dcb apptrust set dev eth0 order dscp pcp`");
+
+        CheckResult pcpFirst = verdict(appTrust(dcbOnly(), Source.of("dcb apptrust show dev eth0", List.of("pcp", "dscp"))));
+        assertThat(pcpFirst.reason()).isEqualTo("TrustNotDscp");
+        CheckResult nothingTrusted = verdict(appTrust(dcbOnly(), Source.of("dcb apptrust show dev eth0", List.of())));
+        assertThat(nothingTrusted.message()).contains("trusts none (dcb apptrust order: empty)");
+    }
+
+    @Test
+    void mlnxQosAndDcbApptrustThatDisagreeOnTrustAreUnknown() {
+        RocePort p = appTrust(healthy(), Source.of("dcb apptrust show dev eth0", List.of("pcp")));
+
+        CheckResult result = verdict(p);
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("SourcesDisagree");
+        assertThat(result.message()).contains("trust: mlnx_qos says dscp, `dcb apptrust show dev eth0` order: pcp (trust pcp)");
+    }
+
+    @Test
+    void dcbThatRanOnANetdevWithoutDcbIsUnreadableSayingSo() {
+        // the real answers of iproute2 6.1's dcb on the VM node's veth (samples/roce/*_vm-6.1.txt)
+        String unsupported = Samples.body("roce/dcb_veth_operation-not-supported_vm-6.1.txt").strip();
+        String unknown = Samples.body("roce/dcb-apptrust_iproute2-6.1_object-unknown_vm-6.1.txt").strip();
+        RocePort p = new RocePort("rxe0", 1, Optional.of("veth0"), absent("mlnx_qos"),
+                Source.absent("dcb pfc show dev veth0", "'dcb pfc show dev veth0' exited 1: " + unsupported),
+                Source.absent("dcb -N app show dev veth0 dscp-prio", "'dcb -N app show dev veth0 dscp-prio' exited 1: " + unsupported),
+                Source.absent("dcb apptrust show dev veth0", "'dcb apptrust show dev veth0' exited 1: " + unknown),
+                Map.of(), Map.of(), Optional.empty(), Optional.of(104), Optional.empty(), false);
+
+        CheckResult result = verdict(p);
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("LosslessConfigUnreadable");
+        assertThat(result.message()).contains("Attribute read: Operation not supported").contains("Object \"apptrust\" is unknown")
+                .contains("veth0's driver answers no DCB request").doesNotContain("install MLNX_OFED");
+    }
+
     @Test
     void aFalseSettingOutranksAnUnreadableOneAndBothAreNamed() {
         RocePort p = tos(with(healthy(), qos("pcp", Map.of(), null), absent("dcb"), absent("dcb")), Optional.empty(), Optional.empty(), false);
@@ -186,7 +257,7 @@ class RoceLosslessJudgeTest {
     @Test
     void aPortWithoutNetdevIsUnreadable() {
         RocePort p = healthy();
-        RocePort noNetdev = new RocePort(p.device(), p.port(), Optional.empty(), absent("mlnx_qos"), absent("dcb"), absent("dcb"),
+        RocePort noNetdev = new RocePort(p.device(), p.port(), Optional.empty(), absent("mlnx_qos"), absent("dcb"), absent("dcb"), absent("dcb"),
                 Map.of(), Map.of(), Optional.empty(), p.configfsTos(), Optional.empty(), false);
 
         CheckResult result = verdict(noNetdev);

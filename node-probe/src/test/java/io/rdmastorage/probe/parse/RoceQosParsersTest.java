@@ -161,4 +161,42 @@ class RoceQosParsersTest {
     private static String value(String scriptLine) {
         return scriptLine.substring(scriptLine.indexOf(" = ") + 3);
     }
+
+    @Test
+    void dcbApptrustOrderAsTheManPageAndTheSourcePrintIt() {
+        List<String> manPage = DcbAppTrust.order(Samples.body("roce/dcb-apptrust_order-port-pcp-ethtype_man-page-example.txt")).orElseThrow();
+        List<String> dscpFirst = DcbAppTrust.order(Samples.body("roce/dcb-apptrust_order-dscp-pcp_constructed-from-source.txt")).orElseThrow();
+
+        assertThat(manPage).containsExactly("port", "pcp", "ethtype");
+        assertThat(DcbAppTrust.trust(manPage)).isEqualTo("pcp");
+        assertThat(dscpFirst).containsExactly("dscp", "pcp");   // the trailing space and the empty line after it
+        assertThat(DcbAppTrust.trust(dscpFirst)).isEqualTo("dscp");
+        assertThat(DcbAppTrust.trust(List.of("pcp", "dscp"))).isEqualTo("pcp");
+        assertThat(DcbAppTrust.trust(List.of("port", "dscp"))).isEqualTo("dscp");
+        // "set ... order" with no selectors removes trust entirely: dcb then prints the bare label
+        assertThat(DcbAppTrust.order("order: \n\n")).contains(List.of());
+        assertThat(DcbAppTrust.trust(List.of())).isEqualTo("none");
+    }
+
+    @Test
+    void dcbApptrustErrorsAndOtherTextAreNoOrder() {
+        // what iproute2 6.1 prints (on stderr; stdout stays empty) for an object it does not know
+        assertThat(DcbAppTrust.order(Samples.body("roce/dcb-apptrust_iproute2-6.1_object-unknown_vm-6.1.txt"))).isEmpty();
+        assertThat(DcbAppTrust.order("")).isEmpty();
+        assertThat(DcbAppTrust.order("order: dscp bogus\n")).isEmpty();
+        assertThat(DcbAppTrust.order("order: dscp dscp\n")).isEmpty();
+    }
+
+    @Test
+    void configfsDefaultRoceTosReadBackFromTheRealKernel() {
+        // samples/roce/configfs_*_vm-6.1.txt: "what: output" per step of the recording
+        Map<String, String> steps = new java.util.LinkedHashMap<>();
+        Samples.body("roce/configfs_rdma_cm_rxe0_default_roce_mode-tos_vm-6.1.txt").lines()
+                .forEach(l -> steps.put(l.substring(0, l.indexOf(": ")), l.substring(l.indexOf(": ") + 2) + "\n"));
+
+        assertThat(RoceTos.fromConfigfs(steps.get("default_roce_tos"))).contains(0);
+        assertThat(RoceTos.fromConfigfs(steps.get("after 'echo 106 > default_roce_tos'"))).contains(106);
+        assertThat(RoceTos.dscpOf(106)).isEqualTo(26);
+        assertThat(RoceTos.fromConfigfs(steps.get("default_roce_mode"))).isEmpty();   // "RoCE v2" is no ToS
+    }
 }

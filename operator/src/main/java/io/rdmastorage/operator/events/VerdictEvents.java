@@ -52,7 +52,10 @@ public final class VerdictEvents {
     private static final Logger LOG = LoggerFactory.getLogger(VerdictEvents.class);
 
     public static final String COMPONENT = "rdma-storage-operator";
-    /** Where events about cluster-scoped objects live. */
+    /**
+     * Where events about cluster-scoped objects live, and so every event of this operator: the only
+     * namespace the Helm chart lets it create Events in (a Role there, files/events-rules.yaml).
+     */
     public static final String NAMESPACE = "default";
     public static final int MAX_MESSAGE_LENGTH = 1024;
     /** The API server's limit on a reason. */

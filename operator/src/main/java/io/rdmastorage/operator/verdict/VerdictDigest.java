@@ -10,21 +10,27 @@ import io.rdmastorage.operator.api.Sha256;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The operator's record of what it wrote to a verdict: a SHA-256 over the object's name and the
- * parts of its status that node markings and the measurement lifecycle depend on (every condition,
- * the probe's time and round, the latency measurement's time and round), stored in
+ * parts of its status that node markings, the fleet comparison and the measurement lifecycle
+ * depend on (every condition, the probe's time and round, the inventory facts other nodes'
+ * MatchesFleet is computed from, the latency measurement's time and round), stored in
  * {@code status.digest} with each write. A status edited by anyone else (a
- * {@code kubectl patch --subresource=status} setting conditions True, a copied status) no longer
- * matches, so the operator discards it and measures the node again rather than label, untaint or
- * condition the node by it.
+ * {@code kubectl patch --subresource=status} setting conditions True or an inventory fact to another
+ * value, a copied status) no longer matches, so the operator discards it and measures the node
+ * again rather than label, untaint or condition this node, or judge the others, by it.
  *
  * <p>This catches edits, not forgery: whoever may write RdmaStorageNode status may also recompute
- * the digest, as they may label nodes themselves. The facts ({@code details}, latency figures) are
- * left out: nothing is decided by them, and their numbers need not come back from the API server
- * byte for byte as they were written.
+ * the digest, as they may label nodes themselves. The other facts ({@code details}, latency
+ * figures) are left out: nothing is decided by them, and their numbers need not come back from the
+ * API server byte for byte as they were written.
+ *
+ * <p>Digests written before the inventory was covered still match, so an upgrade does not make
+ * every verdict look edited (every node Unknown {@code VerdictEdited} and probed at once): each gets
+ * the full digest with its next write, at the latest its next probe round.
  */
 public final class VerdictDigest {
 
@@ -35,6 +41,18 @@ public final class VerdictDigest {
 
     /** The digest of {@code status} as written to the RdmaStorageNode named {@code name}. */
     public static String of(String name, RdmaStorageNodeStatus status) {
+        List<Object> parts = withoutInventory(name, status);
+        // sorted: the API server returns a map's keys in its own order, not in the order written
+        parts.add(new TreeMap<>(status.getInventory() == null ? Map.of() : status.getInventory()));
+        return digest(parts);
+    }
+
+    /** The digest as operators wrote it before it covered the inventory: the same parts, less that one. */
+    static String withoutInventoryOf(String name, RdmaStorageNodeStatus status) {
+        return digest(withoutInventory(name, status));
+    }
+
+    private static List<Object> withoutInventory(String name, RdmaStorageNodeStatus status) {
         List<Object> parts = new ArrayList<>(Arrays.asList(name, status.getObservedGeneration(),
                 status.getLastProbeTime(), status.getProbePod(), status.getProbeRound()));
         for (Condition c : status.getConditions() == null ? List.<Condition>of() : status.getConditions()) {
@@ -44,6 +62,10 @@ public final class VerdictDigest {
         LatencyResult latency = status.getLatency();
         parts.add(latency == null ? null : Arrays.asList(latency.getPeer(), latency.getMeasuredAt(), latency.getRound(),
                 latency.getObservedGeneration()));
+        return parts;
+    }
+
+    private static String digest(List<Object> parts) {
         try {
             // JSON: strings quoted, so no two different statuses give the same text
             return Sha256.hex(JSON.writeValueAsString(parts));
@@ -59,13 +81,18 @@ public final class VerdictDigest {
     }
 
     /**
-     * Whether the verdict's status is as the operator wrote it; a verdict without a status (being
-     * created) has nothing to distrust.
+     * Whether the verdict's status is as the operator wrote it, by this digest or by the one of an
+     * operator before the inventory was covered (a status stamped that way has no inventory digest
+     * to break, so an edited inventory there counts until the next write); a verdict without a
+     * status (being created) has nothing to distrust.
      */
     public static boolean matches(RdmaStorageNode verdict) {
         if (verdict == null || verdict.getStatus() == null) {
             return true;
         }
-        return Objects.equals(verdict.getStatus().getDigest(), of(verdict.getMetadata().getName(), verdict.getStatus()));
+        String name = verdict.getMetadata().getName();
+        String digest = verdict.getStatus().getDigest();
+        return digest != null && (digest.equals(of(name, verdict.getStatus()))
+                || digest.equals(withoutInventoryOf(name, verdict.getStatus())));
     }
 }

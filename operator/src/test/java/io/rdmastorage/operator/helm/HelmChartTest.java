@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.events.VerdictEvents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class HelmChartTest {
     void defaultValuesRenderTheOperatorWithLeaderElectionAndRestrictedPods() {
         List<HasMetadata> objects = objects(template(NS, Map.of()));
         assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
-                "Role", "RoleBinding", "Service", "Deployment");
+                "Role", "RoleBinding", "Role", "RoleBinding", "Service", "Deployment");
         assertThat(objects).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("app.kubernetes.io/managed-by", "Helm")
                 .containsEntry("app.kubernetes.io/instance", HelmChart.RELEASE));
@@ -122,19 +123,38 @@ class HelmChartTest {
             assertThat(s.getName()).isEqualTo(FULLNAME);
             assertThat(s.getNamespace()).isEqualTo(NS);
         });
-        RoleBinding binding = only(objects, RoleBinding.class);
-        assertThat(binding.getMetadata().getNamespace()).isEqualTo(NS);
-        assertThat(binding.getRoleRef().getName()).isEqualTo(only(objects, Role.class).getMetadata().getName());
-        assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo(FULLNAME));
+        for (String namespace : List.of(NS, VerdictEvents.NAMESPACE)) {
+            RoleBinding binding = onlyIn(objects, RoleBinding.class, namespace);
+            assertThat(binding.getRoleRef().getName()).isEqualTo(onlyIn(objects, Role.class, namespace).getMetadata().getName());
+            assertThat(binding.getSubjects()).as(namespace).singleElement().satisfies(s -> {
+                assertThat(s.getName()).isEqualTo(FULLNAME);
+                assertThat(s.getNamespace()).isEqualTo(NS);
+            });
+        }
     }
 
     @Test
     void rbacRulesAreExactlyTheFilesTheLeastPrivilegeTestProves() {
         List<HasMetadata> objects = objects(template(NS, Map.of()));
         assertThat(only(objects, ClusterRole.class).getRules()).isEqualTo(HelmChart.rulesFile("cluster-rules.yaml"));
-        Role role = only(objects, Role.class);
-        assertThat(role.getMetadata().getNamespace()).isEqualTo(NS);
-        assertThat(role.getRules()).isEqualTo(HelmChart.rulesFile("namespace-rules.yaml"));
+        assertThat(onlyIn(objects, Role.class, NS).getRules()).isEqualTo(HelmChart.rulesFile("namespace-rules.yaml"));
+        // Events only where the operator writes them: a Role in "default", none in the ClusterRole
+        assertThat(onlyIn(objects, Role.class, VerdictEvents.NAMESPACE).getRules())
+                .isEqualTo(HelmChart.rulesFile("events-rules.yaml"));
+        assertThat(only(objects, ClusterRole.class).getRules()).noneMatch(r -> r.getResources().contains("events"));
+    }
+
+    @Test
+    void inTheDefaultNamespaceTheEventsRoleIsOneOfItsOwn() {
+        List<HasMetadata> objects = objects(template("default", Map.of()));
+        List<Role> roles = objects.stream().filter(Role.class::isInstance).map(Role.class::cast).toList();
+        assertThat(roles).extracting(r -> r.getMetadata().getName()).containsExactlyInAnyOrder(FULLNAME, FULLNAME + "-events");
+        assertThat(roles).allSatisfy(r -> assertThat(r.getMetadata().getNamespace()).isEqualTo("default"));
+    }
+
+    /** The one object of {@code kind} in {@code namespace}. */
+    private static <T extends HasMetadata> T onlyIn(List<HasMetadata> objects, Class<T> kind, String namespace) {
+        return only(objects.stream().filter(o -> namespace.equals(o.getMetadata().getNamespace())).toList(), kind);
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
@@ -64,6 +65,8 @@ class HelmInstallApiServerTest {
                     .isEqualTo(HelmChart.rulesFile("cluster-rules.yaml"));
             assertThat(admin.rbac().roles().inNamespace(ns).withName(fullname).get().getRules())
                     .isEqualTo(HelmChart.rulesFile("namespace-rules.yaml"));
+            assertThat(admin.rbac().roles().inNamespace(VerdictEvents.NAMESPACE).withName(fullname + "-events").get().getRules())
+                    .isEqualTo(HelmChart.rulesFile("events-rules.yaml"));
 
             // the bindings give the operator's account what it needs, where it needs it, and no more
             Kubectl asOperator = plane.kubectlFor(ns, fullname);
@@ -73,12 +76,17 @@ class HelmInstallApiServerTest {
             assertThat(canI(asOperator, "create", "pods", "-n", ns)).isTrue();
             assertThat(canI(asOperator, "update", "leases.coordination.k8s.io", "-n", ns)).isTrue();
             assertThat(canI(asOperator, "create", "pods", "-n", "default")).as("probe pods only in its own namespace").isFalse();
+            assertThat(canI(asOperator, "create", "events", "-n", VerdictEvents.NAMESPACE)).as("Events in default").isTrue();
+            assertThat(canI(asOperator, "create", "events", "-n", ns)).as("Events in default only").isFalse();
+            assertThat(canI(asOperator, "create", "events", "--all-namespaces")).as("no Events cluster-wide").isFalse();
             assertThat(canI(asOperator, "get", "secrets", "-n", ns)).isFalse();
             assertThat(canI(asOperator, "delete", "nodes")).isFalse();
         } finally {
             Helm.uninstall(release).withNamespace(ns).withKubeConfig(plane.kubeconfig()).call();
         }
         assertThat(admin.rbac().clusterRoles().withName(fullname).get()).as("uninstalled").isNull();
+        assertThat(admin.rbac().roles().inNamespace(VerdictEvents.NAMESPACE).withName(fullname + "-events").get())
+                .as("the events Role uninstalled with the release").isNull();
     }
 
     @Test
@@ -121,6 +129,8 @@ class HelmInstallApiServerTest {
         } finally {
             admin.rbac().clusterRoleBindings().withName(FULLNAME).delete();
             admin.rbac().clusterRoles().withName(FULLNAME).delete();
+            admin.rbac().roleBindings().inNamespace(VerdictEvents.NAMESPACE).withName(FULLNAME + "-events").delete();
+            admin.rbac().roles().inNamespace(VerdictEvents.NAMESPACE).withName(FULLNAME + "-events").delete();
         }
         assertThat(objects).extracting(HasMetadata::getKind).contains("Namespace", "ServiceMonitor");
     }

@@ -33,8 +33,7 @@ class ControlPlaneRestartTest {
     @BeforeEach
     void start() {
         plane = LocalControlPlane.start();
-        env = OperatorEnvironment.start(plane, "restarts", OperatorEnvironment.shippedRules("cluster-rules.yaml"),
-                OperatorEnvironment.shippedRules("namespace-rules.yaml"));
+        env = OperatorEnvironment.start(plane, "restarts", OperatorEnvironment.SHIPPED_RBAC);
         // the slack covers the time the API server could not be written to at all
         invariants = new VerdictInvariants(env.admin, env.namespace, INTERVAL, DOWN.plusSeconds(20));
         env.addNode("gpu-a", null);

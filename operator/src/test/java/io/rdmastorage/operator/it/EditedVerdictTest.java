@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.StorageNodeName;
+import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.CommandResult;
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,7 @@ class EditedVerdictTest {
     private static final String PROFILE = "edited";
     private static final String NODE = "tcp-fallback";
     private static final Duration WAIT = Duration.ofSeconds(90);
+    private static final String OLD_FIRMWARE = "28.35.2000";
 
     private OperatorEnvironment env;
 
@@ -78,6 +80,74 @@ class EditedVerdictTest {
         });
     }
 
+    /**
+     * An inventory fact patched by hand is an edit like a condition: it must not move the fleet's
+     * majority. Of three nodes, {@code odd} alone has an older HCA firmware and, with
+     * {@code fleet.required}, is not ready; patching one healthy node's {@code status.inventory} to
+     * that firmware would make it the majority, {@code odd} match the fleet and be labelled ready, and
+     * the healthy {@code n-2} the odd one out. The operator discards the edited status instead and
+     * probes that node again: {@code odd} never matches the fleet, {@code n-2} never stops matching.
+     */
+    @Test
+    void inventoryPatchedByHandDoesNotMoveTheFleetsMajority() {
+        String profile = "edited-fleet";
+        String odd = "odd";
+        env.addNode("n-1", null);
+        env.addNode("n-2", null);
+        RdmaFixtures.firmware(env.addNode(odd, null), OLD_FIRMWARE);
+        env.startOperator();
+        env.applyProfile(profile, "interval: 2h\nnodeLabels: true\nfleet:\n  required: true",
+                "rdma:\n  devices: [\"mlx5_0/1\", \"mlx5_1/1\"]");
+        await("the odd node found", WAIT, () -> "False".equals(matchesFleet(profile, odd))
+                && "True".equals(matchesFleet(profile, "n-2")) && "True".equals(matchesFleet(profile, "n-1")));
+        await("the odd node labelled not-ready", WAIT,
+                () -> "not-ready".equals(env.nodeLabels(odd).get("rdmastorage.io/" + profile)));
+        long round = env.verdict(profile, "n-1").getStatus().getProbeRound();
+
+        List<RdmaStorageNode> seen = new CopyOnWriteArrayList<>();
+        List<Node> oddSeen = new CopyOnWriteArrayList<>();
+        try (Watch verdicts = env.admin.resources(RdmaStorageNode.class)
+                .withLabel(RdmaStorageNode.PROFILE_LABEL, profile).watch(recorder(seen));
+             Watch oddNode = env.admin.nodes().withName(odd).watch(recorder(oddSeen))) {
+            CommandResult patch = env.plane.kubectl().run("patch", "rdmastoragenode", StorageNodeName.of(profile, "n-1"),
+                    "--subresource=status", "--type=json", "-p",
+                    "[{\"op\":\"replace\",\"path\":\"/status/inventory/hcaFirmware\",\"value\":\"" + OLD_FIRMWARE + "\"}]");
+            assertThat(patch.exitCode()).as(patch.toString()).isZero();
+
+            await("n-1 probed again, its own firmware back", WAIT, () -> {
+                RdmaStorageNode v = env.verdict(profile, "n-1");
+                return v.getStatus().getProbeRound() != null && v.getStatus().getProbeRound() > round
+                        && RdmaFixtures.FIRMWARE.equals(v.getStatus().getInventory().get("hcaFirmware"))
+                        && "True".equals(matchesFleet(profile, "n-1"));
+            });
+            await("the odd node the odd one again, labelled so", WAIT, () -> "False".equals(matchesFleet(profile, odd))
+                    && "not-ready".equals(env.nodeLabels(odd).get("rdmastorage.io/" + profile)));
+        }
+        assertThat(seen).as("verdicts while the edit stood").isNotEmpty().allSatisfy(v -> {
+            String node = v.getSpec().getNodeName();
+            String matches = matchesFleet(v);
+            if (node.equals(odd)) {
+                assertThat(matches).as("the odd node never matches the fleet").isNotEqualTo("True");
+            } else if (node.equals("n-2")) {
+                assertThat(matches).as("n-2 never the odd one").isNotEqualTo("False");
+            }
+        });
+        // while n-1 is probed again, the two others tie (Unknown, labelled so), but the odd node is never ready
+        assertThat(oddSeen).as("the odd node's states while the edit stood").allSatisfy(n -> assertThat(
+                n.getMetadata().getLabels().get("rdmastorage.io/" + profile)).isNotEqualTo("ready"));
+        await("n-2 labelled ready", WAIT, () -> "ready".equals(env.nodeLabels("n-2").get("rdmastorage.io/" + profile)));
+    }
+
+    private String matchesFleet(String profile, String node) {
+        RdmaStorageNode v = env.verdict(profile, node);
+        return v == null ? null : matchesFleet(v);
+    }
+
+    private static String matchesFleet(RdmaStorageNode v) {
+        return v.getStatus() == null ? null : v.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("MatchesFleet")).map(c -> c.getStatus()).findFirst().orElse(null);
+    }
+
     private static String key() {
         return "rdmastorage.io/" + PROFILE;
     }
@@ -92,11 +162,11 @@ class EditedVerdictTest {
         return ops.append("]").toString();
     }
 
-    private static Watcher<Node> recorder(List<Node> seen) {
+    private static <T> Watcher<T> recorder(List<T> seen) {
         return new Watcher<>() {
             @Override
-            public void eventReceived(Action action, Node node) {
-                seen.add(node);
+            public void eventReceived(Action action, T object) {
+                seen.add(object);
             }
 
             @Override

@@ -12,7 +12,6 @@ import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.InProcessProbeLauncher;
 import io.rdmastorage.testing.SimulatedCluster;
-import io.rdmastorage.testing.SimulatedNode;
 import io.rdmastorage.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,13 +48,7 @@ final class FaultEnvironment implements AutoCloseable {
     }
 
     void addNode(String name, String failure) {
-        FixtureHost host = FixtureHost.at(hostRoots.resolve(name));
-        if (failure == null) {
-            NodeScenarios.healthy(host);
-        } else {
-            NodeScenarios.withFailure(host, failure);
-        }
-        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        cluster.addNode(GpuPool.node(name, FixtureHost.at(hostRoots.resolve(name)), failure));
     }
 
     void startOperator() {
@@ -70,31 +63,16 @@ final class FaultEnvironment implements AutoCloseable {
         }
     }
 
+    /** Creates a profile of the healthy checks selecting this environment's gpu pool (as created: generation 1). */
     RdmaStorageProfile applyProfile(String name, String settings) {
-        String yaml = """
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "%s"
-                %s
-                %s
-                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, cluster.id(), indent(settings),
-                indent(NodeScenarios.healthyProfileChecks()));
-        RdmaStorageProfile profile = Serialization.unmarshal(yaml, RdmaStorageProfile.class);
+        RdmaStorageProfile profile = Serialization.unmarshal(GpuPool.profileYaml(name, cluster.id(), settings,
+                NodeScenarios.healthyProfileChecks()), RdmaStorageProfile.class);
         profile.getMetadata().setGeneration(1L);
         return admin.resources(RdmaStorageProfile.class).resource(profile).create();
     }
 
     RdmaStorageNode verdict(String profile, String node) {
         return admin.resources(RdmaStorageNode.class).withName(StorageNodeName.of(profile, node)).get();
-    }
-
-    private static String indent(String block) {
-        return block.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
     }
 
     @Override

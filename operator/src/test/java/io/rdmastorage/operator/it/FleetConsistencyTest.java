@@ -90,7 +90,7 @@ class FleetConsistencyTest {
 
         // n-6 leaves the selection: its firmware is no longer counted, nor named
         env.admin.nodes().withName("n-6").edit(n -> new NodeBuilder(n).editMetadata()
-                .removeFromLabels("rdmastorage.test/pool").endMetadata().build());
+                .removeFromLabels(GpuPool.LABEL).endMetadata().build());
         await("n-6's values gone", WAIT, () -> firmwareCounts().equals(List.of(FIRMWARE + "=4", OLD_FIRMWARE + "=1")));
         assertThat(fleetConsistent().orElseThrow().getMessage()).doesNotContain("n-6").contains("n-3").contains("n-4");
 

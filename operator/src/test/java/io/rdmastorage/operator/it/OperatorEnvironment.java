@@ -1,7 +1,6 @@
 package io.rdmastorage.operator.it;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.api.RdmaStorageNode;
@@ -9,12 +8,10 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
-import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.ProbeLauncher;
-import io.rdmastorage.testing.RbacGrants;
+import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
-import io.rdmastorage.testing.SimulatedNode;
 import io.rdmastorage.testing.TempDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +35,8 @@ final class OperatorEnvironment implements AutoCloseable {
 
     static final String SERVICE_ACCOUNT = "rdma-storage-operator";
     static final String PROBE_IMAGE = "registry.example/node-probe:test";
-    static final Path RBAC = Path.of("../helm/rdma-storage-operator/files");
+    /** The RBAC the Helm chart ships. */
+    static final OperatorRbac SHIPPED_RBAC = OperatorRbac.shipped(Path.of(".."));
 
     final LocalControlPlane plane;
     final KubernetesClient admin;
@@ -50,15 +48,15 @@ final class OperatorEnvironment implements AutoCloseable {
     final Set<String> garbageReportNodes = ConcurrentHashMap.newKeySet();
     private RdmaStorageOperator operator;
 
-    private OperatorEnvironment(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
-                                List<PolicyRule> namespaceRules, ProbeLauncher launcher) throws IOException {
+    private OperatorEnvironment(LocalControlPlane plane, String name, OperatorRbac rbac, ProbeLauncher launcher)
+            throws IOException {
         this.plane = plane;
         this.admin = plane.adminClient();
         this.namespace = "rso-" + name;
         plane.kubectl().apply(Path.of("../crds")).orThrow("kubectl apply crds");
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
-        RbacGrants.grant(admin, namespace, SERVICE_ACCOUNT, "rso-" + name, clusterRules, namespaceRules);
+        grant(rbac);
         this.operatorClient = plane.clientFor(namespace, SERVICE_ACCOUNT);
         this.cluster = SimulatedCluster.builder(admin)
                 .probeLauncher(launcher != null ? launcher : new GarbageReportLauncher(garbageReportNodes)).start();
@@ -67,31 +65,30 @@ final class OperatorEnvironment implements AutoCloseable {
 
     /** An environment whose operator runs under the rules the Helm chart ships. */
     static OperatorEnvironment start(String name) {
-        return start(LocalControlPlane.shared(), name, shippedRules("cluster-rules.yaml"), shippedRules("namespace-rules.yaml"));
+        return start(LocalControlPlane.shared(), name, SHIPPED_RBAC);
     }
 
     /** The same, with probe containers run by {@code launcher} (e.g. in the VM node) instead of on fixture roots. */
     static OperatorEnvironment start(String name, ProbeLauncher launcher) {
-        return start(LocalControlPlane.shared(), name, shippedRules("cluster-rules.yaml"), shippedRules("namespace-rules.yaml"),
-                launcher);
+        return start(LocalControlPlane.shared(), name, SHIPPED_RBAC, launcher);
     }
 
-    static OperatorEnvironment start(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
-                                     List<PolicyRule> namespaceRules) {
-        return start(plane, name, clusterRules, namespaceRules, null);
+    static OperatorEnvironment start(LocalControlPlane plane, String name, OperatorRbac rbac) {
+        return start(plane, name, rbac, null);
     }
 
-    private static OperatorEnvironment start(LocalControlPlane plane, String name, List<PolicyRule> clusterRules,
-                                             List<PolicyRule> namespaceRules, ProbeLauncher launcher) {
+    private static OperatorEnvironment start(LocalControlPlane plane, String name, OperatorRbac rbac,
+                                             ProbeLauncher launcher) {
         try {
-            return new OperatorEnvironment(plane, name, clusterRules, namespaceRules, launcher);
+            return new OperatorEnvironment(plane, name, rbac, launcher);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    static List<PolicyRule> shippedRules(String file) {
-        return RbacGrants.rulesFrom(RBAC.resolve(file));
+    /** Grants the operator's service account {@code rbac} instead of what it had, as the chart binds it. */
+    void grant(OperatorRbac rbac) {
+        rbac.grant(admin, namespace, SERVICE_ACCOUNT, namespace);
     }
 
     OperatorConfig operatorConfig(boolean leaderElection) {
@@ -133,43 +130,22 @@ final class OperatorEnvironment implements AutoCloseable {
     /** Registers a simulated node whose host is the healthy fixture node, or that node with one failure mode. */
     FixtureHost addNode(String name, String failure) {
         FixtureHost host = FixtureHost.at(hostRoots.resolve(name));
-        if (failure == null) {
-            NodeScenarios.healthy(host);
-        } else {
-            NodeScenarios.withFailure(host, failure);
-        }
-        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        cluster.addNode(GpuPool.node(name, host, failure));
         return host;
     }
 
     /** Registers a simulated node whose fixture host {@code setup} builds. */
     FixtureHost addFixtureNode(String name, UnaryOperator<FixtureHost> setup) {
         FixtureHost host = setup.apply(FixtureHost.at(hostRoots.resolve(name)));
-        cluster.addNode(SimulatedNode.named(name).withLabel("rdmastorage.test/pool", "gpu").withHostRoot(host.root()));
+        cluster.addNode(GpuPool.node(name, host.root()));
         return host;
     }
 
     /** Applies a profile that selects this environment's gpu pool; {@code checks} is YAML for the check sections. */
     RdmaStorageProfile applyProfile(String name, String settings, String checks) {
-        String yaml = """
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "%s"
-                      rdmastorage.test/pool: gpu
-                %s
-                %s
-                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, cluster.id(), indent(settings), indent(checks));
-        plane.kubectl().applyYaml(yaml).orThrow("kubectl apply profile " + name);
+        plane.kubectl().applyYaml(GpuPool.profileYaml(name, cluster.id(), settings, checks))
+                .orThrow("kubectl apply profile " + name);
         return admin.resources(RdmaStorageProfile.class).withName(name).get();
-    }
-
-    private static String indent(String block) {
-        return block.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
     }
 
     RdmaStorageProfile profile(String name) {

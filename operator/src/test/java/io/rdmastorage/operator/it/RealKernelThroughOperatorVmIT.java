@@ -44,7 +44,7 @@ class RealKernelThroughOperatorVmIT {
              OperatorEnvironment env = OperatorEnvironment.start("vm",
                      new VmNodeProbeLauncher(vm, Map.of("vm-rdma", "rdma", "vm-tcp", "tcp")))) {
             for (String node : new String[] {"vm-rdma", "vm-tcp"}) {
-                env.cluster.addNode(SimulatedNode.named(node).withLabel("rdmastorage.test/pool", "gpu"));
+                env.cluster.addNode(SimulatedNode.named(node).withLabel(GpuPool.LABEL, GpuPool.VALUE));
             }
             env.startOperator();
             env.applyProfile("real-kernel", """

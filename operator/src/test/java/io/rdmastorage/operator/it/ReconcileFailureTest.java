@@ -10,7 +10,6 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import io.rdmastorage.operator.verdict.Timestamps;
 import io.rdmastorage.operator.verdict.VerdictDigest;
-import io.rdmastorage.testing.RbacGrants;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,12 +54,11 @@ class ReconcileFailureTest {
 
         // every reconcile now fails at its first write: the probe spec ConfigMap may no longer be written
         List<PolicyRule> namespaceRules = new ArrayList<>();
-        for (PolicyRule rule : OperatorEnvironment.shippedRules("namespace-rules.yaml")) {
+        for (PolicyRule rule : OperatorEnvironment.SHIPPED_RBAC.namespace()) {
             namespaceRules.add(rule.getResources().contains("configmaps")
                     ? new PolicyRuleBuilder(rule).withVerbs("list", "watch").build() : rule);
         }
-        RbacGrants.grant(env.admin, env.namespace, OperatorEnvironment.SERVICE_ACCOUNT, "rso-failing",
-                OperatorEnvironment.shippedRules("cluster-rules.yaml"), namespaceRules);
+        env.grant(OperatorEnvironment.SHIPPED_RBAC.withNamespaceRules(namespaceRules));
         env.admin.configMaps().inNamespace(env.namespace).withName(ProbeSpecConfigMap.name(PROFILE)).delete();
         // and the verdict's evidence is older than 3 × interval, as if the failure had lasted that long
         RdmaStorageNode verdict = env.verdict(PROFILE, "stale");

@@ -7,11 +7,13 @@ import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
-/** What the operator wrote is trusted; any edit of what markings and expiry depend on is not. */
+/** What the operator wrote is trusted; any edit of what markings, the fleet comparison and expiry depend on is not. */
 class VerdictDigestTest {
 
     private static final Instant AT = Instant.parse("2026-03-01T12:00:00Z");
@@ -38,12 +40,44 @@ class VerdictDigestTest {
                 s -> s.setObservedGeneration(9L),
                 s -> s.getLatency().setMeasuredAt("2099-01-01T00:00:00Z"),
                 s -> s.setLatency(null),
+                s -> s.getInventory().put("hcaFirmware", "28.35.2000"),
+                s -> s.getInventory().remove("kernel"),
+                s -> s.getInventory().put("rdmaCore", "44.0-2"),
                 s -> s.setDigest(null));
         for (Consumer<RdmaStorageNodeStatus> edit : edits) {
             RdmaStorageNode verdict = written("training.gpu-01");
             edit.accept(verdict.getStatus());
             assertThat(VerdictDigest.matches(verdict)).as("edited status").isFalse();
         }
+    }
+
+    @Test
+    void theInventoryMatchesWhateverOrderTheApiServerReturnsItsKeysIn() {
+        RdmaStorageNode verdict = written("training.gpu-01");
+        Map<String, String> reversed = new LinkedHashMap<>();
+        reversed.put("kernel", verdict.getStatus().getInventory().get("kernel"));
+        reversed.put("hcaFirmware", verdict.getStatus().getInventory().get("hcaFirmware"));
+
+        verdict.getStatus().setInventory(reversed);
+
+        assertThat(VerdictDigest.matches(verdict)).isTrue();
+    }
+
+    @Test
+    void aDigestWrittenBeforeTheInventoryWasCoveredStillMatchesSoAnUpgradeReprobesNothing() {
+        RdmaStorageNode verdict = written("training.gpu-01");
+        RdmaStorageNodeStatus status = verdict.getStatus();
+        status.setDigest(VerdictDigest.withoutInventoryOf("training.gpu-01", status));
+
+        assertThat(VerdictDigest.matches(verdict)).as("as an earlier operator wrote it").isTrue();
+        status.getConditions().get(0).setStatus("True");
+        assertThat(VerdictDigest.matches(verdict)).as("its conditions still guarded").isFalse();
+
+        RdmaStorageNode rewritten = written("training.gpu-01");
+        assertThat(rewritten.getStatus().getDigest()).as("the next write stamps the full digest")
+                .isNotEqualTo(VerdictDigest.withoutInventoryOf("training.gpu-01", rewritten.getStatus()));
+        rewritten.getStatus().getInventory().put("hcaFirmware", "28.35.2000");
+        assertThat(VerdictDigest.matches(rewritten)).as("and from then on the inventory is guarded").isFalse();
     }
 
     @Test
@@ -78,6 +112,8 @@ class VerdictDigestTest {
         latency.setRound(2L);
         latency.setTypicalMicros(1.5);
         status.setLatency(latency);
+        status.getInventory().put("hcaFirmware", "28.39.1002");
+        status.getInventory().put("kernel", "6.8.0-45-generic");
         RdmaStorageNode verdict = new RdmaStorageNode();
         verdict.getMetadata().setName(name);
         verdict.setStatus(VerdictDigest.stamp(name, status));
