@@ -11,9 +11,10 @@
 #   scenario.sh roce-tos-undo DEV TOS      that ToS written back and DEV's configfs directory removed (the
 #                                          kernel keeps the value without the directory: removing it undoes nothing)
 #   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network]
-#                     [--termination-log FILE] [-- ARGS...]
+#                     [--termination-log FILE] [--writable DIR] [-- ARGS...]
 #                                          node-probe in the probe image's rootfs, host root at /host;
-#                                          FILE (on the host) is the pod's /dev/termination-log
+#                                          FILE (on the host) is the pod's /dev/termination-log; DIR is
+#                                          bound read-write at /host/DIR (an acceptance path run's hostPath)
 # Addresses are TEST-NET-1 (192.0.2.0/24) on veth0/veth1, which exist only inside the VM.
 set -euo pipefail
 NQN=nqn.2014-08.org.example:vm-target
@@ -146,13 +147,14 @@ roce-tos-undo() {
 
 probe() {
   local spec=$1; shift
-  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=() termination_log="" node=(--node vm-node)
+  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=() termination_log="" writable="" node=(--node vm-node)
   while [ $# -gt 0 ]; do
     case $1 in
       --no-host-sys) no_host_sys=1 ;;
       --memlock) memlock=$2; shift ;;
       --host-network) netns=() ;;
       --termination-log) termination_log=$2; shift ;;
+      --writable) writable=$2; shift ;;
       --) shift; break ;;
     esac
     shift
@@ -168,9 +170,11 @@ probe() {
   # operator's ConfigMap file); a network namespace of its own unless --host-network
   local rc=0
   "${netns[@]}" unshare --mount --propagation private bash -euc '
-    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4 termination_log=$5; shift 5
+    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4 termination_log=$5 writable=$6; shift 6
     mount --rbind / "$pod/host"
     mount -o remount,bind,ro "$pod/host"
+    # as the pod of an acceptance path run has it: that one directory read-write over the read-only root
+    [ -z "$writable" ] || mount --bind "$writable" "$pod/host$writable"
     [ -z "$no_host_sys" ] || umount -l "$pod/host/sys"
     mount -t proc proc "$pod/proc"
     mount -t sysfs sysfs "$pod/sys"
@@ -189,7 +193,7 @@ probe() {
       exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock chroot "$pod" "$@"
     fi
     exec chroot "$pod" "$@"
-  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "$termination_log" "${entrypoint[@]}" "$@" \
+  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "$termination_log" "$writable" "${entrypoint[@]}" "$@" \
       --host-root /host --exec-mode chroot "${node[@]}" --spec /tmp/spec.json || rc=$?
   rm -f "$specfile"
   return $rc

@@ -6,6 +6,9 @@
 --   Healthy      phase Succeeded and RdmaEffective True: RDMA's small-I/O latency is at least
 --                spec.minLatencyRatio times lower than TCP's and its CPU per I/O is lower; the
 --                message has the numbers.
+--   Suspended    phase Succeeded, a path run that names no earlier run (path.compareWith) and so
+--                has nothing to compare with yet: its half of the comparison is done, the other
+--                half is a second run after the file system's transport was switched.
 --   Degraded     phase Succeeded with RdmaEffective False (the numbers say RDMA is not worth it
 --                here) or Unknown (no comparison could be made), or phase Failed (a transport
 --                was not measured, the run timed out, the pod failed, the node does not exist),
@@ -49,6 +52,11 @@ local function health(obj)
   if status.phase == "Succeeded" then
     if effective ~= nil and effective.status == "True" then
       return "Healthy", messageOf(effective, "RDMA is effective")
+    end
+    local path = obj.spec ~= nil and obj.spec.path or nil
+    if path ~= nil and path.compareWith == nil and effective ~= nil and effective.status == "Unknown"
+        and effective.reason == "NoComparison" then
+      return "Suspended", messageOf(effective, "waiting for a run to compare with")
     end
     return "Degraded", messageOf(effective, "Succeeded without an RdmaEffective condition")
   end

@@ -69,7 +69,7 @@ public final class RdmaStorageOperator implements AutoCloseable {
             }
         });
         operator.register(new RdmaStorageProfileReconciler(config, metrics, Clock.systemUTC()));
-        operator.register(new RdmaStorageAcceptanceReconciler(config, Clock.systemUTC()));
+        operator.register(new RdmaStorageAcceptanceReconciler(config, metrics, Clock.systemUTC()));
         Optional<HealthServer> health = Optional.empty();
         if (config.metricsPort() > 0) {
             try {

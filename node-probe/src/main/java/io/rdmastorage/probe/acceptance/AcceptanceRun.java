@@ -1,6 +1,5 @@
 package io.rdmastorage.probe.acceptance;
 
-import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.check.NvmeofRdmaCheck;
@@ -9,15 +8,10 @@ import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
 import io.rdmastorage.probe.host.HostRoot;
-import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
-import io.rdmastorage.probe.parse.CpuUsage;
-import io.rdmastorage.probe.parse.FioJson;
 import io.rdmastorage.probe.parse.NvmeController;
-import io.rdmastorage.probe.parse.ProcStat;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +23,7 @@ import java.util.function.Function;
  * One acceptance run: for each transport of the spec, in order, the controller of the target over
  * that transport (an existing live one, or, with {@code connect: true}, one this run connects and
  * disconnects right after that transport's workloads), its namespace's block device, then fio's
- * three read-only workloads on it with {@code /proc/stat} read just before and just after each,
+ * three read-only workloads on it ({@link FioWorkloads}),
  * and the node's storage counters just before the first and just after the last
  * ({@link TransportProof}: a run whose bytes moved on the other transport is not this transport's).
  *
@@ -39,12 +33,8 @@ import java.util.function.Function;
  */
 public final class AcceptanceRun {
 
-    static final String FIO = "fio";
-    /** fio's start (device open, job setup) and its exit, on top of the workload's own runtime. */
-    static final Duration FIO_SLACK = Duration.ofSeconds(30);
     /** The kernel scans a new controller's namespaces after {@code nvme connect} returns. */
     static final Duration NAMESPACE_WAIT = Duration.ofSeconds(10);
-    static final String PROC_STAT = "/proc/stat";
 
     private final HostRoot host;
     private final ToolRunner hostTools;
@@ -120,36 +110,22 @@ public final class AcceptanceRun {
                             + " also reaches, so its I/O would not all go over " + transport + "; measure with one transport "
                             + "connected at a time (connect: true connects each only for its own run)", "");
         }
-        Map<Workload, AcceptanceReport.Numbers> numbers = new EnumMap<>(Workload.class);
         StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
                 Set.of(spec.nvmeof().port()), false));
         List<String> ports = counters.ports().stream().map(Object::toString).toList();
         CounterSnapshot trafficBefore = counters.read();
-        long fioBytes = 0;
-        long fioIos = 0;
-        for (Workload workload : Workload.values()) {
-            AcceptanceSpec.Run run = spec.run(workload);
-            Optional<ProcStat> before = procStat();
-            ToolResult fio = fioRunner.apply(Duration.ofSeconds(run.durationSeconds()).plus(FIO_SLACK))
-                    .run(FIO, workload.fioArguments(run, dev));
-            Optional<ProcStat> after = procStat();
-            Optional<FioJson.Run> parsed = FioJson.parse(fio.stdout());
-            if (!fio.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || parsed.get().totalIos() == 0) {
-                return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers,
-                        workload.field() + ": " + fioProblem(fio, parsed), "");
-            }
-            fioVersion = parsed.get().version();
-            Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
-            FioJson.Run r = parsed.get();
-            numbers.put(workload, new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), r.p50Micros(), r.p99Micros(),
-                    r.p999Micros(), cpu));
-            fioBytes += r.bytesPerSecond() * r.runtimeMillis() / 1000;
-            fioIos += r.totalIos();
+        FioWorkloads.Measured measured = FioWorkloads.run(host, fioRunner, spec, dev);
+        if (!measured.fioVersion().isEmpty()) {
+            fioVersion = measured.fioVersion();
+        }
+        if (!measured.problem().isEmpty()) {
+            return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, measured.numbers(),
+                    measured.problem(), "");
         }
         TransportProof proof = TransportProof.of(transport,
                 TransportTraffic.of(new CounterWindow(trafficBefore, counters.read()), ports),
-                spec.nvmeof().target(), fioBytes, fioIos);
-        return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, numbers, proof.problem(),
+                spec.nvmeof().target(), measured.bytes(), measured.ios());
+        return new AcceptanceReport.TransportRun(transport, controller.name(), dev, ours, measured.numbers(), proof.problem(),
                 proof.summary());
     }
 
@@ -170,23 +146,6 @@ public final class AcceptanceRun {
                 return Optional.empty();
             }
         }
-    }
-
-    private Optional<ProcStat> procStat() {
-        return host.read(PROC_STAT).flatMap(ProcStat::parse);
-    }
-
-    private static String fioProblem(ToolResult fio, Optional<FioJson.Run> parsed) {
-        if (fio.outcome() == ToolResult.Outcome.NOT_FOUND) {
-            return "fio not found in the probe image; install it there or point node-probe at it with --tool fio=PATH";
-        }
-        if (parsed.isPresent() && parsed.get().error() != 0) {
-            return "fio's job ended with error " + parsed.get().error() + " (an errno): " + fio.problem();
-        }
-        if (parsed.isPresent()) {
-            return "fio completed no I/O: " + fio.problem();
-        }
-        return fio.succeeded() ? "fio printed no JSON result" : fio.problem();
     }
 
     private static AcceptanceReport.TransportRun failed(String transport, String controller, String problem) {

@@ -105,11 +105,12 @@ public record TransportProof(String summary, String problem) {
         return new TransportProof(summary, "");
     }
 
-    private record Rdma(OptionalLong packets, OptionalLong bytes, String summary) {
+    /** What the RDMA ports carried: packets and bytes, each empty when not every port gave a delta. */
+    record Rdma(OptionalLong packets, OptionalLong bytes, String summary) {
     }
 
     /** Every RDMA port's packets (and bytes where the port counts them), summed; empty if any port had no delta. */
-    private static Rdma rdma(TransportTraffic traffic) {
+    static Rdma rdma(TransportTraffic traffic) {
         long packets = 0;
         long bytes = 0;
         boolean allBytes = !traffic.rdmaPorts().isEmpty();

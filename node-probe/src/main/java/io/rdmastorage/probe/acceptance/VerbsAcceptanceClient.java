@@ -138,9 +138,9 @@ public final class VerbsAcceptanceClient {
         List<String> args = w.clientArguments(verbs, peer, basePort);
         RetryWindow retry = new RetryWindow(connectWindow);
         while (true) {
-            Optional<ProcStat> before = procStat();
+            Optional<ProcStat> before = FioWorkloads.procStat(host);
             ToolResult result = tools.run(w.tool(), args);
-            Optional<ProcStat> after = procStat();
+            Optional<ProcStat> after = FioWorkloads.procStat(host);
             Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
             if (refused(w, result) && retry.pause()) {
                 continue;
@@ -231,10 +231,6 @@ public final class VerbsAcceptanceClient {
     private static String timing(ToolResult result) {
         return INF.matcher(result.stdout()).find() ? "; perftest printed inf: its CPU-frequency sample failed (a loaded or "
                 + "virtual CPU), so it could not time the run; run it again" : "";
-    }
-
-    private Optional<ProcStat> procStat() {
-        return host.read(AcceptanceRun.PROC_STAT).flatMap(ProcStat::parse);
     }
 
     private static String output(ToolResult result) {

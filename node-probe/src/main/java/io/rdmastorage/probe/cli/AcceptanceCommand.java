@@ -5,6 +5,7 @@ import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
 import io.rdmastorage.probe.acceptance.AcceptanceRun;
+import io.rdmastorage.probe.acceptance.PathAcceptanceRun;
 import io.rdmastorage.probe.host.ExecMode;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
@@ -16,11 +17,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.function.Function;
 
 /**
- * {@code node-probe acceptance --spec FILE}: one {@link AcceptanceRun}, printed (and written to
+ * {@code node-probe acceptance --spec FILE}: one {@link AcceptanceRun} (or {@link PathAcceptanceRun}
+ * for a {@code path} target), printed (and written to
  * {@code --output}) as the compact acceptance result document. The host's {@code nvme} runs like
  * every host tool (chroot into {@code --host-root}); fio runs from the probe's own file system
  * (the probe image has it; a host need not), found in its PATH folders or at {@code --tool fio=PATH}.
@@ -47,8 +51,9 @@ final class AcceptanceCommand {
         ToolRunner hostTools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
         HostRoot own = new HostRoot(Path.of("/"));
         ToolLocator ownTools = new ToolLocator(own, cli.tools());
-        AcceptanceRun.Outcome outcome = new AcceptanceRun(host, hostTools,
-                timeout -> new ToolRunner(own, ownTools, ExecMode.DIRECT, timeout), spec).run();
+        Function<Duration, ToolRunner> fio = timeout -> new ToolRunner(own, ownTools, ExecMode.DIRECT, timeout);
+        AcceptanceRun.Outcome outcome = spec.path() != null ? new PathAcceptanceRun(host, hostTools, fio, spec).run()
+                : new AcceptanceRun(host, hostTools, fio, spec).run();
         AcceptanceReport report = new AcceptanceReport(NodeProbe.nodeName(cli, host), NodeProbe.version(),
                 outcome.fioVersion(), startedAt.truncatedTo(ChronoUnit.SECONDS).toString(),
                 (System.nanoTime() - startNanos) / 1_000_000, outcome.transports(), outcome.disconnected(),

@@ -101,6 +101,64 @@ public final class AcceptanceFixtures {
         return out.substring(0, out.length() - 1);
     }
 
+    /** Where a path node's file system says which transport it uses now ({@link #pathNode}). */
+    public static final String TRANSPORT_FILE = "/fixture/transport";
+    private static final String SS_FILE = "/fixture/ss.txt";
+    private static final String RXE_COUNTERS = "/sys/class/infiniband/rxe0/ports/1/hw_counters/";
+
+    /**
+     * A node for a path run (a sample constructed for these fixtures): the directory, the host's
+     * /proc/stat (recorded), soft-RoCE rxe0/1's packet counters, and a stub {@code nsenter} that prints
+     * an {@code ss -tin} table with one NFS socket (to 192.0.2.1:2049, with TCP_INFO). Which transport
+     * its file system uses is the word in {@link #TRANSPORT_FILE} (rdma at first): {@link #pathFio}
+     * moves that transport's counters, as reads over it would.
+     */
+    public static FixtureHost pathNode(FixtureHost host, String directory) {
+        host.mkdir(directory).sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt")
+                .file(RXE_COUNTERS + "sent_pkts", "1000\n").file(RXE_COUNTERS + "rcvd_pkts", "1000\n")
+                .file(TRANSPORT_FILE, "rdma\n").file(SS_FILE, ssTable(5000));
+        return host.script("/usr/bin/nsenter", "#!/bin/sh\ncat " + FixtureHost.shQuote(host.path(SS_FILE).toString()) + "\n");
+    }
+
+    private static String ssTable(long received) {
+        return "State Recv-Q Send-Q Local Address:Port  Peer Address:PortProcess\n"
+                + "ESTAB 0      0          192.0.2.2:871    192.0.2.1:2049\n"
+                + "\t cubic wscale:7,7 rto:204 mss:32768 cwnd:10 bytes_sent:2664 bytes_acked:2665 bytes_received:" + received + "\n";
+    }
+
+    /**
+     * The stub fio for a path node: each call moves the counters of the transport in
+     * {@link #TRANSPORT_FILE} by far more than the recorded fio sample read (rxe0's packets, or the
+     * NFS socket's bytes_received), then answers as {@link #fio(Path, FixtureHost, Path, int)} does:
+     * over tcp {@code tcpSlower} times slower.
+     */
+    public static Path pathFio(Path path, FixtureHost host, Path logs, int tcpSlower) {
+        Path answer = fio(path.resolveSibling("fio-answer"), host, logs, tcpSlower);
+        String rxe = host.path(RXE_COUNTERS).toString() + "/";
+        try {
+            Files.writeString(path, "#!/bin/sh\n"
+                    + "if [ \"$(cat " + FixtureHost.shQuote(host.path(TRANSPORT_FILE).toString()) + ")\" = tcp ]; then\n"
+                    + "  received=$(sed -n 's/.*bytes_received:\\([0-9]*\\).*/\\1/p' " + FixtureHost.shQuote(host.path(SS_FILE).toString()) + ")\n"
+                    + "  printf '%s\\n%s\\n\\t%s\\n' 'State Recv-Q Send-Q Local Address:Port  Peer Address:PortProcess' "
+                    + "'ESTAB 0      0          192.0.2.2:871    192.0.2.1:2049' "
+                    + "\"cubic wscale:7,7 rto:204 mss:32768 cwnd:10 bytes_sent:2664 bytes_acked:2665 bytes_received:$((received + 40000000000))\" > "
+                    + FixtureHost.shQuote(host.path(SS_FILE).toString()) + "\n"
+                    + "  " + FixtureHost.shQuote(answer.toString()) + " \"$@\" --filename=/dev/nvme2n1 > /dev/null\n"
+                    + "  cat " + FixtureHost.shQuote(answer.resolveSibling("fio-tcp.json").toString()) + "\n"
+                    + "else\n"
+                    + "  for c in sent_pkts rcvd_pkts; do echo $(( $(cat " + FixtureHost.shQuote(rxe) + "$c) + 1000000 )) > "
+                    + FixtureHost.shQuote(rxe) + "$c.new; mv " + FixtureHost.shQuote(rxe) + "$c.new " + FixtureHost.shQuote(rxe) + "$c; done\n"
+                    + "  exec " + FixtureHost.shQuote(answer.toString()) + " \"$@\"\n"
+                    + "fi\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!path.toFile().setExecutable(true)) {
+            throw new IllegalStateException("cannot make " + path + " executable");
+        }
+        return path;
+    }
+
     /** A fio that fails as on a device error, for {@code --tool fio=PATH}. */
     public static Path failingFio(Path path) {
         try {

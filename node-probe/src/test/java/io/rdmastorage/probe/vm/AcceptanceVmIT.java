@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * {@code nvme connect}/{@code disconnect} by the probe in its pod's view of the node (host root at
  * /host, chroot, host network). Under TCG the numbers say nothing about RDMA against TCP, so this
  * asserts the pipeline (real fio numbers and CPU deltas in the document) and the cleanup (what the
- * probe connected is gone, what it did not connect is still there), not the speedup.
+ * probe connected is gone, what it did not connect is still there), not the speedup. The
+ * {@code path} target runs on the node's NFS mount, over rdma and then over tcp: the counters name
+ * the transport each time, and the run's one file is gone afterwards.
  */
 class AcceptanceVmIT {
 
@@ -78,6 +80,70 @@ class AcceptanceVmIT {
         assertThat(transport.path("latency").path("p50Micros").asDouble()).isPositive();
         assertThat(transport.path("latency").path("p99Micros").asDouble())
                 .isGreaterThanOrEqualTo(transport.path("latency").path("p50Micros").asDouble());
+    }
+
+    private static final String NFS_MOUNT = "/mnt/nfs";
+
+    private static String pathSpec() {
+        return "{\"path\":{\"directory\":\"" + NFS_MOUNT + "/\",\"fileSizeMiB\":16,\"fileName\":\"rdmastorage-acceptance-vm.fio\"},"
+                + "\"latency\":{\"durationSeconds\":5},\"iops\":{\"durationSeconds\":5,\"jobs\":2,\"iodepth\":8},"
+                + "\"bandwidth\":{\"durationSeconds\":5}}";
+    }
+
+    /** As the path run's pod has it: the host root read-only, the named directory read-write (its hostPath volume). */
+    private static VmNode.Result pathAcceptance() {
+        String encoded = Base64.getEncoder().encodeToString(pathSpec().getBytes(StandardCharsets.UTF_8));
+        return vm.run("bash /mnt/share/scenario.sh probe " + encoded + " --writable " + NFS_MOUNT
+                + " -- acceptance --tool-timeout 30s", RUN_TIMEOUT);
+    }
+
+    private static String nfsEntries() {
+        return vm.run("ls -A " + NFS_MOUNT, Duration.ofSeconds(30)).requireSuccess("ls").stdout().strip();
+    }
+
+    @Test
+    void aPathOnNfsIsMeasuredOverTheTransportItsMountUsesAndItsFileRemoved() throws Exception {
+        for (String transport : new String[] {"rdma", "tcp"}) {
+            vm.run("bash /mnt/share/scenario.sh reset", Duration.ofSeconds(60)).requireSuccess("scenario.sh reset");
+            vm.run("bash /mnt/share/scenario.sh nfs-mount " + transport, Duration.ofSeconds(120))
+                    .requireSuccess("nfs-mount " + transport);
+            String before = nfsEntries();
+
+            VmNode.Result run = pathAcceptance();
+
+            JsonNode doc = JSON.readTree(run.stdout());
+            JsonNode row = doc.path("transports").get(0);
+            assertThat(row.path("transport").asText()).as("%s\n%s", run.stdout(), run.stderr()).isEqualTo(transport);
+            assertThat(doc.path("complete").asBoolean()).isTrue();
+            assertThat(row.path("device").asText()).isEqualTo(NFS_MOUNT + "/rdmastorage-acceptance-vm.fio");
+            assertMeasured(row);
+            assertThat(row.path("traffic").asText()).contains(transport.equals("rdma")
+                    ? "storage TCP (NVMe/TCP, NFS, GPFS) 0 bytes" : "RDMA ports rxe0/1, rxe1/1 0 packets");
+            assertThat(nfsEntries()).as("the run's file is gone, the export's own file untouched").isEqualTo(before);
+            System.err.printf("vm-node path acceptance over NFS/%s (TCG, not meaningful): p50 %.0f µs; %s%n", transport,
+                    row.path("latency").path("p50Micros").asDouble(), row.path("traffic").asText());
+        }
+    }
+
+    @Test
+    void aPathRunStoppedMidRunRemovesItsFile() throws Exception {
+        vm.run("bash /mnt/share/scenario.sh nfs-mount tcp", Duration.ofSeconds(120)).requireSuccess("nfs-mount tcp");
+        String before = nfsEntries();
+        String encoded = Base64.getEncoder().encodeToString(pathSpec().replace("\"durationSeconds\":5}}",
+                "\"durationSeconds\":120}}").getBytes(StandardCharsets.UTF_8));
+        // SIGTERM to the probe's JVM once fio's bandwidth workload runs, as the kubelet stops a pod at its deadline
+        VmNode.Result run = vm.run("(bash /mnt/share/scenario.sh probe " + encoded + " --writable " + NFS_MOUNT
+                + " -- acceptance --tool-timeout 30s > /tmp/path-run.out 2>&1 &) ; "
+                + "for i in $(seq 600); do pgrep -f -- '--name=bandwidth' >/dev/null && break; sleep 0.5; done; "
+                + "ls -A " + NFS_MOUNT + "; pkill -TERM -f 'node-probe.jar acceptance'; "
+                + "for i in $(seq 120); do pgrep -f 'node-probe.jar acceptance' >/dev/null || break; sleep 0.5; done; "
+                + "echo ---; ls -A " + NFS_MOUNT + "; "
+                // in a pod the container's end takes fio with it; here it would read on for two minutes
+                + "pkill -f -- '--name=bandwidth'; sleep 1", RUN_TIMEOUT);
+
+        String[] parts = run.stdout().split("---");
+        assertThat(parts[0]).as(run.stdout() + run.stderr()).contains("rdmastorage-acceptance-vm.fio");
+        assertThat(parts[1].strip()).as("removed by the shutdown hook").isEqualTo(before);
     }
 
     @Test

@@ -1,11 +1,16 @@
 package io.rdmastorage.operator.acceptance;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -14,6 +19,7 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +35,8 @@ import java.util.Map;
  * workload (at least two; a throttled fio would measure the limit, not the transport); the probe
  * disconnects what it connected on SIGTERM, so it gets 30 s of grace; and it uses the host's
  * network only with {@code connect: true}, because nvme-tcp opens its sockets in the network
- * namespace of the process that connects, and the pod's own would vanish with the pod.
+ * namespace of the process that connects, and the pod's own would vanish with the pod. A
+ * {@code path} run also gets its directory read-write: it writes its one file there.
  */
 public final class AcceptancePods {
 
@@ -41,6 +48,8 @@ public final class AcceptancePods {
     static final Quantity MEMORY_LIMIT = new Quantity("1Gi");
     /** node-probe's timeout for each host tool it runs (nvme connect, nvme disconnect). */
     static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
+    /** A path run's directory, read-write. */
+    static final String PATH_VOLUME = "acceptance-directory";
 
     private AcceptancePods() {
     }
@@ -79,9 +88,32 @@ public final class AcceptancePods {
                 CPU_REQUEST, new Quantity(Integer.toString(cpus)), MEMORY_REQUEST, MEMORY_LIMIT);
         Map<String, String> labels = labels(run);
         labels.remove(Labels.COMPONENT);   // the pod shape sets it from the owner
-        return ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
-                ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), document.spec().nvmeof().connect(),
-                budget, config);
+        boolean hostNetwork = document.spec().nvmeof() != null && document.spec().nvmeof().connect();
+        Pod pod = ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
+                ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), hostNetwork, budget, config);
+        if (document.spec().path() != null) {
+            writableDirectory(pod, document.spec().path().directory());
+        }
+        return pod;
+    }
+
+    /**
+     * A path run's one write: its directory, and nothing else of the host, mounted read-write at its
+     * place under the read-only host root (the runtime mounts the deeper path after /host). Type
+     * {@code Directory}: a directory that does not exist keeps the pod from starting, rather than
+     * being created on the node.
+     */
+    private static void writableDirectory(Pod pod, String directory) {
+        String hostPath = directory.length() > 1 && directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
+        List<Volume> volumes = new ArrayList<>(pod.getSpec().getVolumes());
+        volumes.add(new VolumeBuilder().withName(PATH_VOLUME)
+                .withNewHostPath().withPath(hostPath).withType("Directory").endHostPath().build());
+        pod.getSpec().setVolumes(volumes);
+        Container container = pod.getSpec().getContainers().get(0);
+        List<VolumeMount> mounts = new ArrayList<>(container.getVolumeMounts());
+        mounts.add(new VolumeMountBuilder().withName(PATH_VOLUME).withMountPath(ProbePodFactory.HOST_ROOT + hostPath)
+                .withReadOnly(false).withMountPropagation("HostToContainer").build());
+        container.setVolumeMounts(mounts);
     }
 
     public static ConfigMap spec(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {

@@ -18,12 +18,16 @@ public final class AcceptanceReasons {
     public static final String PROBE_FAILED = "ProbeFailed";
     public static final String NODE_NOT_FOUND = "NodeNotFound";
     public static final String INVALID_SPEC = "InvalidSpec";
+    /** A path run's compareWith names no run it can be compared with (missing, not Succeeded, another node, directory or workload). */
+    public static final String COMPARE_WITH_INVALID = "CompareWithInvalid";
 
     // RdmaEffective
     public static final String EFFECTIVE = "Effective";
     public static final String NOT_EFFECTIVE = "NotEffective";
     /** Unknown: not both transports have comparable numbers (yet). */
     public static final String NO_COMPARISON = "NoComparison";
+    /** Unknown: a path run and the run it is compared with went over the same transport. */
+    public static final String SAME_TRANSPORT = "SameTransport";
 
     public static final String PENDING = "Pending";
     public static final String PHASE_RUNNING = "Running";

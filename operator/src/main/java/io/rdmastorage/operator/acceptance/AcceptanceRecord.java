@@ -31,14 +31,16 @@ public final class AcceptanceRecord {
         StringBuilder md = new StringBuilder();
         md.append("# RDMA storage acceptance: ").append(run.getMetadata().getName()).append("\n\n");
         md.append("- Node: ").append(run.getSpec().getNodeName()).append('\n');
-        md.append("- Target: ").append(document.spec().nvmeof().target()).append('\n');
+        boolean path = document.spec().path() != null;
+        md.append("- Target: ").append(path ? "directory " + document.spec().path().directory() : document.spec().nvmeof().target())
+                .append('\n');
         md.append("- Date: ").append(result.startedAt()).append('\n');
         md.append("- Tools: node-probe ").append(result.probeVersion()).append(", ")
                 .append(result.fioVersion().isEmpty() ? "fio (version not reported)" : result.fioVersion()).append('\n');
         md.append("- RdmaEffective: **").append(verdict.status()).append("** (").append(verdict.reason()).append("): ")
                 .append(verdict.message()).append("\n\n");
         md.append("| | ");
-        t.forEach(x -> md.append(x.getTransport()).append(" | "));
+        t.forEach(x -> md.append(x.getTransport()).append(x.getRun() == null ? "" : " (" + x.getRun() + ")").append(" | "));
         md.append("TCP/RDMA |\n|---|");
         t.forEach(x -> md.append("---:|"));
         md.append("---:|\n");
@@ -57,6 +59,21 @@ public final class AcceptanceRecord {
         row(md, "1 MiB sequential read: GB/s (reference)", t, AcceptanceTransportResult::getBandwidthGBps, ratios.getBandwidth());
         row(md, "host cores busy", t, AcceptanceTransportResult::getBandwidthCoresBusy, null);
         md.append("\nRatios are TCP divided by RDMA: above 1, RDMA is faster or cheaper (bandwidth: below 1).\n\n");
+        if (path) {
+            pathRuns(md, run, document, t);
+        } else {
+            controllers(md, t);
+        }
+        md.append("\n## Commands (the same on every transport; ").append(path ? "FILE is the run's file" : "DEVICE is the controller's namespace")
+                .append(")\n\n```\n");
+        for (Workload w : List.of(lat, iops, bw)) {
+            md.append(w.fioCommandLine(document.spec().run(w), path ? "FILE" : "DEVICE")).append('\n');
+        }
+        md.append("```\n\nHost CPU: /proc/stat read just before and just after each fio run.\n");
+        return md.toString();
+    }
+
+    private static void controllers(StringBuilder md, List<AcceptanceTransportResult> t) {
         md.append("## Controllers\n\n");
         for (AcceptanceTransportResult x : t) {
             md.append("- ").append(x.getTransport()).append(": ")
@@ -67,12 +84,21 @@ public final class AcceptanceRecord {
                     .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
                     .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
-        md.append("\n## Commands (the same on every transport; DEVICE is the controller's namespace)\n\n```\n");
-        for (Workload w : List.of(lat, iops, bw)) {
-            md.append(w.fioCommandLine(document.spec().run(w), "DEVICE")).append('\n');
+    }
+
+    /** A path run: which run each row is, the transport its counters showed, and the one file it wrote and removed. */
+    private static void pathRuns(StringBuilder md, RdmaStorageAcceptance run, AcceptanceSpecDocument document,
+                                 List<AcceptanceTransportResult> t) {
+        md.append("## Runs\n\nA file system such as GPFS cannot switch its transport without restarting its daemon: "
+                + "each transport is its own run, on the same node, directory and workloads.\n\n");
+        for (AcceptanceTransportResult x : t) {
+            md.append("- ").append(x.getRun() == null ? run.getMetadata().getName() + " (this run)" : x.getRun()).append(": ")
+                    .append(x.getTransport()).append(", read ").append(x.getDevice() == null ? "–" : x.getDevice())
+                    .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
+                    .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
-        md.append("```\n\nHost CPU: /proc/stat read just before and just after each fio run.\n");
-        return md.toString();
+        md.append("\nThe run's only write: ").append(document.spec().path().file()).append(" (")
+                .append(document.spec().path().fileSizeMiB()).append(" MiB), laid out before the reads and removed after them.\n");
     }
 
     /** One table row: the label, each transport's value, the ratio if any. */

@@ -26,7 +26,9 @@ import io.rdmastorage.operator.api.PeerAddressType;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.latency.Peer;
+import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.verdict.Conditions;
@@ -72,11 +74,16 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     static final Duration CACHE_LAG = Duration.ofSeconds(10);
 
     private final OperatorConfig config;
+    private final OperatorMetrics metrics;
+    private final AcceptanceGauges gauges;
     private final Clock clock;
 
-    public RdmaStorageAcceptanceReconciler(OperatorConfig config, Clock clock) {
+    public RdmaStorageAcceptanceReconciler(OperatorConfig config, OperatorMetrics metrics, Clock clock) {
         this.config = config;
+        this.metrics = metrics;
+        this.gauges = new AcceptanceGauges(metrics);
         this.clock = clock;
+        metrics.registerAcceptanceRuns(AcceptanceSpecDocument.TARGETS);
     }
 
     @Override
@@ -99,16 +106,17 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     public UpdateControl<RdmaStorageAcceptance> reconcile(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
         if (finished(previous)) {
+            gauges.show(run, previous);   // after a restart, the gauges come back from the runs' statuses
             return UpdateControl.noUpdate();
         }
         Instant now = clock.instant();
         KubernetesClient client = context.getClient();
         AcceptanceSpecDocument document;
         try {
-            document = AcceptanceSpecDocument.of(run.getSpec());
+            document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
         } catch (InvalidSpecException e) {
             // the CRD schema should have refused it; never let it reach a privileged pod
-            return end(run, previous, AcceptanceReasons.INVALID_SPEC, "invalid spec: " + e.getMessage(), now);
+            return end(run, previous, AcceptanceReasons.INVALID_SPEC, "invalid spec: " + e.getMessage(), now, context);
         }
         String podName = AcceptancePods.podName(run);
         Optional<Pod> pod = context.getSecondaryResources(Pod.class).stream()
@@ -122,7 +130,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             pod = podFromServer(client, run, podName, previous, now);
             if (pod.isEmpty()) {
                 return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the run's pod " + podName
-                        + " is gone without a report (deleted, or its node was lost); create a new run", now);
+                        + " is gone without a report (deleted, or its node was lost); create a new run", now, context);
             }
         }
         if (pod.isPresent()) {
@@ -139,7 +147,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         KubernetesClient client = context.getClient();
         if (client.nodes().withName(node).get() == null) {
             return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "node " + node
-                    + " does not exist; check spec.nodeName (kubectl get nodes)", now);
+                    + " does not exist; check spec.nodeName (kubectl get nodes)", now, context);
         }
         Optional<Peer> peer = Optional.empty();
         if (document.isVerbs()) {
@@ -147,12 +155,12 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             Node peerObject = client.nodes().withName(peerNode).get();
             if (peerObject == null) {
                 return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
-                        + " does not exist; check spec.verbs.peerNode (kubectl get nodes)", now);
+                        + " does not exist; check spec.verbs.peerNode (kubectl get nodes)", now, context);
             }
             peer = Peer.of(peerObject, PeerAddressType.InternalIP);
             if (peer.isEmpty()) {
                 return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
-                        + " has no InternalIP address in its status for the client to connect to", now);
+                        + " has no InternalIP address in its status for the client to connect to", now, context);
             }
         }
         Set<String> nodes = nodes(run);
@@ -163,11 +171,20 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PENDING);
+            String waiting = "acceptance run " + before.get().getMetadata().getName() + " is measuring node "
+                    + String.join(" or ", nodes(before.get()).stream().filter(nodes::contains).toList())
+                    + "; this run starts when it ends (one run per node at a time)";
             status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.WAITING_FOR_NODE,
-                    "acceptance run " + before.get().getMetadata().getName() + " is measuring node "
-                            + String.join(" or ", nodes(before.get()).stream().filter(nodes::contains).toList())
-                            + "; this run starts when it ends (one run per node at a time)", null, now));
+                    waiting, null, now));
+            if (previous.getPhase() == null) {
+                new AcceptanceEvents(new VerdictEvents(client)).waiting(run, waiting);
+            }
             return patch(run, status, WAIT_RETRY);
+        }
+        Optional<String> refusal = compareWithRefusal(run, context);
+        if (refusal.isPresent()) {
+            // refused before anything runs on the node: the comparison would compare nothing
+            return end(run, previous, AcceptanceReasons.COMPARE_WITH_INVALID, refusal.get(), now, context);
         }
         client.configMaps().resource(AcceptancePods.spec(run, document, config)).serverSideApply();
         if (document.isVerbs()) {
@@ -181,9 +198,12 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
         String what = document.isVerbs() ? "rdma then tcp between " + node + " and " + peer.orElseThrow()
-                : String.join(" then ", document.spec().nvmeof().transports()) + " on " + node;
-        status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING,
-                "measuring " + what + "; deadline " + Timestamps.format(now.plus(document.deadline())), null, now));
+                : document.what() + " on " + node;
+        String running = "measuring " + what + "; deadline " + Timestamps.format(now.plus(document.deadline()));
+        status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING, running, null, now));
+        if (!AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase())) {
+            new AcceptanceEvents(new VerdictEvents(client)).started(run, running + " (pod " + AcceptancePods.podName(run) + ")");
+        }
         return patch(run, status, document.deadline());
     }
 
@@ -219,7 +239,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
                 : Optional.empty();
         if (peerFailed.isPresent()) {
             deleteRunObjects(client, run, false);
-            return end(run, previous, AcceptanceReasons.PROBE_FAILED, peerFailed.get(), now);
+            return end(run, previous, AcceptanceReasons.PROBE_FAILED, peerFailed.get(), now, context);
         }
         if (outcome instanceof ProbeOutcome.InProgress progress) {
             RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
@@ -235,9 +255,9 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             if (result.isEmpty()) {
                 return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the pod exited " + finished.exitCode()
                         + " without a readable acceptance report: " + SafeText.quote(finished.terminationMessage(), SafeText.EXCERPT)
-                        + "; see the probe image's version and the pod's log", now);
+                        + "; see the probe image's version and the pod's log", now, context);
             }
-            return harvest(run, previous, document, result.get(), client, now);
+            return harvest(run, previous, document, result.get(), context, now);
         }
         String message;
         if (outcome instanceof ProbeOutcome.TimedOut t) {
@@ -252,17 +272,33 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
             message = "unexpected pod state " + outcome;
         }
         return end(run, previous, outcome instanceof ProbeOutcome.TimedOut ? AcceptanceReasons.TIMED_OUT
-                : AcceptanceReasons.PROBE_FAILED, message, now);
+                : AcceptanceReasons.PROBE_FAILED, message, now, context);
     }
 
     private UpdateControl<RdmaStorageAcceptance> harvest(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
                                                          AcceptanceSpecDocument document, AcceptanceResult result,
-                                                         KubernetesClient client, Instant now) {
+                                                         Context<RdmaStorageAcceptance> context, Instant now) {
+        KubernetesClient client = context.getClient();
         double minRatio = run.getSpec().getMinLatencyRatio() == null ? 2.0 : run.getSpec().getMinLatencyRatio();
-        AcceptanceVerdict.Judged verdict = document.isVerbs()
-                ? AcceptanceVerdict.judge(result.transports(), minRatio, VerbsAcceptanceRecord.WORDING)
-                : AcceptanceVerdict.judge(result.transports(), minRatio);
-        client.configMaps().resource(AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, result, verdict), config))
+        List<AcceptanceTransportResult> rows = result.transports();
+        AcceptanceVerdict.Judged verdict;
+        if (run.getSpec().getPath() != null) {
+            String compareWith = run.getSpec().getPath().getCompareWith();
+            Optional<RdmaStorageAcceptance> earlier = compareWith == null ? Optional.empty() : earlier(compareWith, context);
+            // looked at again: the earlier run may have been deleted while this one measured
+            Optional<String> refusal = compareWith == null ? Optional.empty() : PathComparison.refusal(run, earlier);
+            if (earlier.isPresent() && refusal.isEmpty()) {
+                rows = PathComparison.rows(rows, earlier.get());
+            }
+            verdict = PathComparison.judge(rows, refusal, compareWith != null, minRatio);
+        } else if (document.isVerbs()) {
+            verdict = AcceptanceVerdict.judge(rows, minRatio, VerbsAcceptanceRecord.WORDING);
+        } else {
+            verdict = AcceptanceVerdict.judge(rows, minRatio);
+        }
+        AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
+                result.fioVersion(), result.startedAt(), rows, result.disconnected());
+        client.configMaps().resource(AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, shown, verdict), config))
                 .serverSideApply();
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = base(run, previous, complete ? AcceptanceReasons.SUCCEEDED : AcceptanceReasons.FAILED);
@@ -270,30 +306,60 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
         status.setReport(AcceptancePods.reportName(run.getMetadata().getName()));
-        status.setTransports(new ArrayList<>(result.transports()));
+        status.setTransports(new ArrayList<>(rows));
         status.setRatios(verdict.ratios().orElse(null));
         status.setConditions(conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? AcceptanceReasons.MEASURED : AcceptanceReasons.INCOMPLETE,
-                complete ? "every transport measured by itself: " + String.join(", ", transports(result.transports()))
+                !complete ? result.message() : run.getSpec().getPath() != null ? measuredPath(result)
+                        : "every transport measured by itself: " + String.join(", ", transports(result.transports()))
                         + (result.disconnected().isEmpty() ? "" : "; connected and disconnected again: "
-                        + String.join(", ", result.disconnected()))
-                        : result.message(),
+                        + String.join(", ", result.disconnected())),
                 verdict, now));
+        finish(run, status, context);
         LOG.info("acceptance run {} on {}: {}, RdmaEffective {}", run.getMetadata().getName(), run.getSpec().getNodeName(),
                 status.getPhase(), verdict.status());
         return patch(run, status, null);
     }
 
+    /** A path run's Complete message: the transport its counters showed, and the file it wrote and removed. */
+    private static String measuredPath(AcceptanceResult result) {
+        AcceptanceTransportResult own = result.transports().get(0);
+        return "measured over " + own.getTransport() + " (the storage counters: " + own.getTraffic() + "); " + own.getDevice()
+                + " was written for the run and removed after it";
+    }
+
+    /** The run's end: its Events, its count, and the node's ratio gauges. */
+    private void finish(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status, Context<RdmaStorageAcceptance> context) {
+        new AcceptanceEvents(new VerdictEvents(context.getClient())).ended(run, status);
+        Condition effective = Conditions.byType(status.getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+        metrics.recordAcceptanceRun(AcceptanceSpecDocument.target(run.getSpec()), status.getPhase(), effective.getStatus());
+        gauges.show(run, status);
+    }
+
+    /** Why a path run's compareWith cannot be used, before the run starts; empty when it can (or names none). */
+    private static Optional<String> compareWithRefusal(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
+        if (run.getSpec().getPath() == null || run.getSpec().getPath().getCompareWith() == null) {
+            return Optional.empty();
+        }
+        return PathComparison.refusal(run, earlier(run.getSpec().getPath().getCompareWith(), context));
+    }
+
+    private static Optional<RdmaStorageAcceptance> earlier(String name, Context<RdmaStorageAcceptance> context) {
+        return context.getPrimaryCache().get(new ResourceID(name));
+    }
+
     /** Failed before any report: Complete False with the reason, RdmaEffective Unknown. */
     private UpdateControl<RdmaStorageAcceptance> end(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
-                                                     String reason, String message, Instant now) {
+                                                     String reason, String message, Instant now,
+                                                     Context<RdmaStorageAcceptance> context) {
         RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
         status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, now));
         LOG.info("acceptance run {} failed: {}: {}", run.getMetadata().getName(), reason, message);
+        finish(run, status, context);
         return patch(run, status, null);
     }
 
@@ -329,6 +395,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     @Override
     public DeleteControl cleanup(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         deleteRunObjects(context.getClient(), run, true);
+        gauges.forget(run);
         LOG.info("acceptance run {} deleted: its pod and ConfigMaps are removed", run.getMetadata().getName());
         return DeleteControl.defaultDelete();
     }
@@ -365,8 +432,11 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         return status;
     }
 
-    /** What kubectl's TARGET column shows: the subsystem, or the verbs device and the peer. */
+    /** What kubectl's TARGET column shows: the subsystem, the directory, or the verbs device and the peer. */
     static String target(RdmaStorageAcceptance run) {
+        if (run.getSpec().getPath() != null) {
+            return "path " + run.getSpec().getPath().getDirectory();
+        }
         if (run.getSpec().getVerbs() != null) {
             return "verbs " + run.getSpec().getVerbs().getDevice() + " to " + run.getSpec().getVerbs().getPeerNode();
         }

@@ -11,13 +11,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class AcceptanceTransportResult {
 
-    /** rdma or tcp. */
+    /** rdma or tcp (a path run: the transport the counters showed, or unknown). */
     private String transport;
+
+    /** Set on a row put beside this run's from an earlier run (path.compareWith): that run's name. */
+    private String run;
 
     /** The NVMe controller measured through, such as nvme1. */
     private String controller;
 
-    /** Its namespace's block device, such as /dev/nvme1n1. */
+    /** Its namespace's block device, such as /dev/nvme1n1; for a path run the file it read. */
     private String device;
 
     /** True when the run connected (and then disconnected) this controller. */
@@ -65,6 +68,14 @@ public class AcceptanceTransportResult {
 
     public void setTransport(String transport) {
         this.transport = transport;
+    }
+
+    public String getRun() {
+        return run;
+    }
+
+    public void setRun(String run) {
+        this.run = run;
     }
 
     public String getController() {

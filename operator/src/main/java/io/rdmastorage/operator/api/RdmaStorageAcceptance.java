@@ -13,8 +13,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
  * A one-shot RDMA-against-TCP comparison on one node, like a Job: the same read-only fio workloads
- * on the same NVMe-oF target, once per transport, and the numbers side by side; or, with the verbs
- * target, perftest against fio's TCP engine between the node and a peer node. Created by hand
+ * on the same NVMe-oF target, once per transport, and the numbers side by side; on a file-system
+ * directory, over the transport its file system uses, beside an earlier run's numbers; or, with the
+ * verbs target, perftest against fio's TCP engine between the node and a peer node. Created by hand
  * when a node or target is commissioned, never by a profile. Cluster-scoped; in the
  * {@code rdmastorage} category. Its spec is immutable: a run measures what it was created with.
  */
@@ -25,7 +26,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("rdmastorageacceptance")
 @ShortNames("rsa")
 @Categories(RdmaStorageProfile.CATEGORY)
-@ValidationRule(value = "has(self.spec)", message = "spec is required: nodeName and a target (nvmeof or verbs)")
+@ValidationRule(value = "has(self.spec)", message = "spec is required: nodeName and a target (nvmeof, path or verbs)")
 @ValidationRule(value = "size(self.metadata.name) <= " + RdmaStorageProfile.MAX_NAME_LENGTH,
         message = "metadata.name must be at most 63 characters: run names are used as label values")
 @AdditionalPrinterColumn(name = "NODE", jsonPath = ".spec.nodeName")

@@ -17,7 +17,8 @@ import java.util.List;
 @ValidationRule(value = "!has(self.latency) || ((!has(self.latency.jobs) || self.latency.jobs == 1) "
         + "&& (!has(self.latency.iodepth) || self.latency.iodepth == 1))",
         message = "latency runs one job at iodepth 1 (small-I/O latency); only latency.durationSeconds can be set")
-@ValidationRule(value = "has(self.nvmeof) != has(self.verbs)", message = "give exactly one target: nvmeof or verbs")
+@ValidationRule(value = "[has(self.nvmeof), has(self.path), has(self.verbs)].filter(t, t).size() == 1",
+        message = "needs exactly one target: nvmeof (an NVMe-oF subsystem), path (a file-system directory) or verbs (RDMA against TCP to a peer node)")
 @ValidationRule(value = "!has(self.verbs) || self.verbs.peerNode != self.nodeName",
         message = "verbs.peerNode must be another node than nodeName: the two sides of the measurement")
 @ValidationRule(value = "!has(self.verbs) || (!has(self.latency) && !has(self.iops) && !has(self.bandwidth))",
@@ -35,10 +36,13 @@ public class RdmaStorageAcceptanceSpec {
     @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
 
-    /** The NVMe-oF target and the transports to compare on it (one target: this or verbs). */
+    /** The NVMe-oF target and the transports to compare on it (one target: this, path or verbs). */
     private AcceptanceNvmeofTarget nvmeof;
 
-    /** RDMA against TCP between this node and a peer node (one target: this or nvmeof). */
+    /** A file-system directory, measured over the transport its file system uses; compared with an earlier run. */
+    private AcceptancePathTarget path;
+
+    /** RDMA against TCP between this node and a peer node (one target: this, nvmeof or path). */
     private AcceptanceVerbsTarget verbs;
 
     /** 4 KiB random read at depth 1: p50, p99, p99.9 completion latency. */
@@ -103,6 +107,14 @@ public class RdmaStorageAcceptanceSpec {
 
     public void setVerbs(AcceptanceVerbsTarget verbs) {
         this.verbs = verbs;
+    }
+
+    public AcceptancePathTarget getPath() {
+        return path;
+    }
+
+    public void setPath(AcceptancePathTarget path) {
+        this.path = path;
     }
 
     public AcceptanceWorkloadSpec getLatency() {

@@ -157,8 +157,32 @@ public final class VerdictEvents {
         }
     }
 
+    /**
+     * Records an event that is no condition's change (an acceptance run started, ended); false when
+     * it could not be written (logged, never thrown).
+     *
+     * @param type Normal or Warning
+     */
+    public boolean record(HasMetadata object, String type, String reason, String message) {
+        try {
+            client.raw("/api/v1/namespaces/" + NAMESPACE + "/events", "POST",
+                    eventFor(object, type, reason, message, clock.instant(), uniqueStamp(), instance));
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("could not record event {} on {} {}: {}", reason, object.getKind(), object.getMetadata().getName(),
+                    e.getMessage());
+            return false;
+        }
+    }
+
     /** The event for a change of a (cluster-scoped) object: pure, so its shape is tested without an API server. */
     static Event eventFor(HasMetadata object, VerdictChange change, Instant now, long stamp, String instance) {
+        return eventFor(object, change.toTrue() ? "Normal" : "Warning", change.reason() == null || change.reason().isEmpty()
+                ? change.type() + change.status() : change.reason(), messageOf(change), now, stamp, instance);
+    }
+
+    static Event eventFor(HasMetadata object, String type, String reason, String message, Instant now, long stamp,
+                          String instance) {
         String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
         return new EventBuilder()
                 .withNewMetadata()
@@ -172,10 +196,9 @@ public final class VerdictEvents {
                     .withUid(object.getMetadata().getUid())
                     .withResourceVersion(object.getMetadata().getResourceVersion())
                 .endInvolvedObject()
-                .withType(change.toTrue() ? "Normal" : "Warning")
-                .withReason(truncate(change.reason() == null || change.reason().isEmpty()
-                        ? change.type() + change.status() : change.reason(), MAX_REASON_LENGTH))
-                .withMessage(truncate(messageOf(change), MAX_MESSAGE_LENGTH))
+                .withType(type)
+                .withReason(truncate(reason, MAX_REASON_LENGTH))
+                .withMessage(truncate(message, MAX_MESSAGE_LENGTH))
                 .withNewSource().withComponent(COMPONENT).endSource()
                 .withReportingComponent(COMPONENT)
                 .withReportingInstance(instance)

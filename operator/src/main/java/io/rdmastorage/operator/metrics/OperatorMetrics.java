@@ -78,6 +78,13 @@ public final class OperatorMetrics {
     /** {@code rdmastorage_storage_packets_per_second{profile, transport=rdma}}: RDMA packets per second, likewise. */
     public static final String STORAGE_PACKETS = "rdmastorage.storage.packets.per.second";
 
+    /** Acceptance runs that ended, by target, phase and RdmaEffective (counter: rdmastorage_acceptance_runs_total). */
+    public static final String ACCEPTANCE_RUNS = "rdmastorage.acceptance.runs";
+    /** TCP divided by RDMA in a node's last acceptance run that compared them, by target and statistic. */
+    public static final String ACCEPTANCE_RATIO = "rdmastorage.acceptance.ratio";
+    public static final String TARGET = "target";
+    public static final String PHASE = "phase";
+    public static final String RDMA_EFFECTIVE = "rdma_effective";
     public static final String PROFILE = "profile";
     public static final String CHECK = "check";
     public static final String STATUS = "status";
@@ -127,6 +134,8 @@ public final class OperatorMetrics {
 
     private final MeterRegistry registry;
     private final Map<SeriesKey, GaugeSeries> gauges = new ConcurrentHashMap<>();
+    /** Acceptance gauges: per node, not per profile (a run belongs to no profile). */
+    private final Map<Map<String, String>, GaugeSeries> acceptanceGauges = new ConcurrentHashMap<>();
 
     public OperatorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -314,6 +323,65 @@ public final class OperatorMetrics {
                 .tag(CHECK, check)
                 .register(registry)
                 .increment();
+    }
+
+    /**
+     * An acceptance run ended.
+     *
+     * @param target        nvmeof or path (the spec's target)
+     * @param phase         Succeeded or Failed
+     * @param rdmaEffective its RdmaEffective status: True, False or Unknown
+     */
+    public void recordAcceptanceRun(String target, String phase, String rdmaEffective) {
+        acceptanceRuns(target, phase, rdmaEffective).increment();
+    }
+
+    /**
+     * Every series of {@code rdmastorage_acceptance_runs_total} at 0, before any run ends: a counter
+     * that first appears at 1 has no increase in Prometheus, and the first failed run would alert
+     * nobody. Targets × 2 phases × 3 statuses: a dozen or two series.
+     */
+    public void registerAcceptanceRuns(List<String> targets) {
+        for (String target : targets) {
+            for (String phase : List.of("Succeeded", "Failed")) {
+                for (String status : List.of("True", "False", "Unknown")) {
+                    acceptanceRuns(target, phase, status);
+                }
+            }
+        }
+    }
+
+    private Counter acceptanceRuns(String target, String phase, String rdmaEffective) {
+        return Counter.builder(ACCEPTANCE_RUNS)
+                .description("Acceptance runs that ended, by target, phase and RdmaEffective")
+                .tag(TARGET, target)
+                .tag(PHASE, phase)
+                .tag(RDMA_EFFECTIVE, rdmaEffective)
+                .register(registry);
+    }
+
+    /**
+     * Sets a node's acceptance ratios for one target (statistic latency, latency_p99, cpu_per_io,
+     * bandwidth → TCP/RDMA); statistics absent here lose their series. One series per node that
+     * ran an acceptance run and statistic: bounded by the nodes commissioned, not by runs.
+     */
+    public void setAcceptanceRatios(String node, String target, Map<String, Double> byStatistic) {
+        acceptanceGauges.keySet().stream()
+                .filter(k -> k.get(NODE).equals(node) && k.get(TARGET).equals(target) && !byStatistic.containsKey(k.get(STATISTIC)))
+                .toList().forEach(k -> registry.remove(acceptanceGauges.remove(k).gauge()));
+        byStatistic.forEach((statistic, value) -> {
+            Map<String, String> labels = Map.of(NODE, node, TARGET, target, STATISTIC, statistic);
+            GaugeSeries series = acceptanceGauges.computeIfAbsent(labels, l -> {
+                AtomicLong bits = new AtomicLong();
+                Gauge.Builder<AtomicLong> builder = Gauge.builder(ACCEPTANCE_RATIO, bits, b -> Double.longBitsToDouble(b.get()))
+                        .strongReference(true)
+                        .description("TCP divided by RDMA in the node's last acceptance run that compared them (above 1: RDMA "
+                                + "is faster or cheaper)");
+                l.forEach(builder::tag);
+                return new GaugeSeries(builder.register(registry), bits);
+            });
+            series.bits().set(Double.doubleToLongBits(value));
+        });
     }
 
     /** A check's condition status and reason, as nodes are counted by them. */

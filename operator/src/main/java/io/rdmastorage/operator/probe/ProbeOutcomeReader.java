@@ -54,8 +54,8 @@ public final class ProbeOutcomeReader {
         if (terminated.isPresent()) {
             ContainerStateTerminated t = terminated.get();
             if (OOM_KILLED.equals(t.getReason())) {
-                return new ProbeOutcome.Lost(OOM_KILLED, "node-probe was killed for exceeding its memory limit ("
-                        + ProbePodFactory.MEMORY_LIMIT + ") before it reported");
+                return new ProbeOutcome.Lost(OOM_KILLED, "node-probe was killed for exceeding its memory limit"
+                        + memoryLimit(pod).map(limit -> " (" + limit + ")").orElse("") + " before it reported");
             }
             return new ProbeOutcome.Finished(t.getExitCode() == null ? -1 : t.getExitCode(),
                     t.getMessage() == null ? "" : t.getMessage(), time(t.getFinishedAt()).orElse(now));
@@ -112,6 +112,20 @@ public final class ProbeOutcomeReader {
             return MIN_GRACE;
         }
         return tenth.compareTo(MAX_GRACE) > 0 ? MAX_GRACE : tenth;
+    }
+
+    /** The probe container's own memory limit: a profile's probe and an acceptance run's differ. */
+    private static Optional<String> memoryLimit(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getContainers() == null) {
+            return Optional.empty();
+        }
+        return pod.getSpec().getContainers().stream()
+                .filter(c -> ProbePodFactory.CONTAINER.equals(c.getName()))
+                .map(c -> c.getResources() == null || c.getResources().getLimits() == null ? null
+                        : c.getResources().getLimits().get("memory"))
+                .filter(Objects::nonNull)
+                .map(Object::toString)
+                .findFirst();
     }
 
     private static Optional<ContainerStatus> probeContainer(PodStatus status) {

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.KubernetesList;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.acceptance.AcceptanceSpecDocument;
+import io.rdmastorage.operator.acceptance.PathComparison;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -44,6 +47,8 @@ class ExampleProfilesTest {
     static final String ACCEPTANCE = "acceptance.yaml";
     /** The acceptance run's verbs target example. */
     static final String ACCEPTANCE_VERBS = "acceptance-verbs.yaml";
+    /** The path acceptance example: two runs, the second compared with the first. */
+    static final String ACCEPTANCE_PATH = "acceptance-path.yaml";
 
     private static Kubectl kubectl;
 
@@ -123,6 +128,27 @@ class ExampleProfilesTest {
     }
 
     @Test
+    void thePathAcceptanceExampleIsTwoValidRunsTheSecondComparedWithTheFirst() throws Exception {
+        CommandResult result = kubectl.run("apply", "--dry-run=server", "--validate=strict", "-o", "json",
+                "-f", EXAMPLES.resolve(ACCEPTANCE_PATH).toString());
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        List<RdmaStorageAcceptance> runs = Serialization.unmarshal(result.stdout(), KubernetesList.class).getItems().stream()
+                .map(item -> Serialization.unmarshal(Serialization.asJson(item), RdmaStorageAcceptance.class)).toList();
+        assertThat(runs).extracting(r -> r.getMetadata().getName()).containsExactly("gpfs-01-tcp", "gpfs-01-rdma");
+        assertThat(runs.get(1).getSpec().getPath().getCompareWith()).isEqualTo("gpfs-01-tcp");
+        for (RdmaStorageAcceptance run : runs) {
+            AcceptanceSpecDocument document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
+            assertThat(document.spec().path().file())
+                    .isEqualTo("/gpfs/fs0/acceptance/rdmastorage-acceptance-" + run.getMetadata().getName() + ".fio");
+            // 90 s of workloads, 60 s per transport, 82 s to write 4 GiB at 50 MiB/s, 120 s to start
+            assertThat(document.deadline()).isEqualTo(Duration.ofSeconds(90 + 60 + 82 + 120));
+        }
+        assertThat(PathComparison.refusal(runs.get(1), Optional.of(runs.get(0)))).hasValueSatisfying(
+                why -> assertThat(why).contains("gpfs-01-tcp is not started"));
+        assertThat(Files.readString(EXAMPLES.resolve(ACCEPTANCE_PATH))).contains("--readonly", "only write");
+    }
+
+    @Test
     void theCombinedExampleHasEveryCheckSection() {
         RdmaStorageProfile profile = serverDryRun("all-checks.yaml");
         assertThat(CheckTypes.expected(profile.getSpec())).isEqualTo(CheckTypes.ALL);
@@ -159,12 +185,12 @@ class ExampleProfilesTest {
         for (String file : PROFILES) {
             assertThat(readme).contains("(" + file + ")");
         }
-        assertThat(readme).contains("(" + ACCEPTANCE + ")").contains("(" + ACCEPTANCE_VERBS + ")");
+        assertThat(readme).contains("(" + ACCEPTANCE + ")").contains("(" + ACCEPTANCE_VERBS + ")").contains("(" + ACCEPTANCE_PATH + ")");
         assertThat(readme).contains("argocd/application.yaml").contains("argocd/argocd-cm-health.yaml")
                 .contains("prometheus/prometheusrule.yaml");
         try (Stream<Path> files = Files.list(EXAMPLES)) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList())
-                    .containsExactlyInAnyOrderElementsOf(Stream.concat(PROFILES.stream(), Stream.of(ACCEPTANCE, ACCEPTANCE_VERBS)).toList());
+                    .containsExactlyInAnyOrderElementsOf(Stream.concat(PROFILES.stream(), Stream.of(ACCEPTANCE, ACCEPTANCE_VERBS, ACCEPTANCE_PATH)).toList());
         }
     }
 

@@ -74,6 +74,9 @@ class PrometheusRuleTest {
         latency.setP99Micros(1.3);
         metrics.updateVerbsLatency("gds", Map.of("gpu-01", latency));
         metrics.updateFleet("gds", Map.of("hcaFirmware", 2), java.util.Set.of());
+        metrics.registerAcceptanceRuns(List.of("nvmeof", "path"));
+        metrics.recordAcceptanceRun("path", "Succeeded", "False");
+        metrics.setAcceptanceRatios("gpu-01", "nvmeof", Map.of("latency", 3.6, "cpu_per_io", 4.1));
         Map<String, Map<String, Set<String>>> series = new HashMap<>();
         Pattern line = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})? .*$");
         Pattern label = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");

@@ -231,9 +231,9 @@ class VerbsAcceptanceLifecycleTest {
                 """;
         CommandResult both = env.plane.kubectl().applyYaml(base.formatted(
                 "  verbs: {peerNode: node-b, device: mlx5_0}\n  nvmeof: {nqn: \"nqn.2014-08.org.example:t1\", address: 10.0.0.1}"));
-        assertThat(both.stderr()).contains("give exactly one target: nvmeof or verbs");
+        assertThat(both.stderr()).contains("needs exactly one target");
         CommandResult none = env.plane.kubectl().applyYaml(base.formatted(""));
-        assertThat(none.stderr()).contains("give exactly one target");
+        assertThat(none.stderr()).contains("needs exactly one target");
         CommandResult self = env.plane.kubectl().applyYaml(base.formatted("  verbs: {peerNode: node-a, device: mlx5_0}"));
         assertThat(self.stderr()).contains("verbs.peerNode must be another node than nodeName");
         CommandResult device = env.plane.kubectl().applyYaml(base.formatted("  verbs: {peerNode: node-b, device: \"mlx5_0 -R\"}"));

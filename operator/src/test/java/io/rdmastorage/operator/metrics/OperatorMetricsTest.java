@@ -102,6 +102,24 @@ class OperatorMetricsTest {
     }
 
     @Test
+    void acceptanceRunsAreCountedFromZeroAndRatiosAreOneSeriesPerNodeAndStatistic() {
+        metrics.registerAcceptanceRuns(List.of("nvmeof", "path"));
+        String before = registry.scrape();
+        assertThat(before).contains("rdmastorage_acceptance_runs_total{phase=\"Failed\",rdma_effective=\"Unknown\",target=\"path\"} 0.0");
+
+        metrics.recordAcceptanceRun("path", "Succeeded", "False");
+        metrics.setAcceptanceRatios("gpfs-01", "path", Map.of("latency", 3.5, "cpu_per_io", 4.0));
+        metrics.setAcceptanceRatios("gpfs-01", "path", Map.of("latency", 3.7));
+
+        String text = registry.scrape();
+        assertThat(text).contains("rdmastorage_acceptance_runs_total{phase=\"Succeeded\",rdma_effective=\"False\",target=\"path\"} 1.0")
+                .contains("rdmastorage_acceptance_ratio{node=\"gpfs-01\",statistic=\"latency\",target=\"path\"} 3.7")
+                .doesNotContain("statistic=\"cpu_per_io\"");
+        metrics.setAcceptanceRatios("gpfs-01", "path", Map.of());
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_acceptance_ratio{");
+    }
+
+    @Test
     void probeDurationsFailuresAndVerdictChanges() {
         metrics.recordProbeDuration("gds", Duration.ofMillis(800));
         metrics.recordProbeDuration("gds", Duration.ofSeconds(3));

@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -156,12 +158,17 @@ class ProbeOutcomeReaderTest {
     }
 
     @Test
-    void anOomKilledProbeIsLostWithTheLimitNamed() {
+    void anOomKilledProbeIsLostWithItsOwnLimitNamed() {
         Pod pod = withProbe("Failed", new ContainerStateBuilder().withNewTerminated().withExitCode(137).withReason("OOMKilled").endTerminated());
         assertThat(at(pod, Duration.ofSeconds(30))).isInstanceOfSatisfying(ProbeOutcome.Lost.class, l -> {
             assertThat(l.reason()).isEqualTo("OOMKilled");
-            assertThat(l.message()).contains("256Mi");
+            assertThat(l.message()).isEqualTo("node-probe was killed for exceeding its memory limit before it reported");
         });
+        // an acceptance run's pod has 1Gi, a profile's probe 256Mi: the message names the pod's own
+        pod.setSpec(new PodSpecBuilder().addNewContainer().withName(ProbePodFactory.CONTAINER)
+                .withNewResources().addToLimits("memory", new Quantity("1Gi")).endResources().endContainer().build());
+        assertThat(at(pod, Duration.ofSeconds(30))).isInstanceOfSatisfying(ProbeOutcome.Lost.class,
+                l -> assertThat(l.message()).contains("its memory limit (1Gi)"));
     }
 
     @Test

@@ -43,6 +43,17 @@ public final class Rules {
     public static final String MOUNT_POINT_REGEX = "^(/[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*)+$";
     public static final Pattern MOUNT_POINT = Pattern.compile(MOUNT_POINT_REGEX);
     public static final int MOUNT_POINT_MAX_LENGTH = 255;
+    /**
+     * A directory an acceptance run may lay its one file out in: a mount point's characters (so no
+     * {@code ..}, no white space, no {@code :} that fio would take for a list of files), an optional
+     * trailing slash, and never under {@code /proc}, {@code /sys} or {@code /dev}
+     * ({@link #isAcceptanceDirectory}; the CRD's CEL rule says the same).
+     */
+    public static final String ACCEPTANCE_DIRECTORY_REGEX = "^(/[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*)+/?$";
+    public static final Pattern ACCEPTANCE_DIRECTORY = Pattern.compile(ACCEPTANCE_DIRECTORY_REGEX);
+    public static final int ACCEPTANCE_DIRECTORY_MAX_LENGTH = 200;
+    /** Pseudo file systems: a file there is no storage. */
+    public static final List<String> NOT_STORAGE = List.of("/proc", "/sys", "/dev");
     /** Most entries a list in a spec may have. */
     public static final int MAX_LIST = 256;
 
@@ -126,6 +137,11 @@ public final class Rules {
 
     public static boolean isMountPoint(String value) {
         return value.length() <= MOUNT_POINT_MAX_LENGTH && MOUNT_POINT.matcher(value).matches();
+    }
+
+    public static boolean isAcceptanceDirectory(String value) {
+        return value.length() <= ACCEPTANCE_DIRECTORY_MAX_LENGTH && ACCEPTANCE_DIRECTORY.matcher(value).matches()
+                && NOT_STORAGE.stream().noneMatch(p -> value.equals(p) || value.startsWith(p + "/"));
     }
 
     public static boolean isNodeName(String value) {

@@ -1,0 +1,124 @@
+package io.rdmastorage.probe.acceptance;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The only write of a {@code path} acceptance run: one file of its own in the directory the run
+ * names, for fio's read-only workloads to read. It is created with {@code O_CREAT|O_EXCL} (a file,
+ * link or directory of that name already there is refused, never overwritten or followed), filled
+ * with pseudo-random data (zeros could be compressed or deduplicated away by the storage, and the
+ * reads would then measure no media), and synced. {@link #close()} removes it again, and only it:
+ * nothing else in the directory is touched. A JVM shutdown hook removes it when the pod is stopped
+ * (its deadline, its deletion) in the middle of a run.
+ */
+public final class AcceptanceFile implements AutoCloseable {
+
+    static final int BLOCK = 1024 * 1024;
+
+    private final Path directory;
+    private final Path file;
+    private final String hostPath;
+    private final List<String> problems = new ArrayList<>();
+    private final Thread shutdownHook = new Thread(this::remove, "acceptance-file-remove");
+    private boolean ours;
+
+    /**
+     * @param directory the directory as the probe sees it (under its host root)
+     * @param name      the file's name, from the run ({@code rdmastorage-acceptance-<run>.fio})
+     * @param hostPath  the file's path on the node, for messages and the record
+     */
+    public AcceptanceFile(Path directory, String name, String hostPath) {
+        this.directory = directory;
+        this.file = directory.resolve(name);
+        this.hostPath = hostPath;
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** The file as fio opens it (the probe's view). */
+    public Path file() {
+        return file;
+    }
+
+    /** Creates the file with {@code bytes} of data; empty when done, else why not (nothing is left behind). */
+    public synchronized String layOut(long bytes) {
+        if (!Files.isDirectory(directory)) {
+            return "the directory of " + hostPath + " does not exist on the node (or is not a directory): create it, "
+                    + "on the file system to measure, or correct path.directory";
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        } catch (FileAlreadyExistsException e) {
+            return hostPath + " already exists; the run never overwrites a file. If it is left from an earlier run of "
+                    + "this name, remove it (rm " + hostPath + "), or give the run another name";
+        } catch (IOException | SecurityException e) {
+            return "cannot create " + hostPath + ": " + e.getMessage() + " (the run needs to write one file there)";
+        }
+        ours = true;
+        try (channel) {
+            SplittableRandom random = new SplittableRandom();
+            ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+            for (long written = 0; written < bytes; ) {
+                block.clear();
+                while (block.remaining() >= Long.BYTES) {
+                    block.putLong(random.nextLong());
+                }
+                block.flip();
+                block.limit((int) Math.min(BLOCK, bytes - written));
+                while (block.hasRemaining()) {
+                    written += channel.write(block);
+                }
+            }
+            channel.force(true);
+            return "";
+        } catch (IOException e) {
+            String problem = "could not lay out " + hostPath + " (" + bytes / BLOCK + " MiB): " + e.getMessage()
+                    + "; check the free space and quota there, or lower path.fileSizeMiB";
+            remove();
+            return problem;
+        }
+    }
+
+    /** Removals that failed, each with the command to finish the cleanup. */
+    public synchronized List<String> problems() {
+        return List.copyOf(problems);
+    }
+
+    /** Whether this run created the file and has not removed it yet. */
+    public synchronized boolean present() {
+        return ours;
+    }
+
+    private synchronized void remove() {
+        if (!ours) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+            ours = false;
+        } catch (IOException | SecurityException e) {
+            problems.add("could not remove " + hostPath + " (" + e.getMessage() + "); remove it by hand: rm " + hostPath);
+            ours = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        remove();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run: nothing left to remove
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.rdmastorage.probe.acceptance;
+
+import io.rdmastorage.contract.spec.AcceptanceSpec;
+import io.rdmastorage.probe.counters.CounterSnapshot;
+import io.rdmastorage.probe.counters.CounterWindow;
+import io.rdmastorage.probe.counters.StorageCounters;
+import io.rdmastorage.probe.counters.TransportTraffic;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolRunner;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One acceptance run on a file-system directory ({@code path}): its one file laid out
+ * ({@link AcceptanceFile}), fio's three read-only workloads on it ({@link FioWorkloads}), the
+ * node's storage counters around them naming the transport that carried the reads
+ * ({@link PathTransportProof}), and the file removed, whatever happened. One row: a file system
+ * such as GPFS cannot switch its transport without restarting its daemon, so the comparison with
+ * the other transport is a second run, which the operator puts beside this one.
+ */
+public final class PathAcceptanceRun {
+
+    static final long MEBIBYTE = 1024L * 1024;
+
+    private final HostRoot host;
+    private final ToolRunner hostTools;
+    private final Function<Duration, ToolRunner> fioRunner;
+    private final AcceptanceSpec spec;
+
+    /**
+     * @param hostTools runs the host's {@code ss} and {@code mmdiag} for the counters
+     * @param fioRunner runs fio from the probe image with the given timeout
+     */
+    public PathAcceptanceRun(HostRoot host, ToolRunner hostTools, Function<Duration, ToolRunner> fioRunner, AcceptanceSpec spec) {
+        this.host = host;
+        this.hostTools = hostTools;
+        this.fioRunner = fioRunner;
+        this.spec = spec;
+    }
+
+    public AcceptanceRun.Outcome run() {
+        AcceptanceSpec.Path path = spec.path();
+        try (AcceptanceFile file = new AcceptanceFile(host.resolve(path.directory()), path.fileName(), path.file())) {
+            String layout = file.layOut(path.fileSizeMiB() * MEBIBYTE);
+            AcceptanceReport.TransportRun row;
+            String fioVersion = "";
+            if (!layout.isEmpty()) {
+                row = new AcceptanceReport.TransportRun(PathTransportProof.UNPROVEN, "", path.file(), false, Map.of(), layout, "");
+            } else {
+                StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
+                        Set.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT, StorageCounters.GPFS_PORT), true));
+                List<String> ports = counters.ports().stream().map(Object::toString).toList();
+                CounterSnapshot before = counters.read();
+                FioWorkloads.Measured measured = FioWorkloads.run(host, fioRunner, spec, file.file().toString());
+                fioVersion = measured.fioVersion();
+                PathTransportProof proof = PathTransportProof.of(
+                        TransportTraffic.of(new CounterWindow(before, counters.read()), ports), measured.bytes(), measured.ios());
+                row = new AcceptanceReport.TransportRun(proof.transport(), "", path.file(), false, measured.numbers(),
+                        measured.problem().isEmpty() ? proof.problem() : measured.problem(),
+                        measured.problem().isEmpty() ? proof.summary() : "");
+            }
+            file.close();
+            return new AcceptanceRun.Outcome(List.of(row), List.of(), file.problems(), fioVersion);
+        }
+    }
+}

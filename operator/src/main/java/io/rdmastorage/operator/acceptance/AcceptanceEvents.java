@@ -1,0 +1,50 @@
+package io.rdmastorage.operator.acceptance;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.verdict.Conditions;
+
+/**
+ * The Events of an acceptance run's lifecycle, as the Job controller records its own: Normal when
+ * it waits for its node, starts and completes; a Warning with the Complete reason when it fails
+ * (TimedOut, ProbeFailed, Incomplete, CompareWithInvalid, ...), and a Warning NotEffective when it
+ * measured that RDMA is not worth it. One event per transition, written with {@link VerdictEvents}
+ * (best effort, in namespace default as for every cluster-scoped object).
+ */
+final class AcceptanceEvents {
+
+    static final String WAITING = AcceptanceReasons.WAITING_FOR_NODE;
+    static final String STARTED = "Started";
+    static final String COMPLETED = "Completed";
+
+    private final VerdictEvents events;
+
+    AcceptanceEvents(VerdictEvents events) {
+        this.events = events;
+    }
+
+    void waiting(RdmaStorageAcceptance run, String message) {
+        events.record(run, "Normal", WAITING, message);
+    }
+
+    void started(RdmaStorageAcceptance run, String message) {
+        events.record(run, "Normal", STARTED, message);
+    }
+
+    /** The run ended with {@code status}: Completed or the failure, and NotEffective when RDMA was measured not to be worth it. */
+    void ended(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
+        Condition complete = Conditions.byType(status.getConditions()).get(AcceptanceReasons.COMPLETE);
+        Condition effective = Conditions.byType(status.getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+        if (AcceptanceReasons.SUCCEEDED.equals(status.getPhase())) {
+            events.record(run, "Normal", COMPLETED, "RdmaEffective " + effective.getStatus() + " (" + effective.getReason()
+                    + "): " + effective.getMessage() + "; the record: ConfigMap " + status.getReport());
+        } else {
+            events.record(run, "Warning", complete.getReason(), complete.getMessage());
+        }
+        if (Conditions.FALSE.equals(effective.getStatus())) {
+            events.record(run, "Warning", effective.getReason(), effective.getMessage());
+        }
+    }
+}
