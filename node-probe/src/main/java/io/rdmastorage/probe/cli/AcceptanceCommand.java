@@ -2,7 +2,6 @@ package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
-import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
 import io.rdmastorage.probe.acceptance.AcceptanceRun;
 import io.rdmastorage.probe.acceptance.PathAcceptanceRun;
@@ -14,8 +13,6 @@ import io.rdmastorage.probe.spec.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,11 +40,7 @@ final class AcceptanceCommand {
         } catch (InvalidSpecException e) {
             throw new UsageException("invalid spec: " + e.getMessage());
         }
-        Path root = Path.of(cli.hostRoot());
-        if (!Files.isDirectory(root)) {
-            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
-        }
-        HostRoot host = new HostRoot(root);
+        HostRoot host = NodeProbe.hostRoot(cli);
         ToolRunner hostTools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
         HostRoot own = new HostRoot(Path.of("/"));
         ToolLocator ownTools = new ToolLocator(own, cli.tools());
@@ -59,11 +52,7 @@ final class AcceptanceCommand {
                 (System.nanoTime() - startNanos) / 1_000_000, outcome.transports(), outcome.disconnected(),
                 outcome.cleanupProblems());
         String json = report.toJson();
-        if (cli.output().isPresent()) {
-            Files.writeString(Path.of(cli.output().get()), json, StandardCharsets.UTF_8);
-        }
-        out.print(json + "\n");
-        out.flush();
+        NodeProbe.emit(cli, json, json + "\n", out);
         return report.complete() ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
     }
 }

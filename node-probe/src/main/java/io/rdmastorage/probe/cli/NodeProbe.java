@@ -88,11 +88,7 @@ public final class NodeProbe {
         long startNanos = System.nanoTime();
         Instant now = Instant.now();
         ProbeSpec spec = readSpec(cli.spec(), stdin);
-        Path root = Path.of(cli.hostRoot());
-        if (!Files.isDirectory(root)) {
-            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
-        }
-        HostRoot host = new HostRoot(root);
+        HostRoot host = hostRoot(cli);
         ToolRunner tools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
         ProbeContext context = new ProbeContext(host, tools, spec, cli.spec().isEmpty(), nodeName(cli, host), now);
         return new Invocation(context, startNanos);
@@ -106,11 +102,7 @@ public final class NodeProbe {
         Report report = Report.of(context.node(), version(), context.now().truncatedTo(ChronoUnit.SECONDS).toString(),
                 millis, results, inventory);
         String compact = ReportJson.compact(report);
-        if (cli.output().isPresent()) {
-            Files.writeString(Path.of(cli.output().get()), compact, StandardCharsets.UTF_8);
-        }
-        out.print(cli.format() == CliArguments.Format.TEXT ? ReportText.render(report) : compact + "\n");
-        out.flush();
+        emit(cli, compact, cli.format() == CliArguments.Format.TEXT ? ReportText.render(report) : compact + "\n", out);
         return ExitCode.of(report.status());
     }
 
@@ -127,6 +119,24 @@ public final class NodeProbe {
     }
 
     /** The --spec document: a file, or stdin for "-". */
+    /** The document to {@code --output} (the pod's termination message) if given, and {@code shown} to stdout. */
+    static void emit(CliArguments cli, String document, String shown, PrintStream out) throws IOException {
+        if (cli.output().isPresent()) {
+            Files.writeString(Path.of(cli.output().get()), document, StandardCharsets.UTF_8);
+        }
+        out.print(shown);
+        out.flush();
+    }
+
+    /** {@code --host-root}, which must be a directory: every command reads the host through it. */
+    static HostRoot hostRoot(CliArguments cli) throws UsageException {
+        Path root = Path.of(cli.hostRoot());
+        if (!Files.isDirectory(root)) {
+            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
+        }
+        return new HostRoot(root);
+    }
+
     static String specText(String source, InputStream stdin) throws UsageException, IOException {
         if (source.equals("-")) {
             return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);

@@ -2,7 +2,6 @@ package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.acceptance.VerbsWorkload;
 import io.rdmastorage.contract.spec.InvalidSpecException;
-import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
 import io.rdmastorage.probe.acceptance.VerbsAcceptanceClient;
@@ -16,8 +15,6 @@ import io.rdmastorage.probe.spec.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -46,11 +43,7 @@ final class VerbsAcceptanceCommand {
         } catch (InvalidSpecException e) {
             throw new UsageException("invalid spec: " + e.getMessage());
         }
-        Path root = Path.of(cli.hostRoot());
-        if (!Files.isDirectory(root)) {
-            throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
-        }
-        HostRoot host = new HostRoot(root);
+        HostRoot host = NodeProbe.hostRoot(cli);
         HostRoot own = new HostRoot(Path.of("/"));
         ToolLocator ownTools = new ToolLocator(own, cli.tools());
         String json;
@@ -78,11 +71,7 @@ final class VerbsAcceptanceCommand {
             json = report.toJson();
             complete = report.complete();
         }
-        if (cli.output().isPresent()) {
-            Files.writeString(Path.of(cli.output().get()), json, StandardCharsets.UTF_8);
-        }
-        out.print(json + "\n");
-        out.flush();
+        NodeProbe.emit(cli, json, json + "\n", out);
         return complete ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
     }
 }

@@ -8,9 +8,6 @@ import io.rdmastorage.contract.ReportSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,30 +20,11 @@ import org.junit.jupiter.api.Test;
  * {@code path} target runs on the node's NFS mount, over rdma and then over tcp: the counters name
  * the transport each time, and the run's one file is gone afterwards.
  */
-class AcceptanceVmIT {
+class AcceptanceVmIT extends VmNodeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NQN = RealKernelNodeVmIT.NQN;
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(400);
-
-    static VmNode vm;
-
-    @BeforeAll
-    static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-        }
-    }
-
-    @BeforeEach
-    void reset() {
-        vm.run("bash /mnt/share/scenario.sh reset", Duration.ofSeconds(60)).requireSuccess("scenario.sh reset");
-    }
 
     private static String spec(boolean connect) {
         return "{\"nvmeof\":{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420,\"transports\":[\"rdma\",\"tcp\"],"

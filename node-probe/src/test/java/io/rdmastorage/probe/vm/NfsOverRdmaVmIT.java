@@ -7,9 +7,6 @@ import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,32 +15,9 @@ import org.junit.jupiter.api.Test;
  * /mnt/nfs over one transport or the other. node-probe reads the host's /proc/1/mounts and
  * /proc/1/mountstats as its pod does, through /host. One boot for the class.
  */
-class NfsOverRdmaVmIT {
+class NfsOverRdmaVmIT extends VmNodeTest {
 
     static final String SPEC = "{\"nfs\":{\"mounts\":[\"/mnt/nfs\"]}}";
-
-    static VmNode vm;
-
-    @BeforeAll
-    static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-        }
-    }
-
-    @BeforeEach
-    void reset() {
-        scenario("reset").requireSuccess("scenario.sh reset");
-    }
-
-    static VmNode.Result scenario(String... args) {
-        return vm.run("bash /mnt/share/scenario.sh " + String.join(" ", args), Duration.ofSeconds(90));
-    }
 
     static JsonNode probe() {
         VmNode.Result result = vm.run("bash /mnt/share/scenario.sh probe "

@@ -9,9 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * the VM's root at {@code /host}, {@code --exec-mode chroot}. One boot for the class; every test
  * starts from {@code scenario.sh reset} (both ports ACTIVE, nothing connected).
  */
-class RealKernelNodeVmIT {
+class RealKernelNodeVmIT extends VmNodeTest {
 
     static final String NQN = "nqn.2014-08.org.example:vm-target";
     static final String TARGET_SPEC = "{\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420}]}}";
@@ -32,29 +29,6 @@ class RealKernelNodeVmIT {
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(120);
     /** Counters read 5 s apart while (or while not) a read runs over the connected controller. */
     static final String TRAFFIC_SPEC = "{\"traffic\":{\"window\":\"5s\"}}";
-
-    static VmNode vm;
-
-    @BeforeAll
-    static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-        }
-    }
-
-    @BeforeEach
-    void reset() {
-        scenario("reset").requireSuccess("scenario.sh reset");
-    }
-
-    static VmNode.Result scenario(String... args) {
-        return vm.run("bash /mnt/share/scenario.sh " + String.join(" ", args), Duration.ofSeconds(60));
-    }
 
     static VmNode.Result sh(String script) {
         return vm.run("set -e\n" + script, Duration.ofSeconds(60)).requireSuccess(script);

@@ -9,10 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,31 +21,13 @@ import org.junit.jupiter.api.Test;
  * iproute2 6.1 has no {@code dcb apptrust} yet), there is no mlnx_qos and no mlx5 ECN sysfs. node-probe
  * runs as its pod does, in a network namespace of its own, so its dcb has to reach the host's.
  */
-class RoceLosslessVmIT {
+class RoceLosslessVmIT extends VmNodeTest {
 
     static final String SPEC = "{\"roce\":{\"dscp\":26,\"priority\":3,\"devices\":[\"rxe0/1\"]}}";
     static final String CONFIGFS_TOS = "/sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos";
 
-    static VmNode vm;
     /** rxe0's default ToS before a test set it, to write back; null when the test set none. */
     String replacedTos;
-
-    @BeforeAll
-    static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-        }
-    }
-
-    @BeforeEach
-    void reset() {
-        scenario("reset").requireSuccess("scenario.sh reset");
-    }
 
     @AfterEach
     void undoTheToS() {
@@ -57,10 +36,6 @@ class RoceLosslessVmIT {
             String left = vm.run("ls /sys/kernel/config/rdma_cm", Duration.ofSeconds(30)).requireSuccess("ls").stdout();
             assertThat(left).as("rdma_cm configfs after the undo").doesNotContain("rxe0");
         }
-    }
-
-    static VmNode.Result scenario(String... args) {
-        return vm.run("bash /mnt/share/scenario.sh " + String.join(" ", args), Duration.ofSeconds(60));
     }
 
     void setTos(int tos) {

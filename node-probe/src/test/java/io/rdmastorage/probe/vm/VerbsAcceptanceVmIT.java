@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,27 +17,12 @@ import org.junit.jupiter.api.Test;
  * nothing about RDMA against TCP: this asserts that the pipeline produced real numbers for both
  * transports, the host's real CPU deltas, and the port counters' proof of each transport.
  */
-class VerbsAcceptanceVmIT {
+class VerbsAcceptanceVmIT extends VmNodeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SPEC = "{\"verbs\":{\"device\":\"rxe0\",\"port\":1,\"iterations\":2000,\"durationSeconds\":15}}";
     private static final String ADDRESS = "192.0.2.1";
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(400);
-
-    static VmNode vm;
-
-    @BeforeAll
-    static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-        vm.run("bash /mnt/share/scenario.sh reset", Duration.ofSeconds(60)).requireSuccess("scenario.sh reset");
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-        }
-    }
 
     /** A fresh server in the background (the last attempt's, with what it still waits for, stopped), then the client. */
     private static VmNode.Result measure() {

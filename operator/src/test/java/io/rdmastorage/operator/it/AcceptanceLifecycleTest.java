@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
 import io.rdmastorage.operator.acceptance.AcceptanceRecord;
@@ -33,30 +32,20 @@ import org.junit.jupiter.api.Test;
  */
 class AcceptanceLifecycleTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AcceptanceRuns.WAIT;
 
+    private AcceptanceRuns runs;
     private OperatorEnvironment env;
 
     @BeforeEach
     void start() {
-        env = OperatorEnvironment.start("acceptance", new AcceptanceLauncher());
-        env.startOperator();
+        runs = AcceptanceRuns.start("acceptance");
+        env = runs.env;
     }
 
     @AfterEach
     void stop() {
-        for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
-            env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()).delete();
-        }
-        try {
-            await("acceptance runs deleted", WAIT, () -> env.admin.resources(RdmaStorageAcceptance.class).list().getItems().isEmpty());
-        } finally {
-            for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
-                env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName())
-                        .edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
-            }
-            env.close();
-        }
+        runs.close();
     }
 
     /** A node with the target's rdma controller; tcp too when {@code tcpConnected}; tcp {@code tcpSlower} times slower. */
@@ -106,37 +95,16 @@ class AcceptanceLifecycleTest {
         return yaml.strip().lines().map(l -> by + l).reduce((a, b) -> a + "\n" + b).orElse("");
     }
 
-    private RdmaStorageAcceptance run(String name) {
-        return env.admin.resources(RdmaStorageAcceptance.class).withName(name).get();
-    }
-
-    private String phase(String name) {
-        RdmaStorageAcceptance r = run(name);
-        return r == null || r.getStatus() == null ? null : r.getStatus().getPhase();
-    }
-
-    private Condition condition(String name, String type) {
-        return run(name).getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
-    }
-
-    private List<Pod> pods(String name) {
-        return env.admin.pods().inNamespace(env.namespace).withLabel(RdmaStorageAcceptance.RUN_LABEL, name).list().getItems();
-    }
-
-    private ConfigMap configMap(String name) {
-        return env.admin.configMaps().inNamespace(env.namespace).withName(name).get();
-    }
-
     @Test
     void rdmaFasterAndCheaperSucceedsWithTheNumbersSideBySide() {
         node("fast", true, 4);
         applyRun("accept-fast", "fast", "transports: [rdma, tcp]", "");
 
-        await("accept-fast Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-fast")));
+        await("accept-fast Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("accept-fast")));
 
-        RdmaStorageAcceptance r = run("accept-fast");
-        assertThat(condition("accept-fast", "Complete").getStatus()).isEqualTo("True");
-        Condition effective = condition("accept-fast", "RdmaEffective");
+        RdmaStorageAcceptance r = runs.run("accept-fast");
+        assertThat(runs.condition("accept-fast", "Complete").getStatus()).isEqualTo("True");
+        Condition effective = runs.condition("accept-fast", "RdmaEffective");
         assertThat(effective.getStatus()).isEqualTo("True");
         assertThat(effective.getReason()).isEqualTo("Effective");
         assertThat(effective.getMessage()).contains("rdma 103 µs vs tcp 412 µs", "4.00× lower, at least 2.00× required");
@@ -150,12 +118,12 @@ class AcceptanceLifecycleTest {
         assertThat(rows.get(1).getDevice()).isEqualTo("/dev/nvme2n1");
         assertThat(rows.get(1).getConnectedByProbe()).isFalse();
 
-        String record = configMap(AcceptancePods.reportName("accept-fast")).getData().get(AcceptanceRecord.KEY);
+        String record = runs.configMap(AcceptancePods.reportName("accept-fast")).getData().get(AcceptanceRecord.KEY);
         assertThat(record).contains("# RDMA storage acceptance: accept-fast", "| 4 KiB random read, depth 1: p50 latency (µs) | 103 | 412 | 4.00x |",
                 "fio --name=latency --filename=DEVICE --readonly --direct=1 --rw=randread --bs=4k", "fio-3.14-6-g97134");
         assertThat(r.getStatus().getReport()).isEqualTo(AcceptancePods.reportName("accept-fast"));
-        await("pod and spec removed", WAIT, () -> pods("accept-fast").isEmpty()
-                && configMap(AcceptancePods.specName("accept-fast")) == null);
+        await("pod and spec removed", WAIT, () -> runs.pods("accept-fast").isEmpty()
+                && runs.configMap(AcceptancePods.specName("accept-fast")) == null);
 
         CommandResult get = env.plane.kubectl().run("get", "rdmastorageacceptance", "accept-fast");
         assertThat(get.stdout()).contains("NODE", "TARGET", "LATENCY-RATIO", "CPU-RATIO", "RDMA-EFFECTIVE")
@@ -168,15 +136,15 @@ class AcceptanceLifecycleTest {
         Path logs = node("connects", false, 1);
         applyRun("accept-connect", "connects", "connect: true", "");
 
-        await("accept-connect Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-connect")));
+        await("accept-connect Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("accept-connect")));
 
         assertThat(Files.readAllLines(logs.resolve(AcceptanceFixtures.NVME_LOG))).containsExactly(
                 "connect -t tcp -a " + NvmeofFixtures.TARGET_ADDRESS + " -s 4420 -n " + NvmeofFixtures.TARGET_NQN,
                 "disconnect -d nvme2");
-        RdmaStorageAcceptance r = run("accept-connect");
+        RdmaStorageAcceptance r = runs.run("accept-connect");
         assertThat(r.getStatus().getTransports().get(1).getConnectedByProbe()).isTrue();
-        assertThat(condition("accept-connect", "Complete").getMessage()).contains("connected and disconnected again: nvme2");
-        Condition effective = condition("accept-connect", "RdmaEffective");
+        assertThat(runs.condition("accept-connect", "Complete").getMessage()).contains("connected and disconnected again: nvme2");
+        Condition effective = runs.condition("accept-connect", "RdmaEffective");
         assertThat(effective.getStatus()).isEqualTo("False");
         assertThat(effective.getReason()).isEqualTo("NotEffective");
         assertThat(effective.getMessage()).contains("1.00× lower");
@@ -187,15 +155,15 @@ class AcceptanceLifecycleTest {
         node("only-rdma", false, 1);
         applyRun("accept-missing", "only-rdma", "", "");
 
-        await("accept-missing Failed", WAIT, () -> "Failed".equals(phase("accept-missing")));
+        await("accept-missing Failed", WAIT, () -> "Failed".equals(runs.phase("accept-missing")));
 
-        Condition complete = condition("accept-missing", "Complete");
+        Condition complete = runs.condition("accept-missing", "Complete");
         assertThat(complete.getReason()).isEqualTo("Incomplete");
         assertThat(complete.getMessage()).contains("tcp: no live tcp controller", "nvme connect -t tcp");
-        assertThat(condition("accept-missing", "RdmaEffective").getStatus()).isEqualTo("Unknown");
-        assertThat(condition("accept-missing", "RdmaEffective").getReason()).isEqualTo("NoComparison");
-        assertThat(run("accept-missing").getStatus().getTransports().get(0).getLatencyP50Micros()).isEqualTo(102.912);
-        assertThat(configMap(AcceptancePods.reportName("accept-missing")).getData().get(AcceptanceRecord.KEY))
+        assertThat(runs.condition("accept-missing", "RdmaEffective").getStatus()).isEqualTo("Unknown");
+        assertThat(runs.condition("accept-missing", "RdmaEffective").getReason()).isEqualTo("NoComparison");
+        assertThat(runs.run("accept-missing").getStatus().getTransports().get(0).getLatencyP50Micros()).isEqualTo(102.912);
+        assertThat(runs.configMap(AcceptancePods.reportName("accept-missing")).getData().get(AcceptanceRecord.KEY))
                 .contains("not compared: no live tcp controller");
     }
 
@@ -204,8 +172,8 @@ class AcceptanceLifecycleTest {
         node("hangs", true, 1);
         env.cluster.setFault("hangs", NodeFault.PROBE_HANGS);
         applyRun("accept-slow", "hangs", "connect: true", "timeoutSeconds: 10");
-        await("accept-slow Running", WAIT, () -> "Running".equals(phase("accept-slow")) && !pods("accept-slow").isEmpty());
-        Pod pod = pods("accept-slow").get(0);
+        await("accept-slow Running", WAIT, () -> "Running".equals(runs.phase("accept-slow")) && !runs.pods("accept-slow").isEmpty());
+        Pod pod = runs.pods("accept-slow").get(0);
         assertThat(pod.getSpec().getActiveDeadlineSeconds()).isEqualTo(10L);
         assertThat(pod.getSpec().getHostNetwork()).as("connect: true").isTrue();
         assertThat(pod.getSpec().getAutomountServiceAccountToken()).isFalse();
@@ -213,12 +181,12 @@ class AcceptanceLifecycleTest {
         assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance");
         assertThat(pod.getSpec().getContainers().get(0).getResources().getLimits().get("cpu").toString()).isEqualTo("4");
 
-        await("accept-slow Failed", WAIT, () -> "Failed".equals(phase("accept-slow")));
+        await("accept-slow Failed", WAIT, () -> "Failed".equals(runs.phase("accept-slow")));
 
-        assertThat(condition("accept-slow", "Complete").getReason()).isEqualTo("TimedOut");
-        assertThat(condition("accept-slow", "Complete").getMessage()).contains("the pod was deleted");
-        await("pod and spec removed", WAIT, () -> pods("accept-slow").isEmpty()
-                && configMap(AcceptancePods.specName("accept-slow")) == null);
+        assertThat(runs.condition("accept-slow", "Complete").getReason()).isEqualTo("TimedOut");
+        assertThat(runs.condition("accept-slow", "Complete").getMessage()).contains("the pod was deleted");
+        await("pod and spec removed", WAIT, () -> runs.pods("accept-slow").isEmpty()
+                && runs.configMap(AcceptancePods.specName("accept-slow")) == null);
     }
 
     @Test
@@ -226,13 +194,13 @@ class AcceptanceLifecycleTest {
         node("busy", true, 1);
         env.cluster.setFault("busy", NodeFault.PROBE_HANGS);
         applyRun("accept-deleted", "busy", "", "");
-        await("accept-deleted Running", WAIT, () -> !pods("accept-deleted").isEmpty());
-        assertThat(configMap(AcceptancePods.specName("accept-deleted"))).isNotNull();
+        await("accept-deleted Running", WAIT, () -> !runs.pods("accept-deleted").isEmpty());
+        assertThat(runs.configMap(AcceptancePods.specName("accept-deleted"))).isNotNull();
 
         env.admin.resources(RdmaStorageAcceptance.class).withName("accept-deleted").delete();
 
-        await("run, pod and spec gone", WAIT, () -> run("accept-deleted") == null && pods("accept-deleted").isEmpty()
-                && configMap(AcceptancePods.specName("accept-deleted")) == null);
+        await("run, pod and spec gone", WAIT, () -> runs.run("accept-deleted") == null && runs.pods("accept-deleted").isEmpty()
+                && runs.configMap(AcceptancePods.specName("accept-deleted")) == null);
     }
 
     @Test
@@ -240,28 +208,28 @@ class AcceptanceLifecycleTest {
         node("shared", true, 2);
         env.cluster.setFault("shared", NodeFault.PROBE_HANGS);
         applyRun("accept-first", "shared", "", "");
-        await("accept-first Running", WAIT, () -> "Running".equals(phase("accept-first")));
+        await("accept-first Running", WAIT, () -> "Running".equals(runs.phase("accept-first")));
         applyRun("accept-second", "shared", "", "");
 
-        await("accept-second Pending", WAIT, () -> "Pending".equals(phase("accept-second")));
-        Condition waiting = condition("accept-second", "Complete");
+        await("accept-second Pending", WAIT, () -> "Pending".equals(runs.phase("accept-second")));
+        Condition waiting = runs.condition("accept-second", "Complete");
         assertThat(waiting.getReason()).isEqualTo("WaitingForNode");
         assertThat(waiting.getMessage()).contains("accept-first is measuring node shared");
-        assertThat(pods("accept-second")).isEmpty();
+        assertThat(runs.pods("accept-second")).isEmpty();
 
         env.cluster.setFault("shared", NodeFault.NONE);
         env.admin.resources(RdmaStorageAcceptance.class).withName("accept-first").delete();
 
-        await("accept-second Succeeded", WAIT, () -> "Succeeded".equals(phase("accept-second")));
-        assertThat(condition("accept-second", "RdmaEffective").getStatus()).isEqualTo("True");
+        await("accept-second Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("accept-second")));
+        assertThat(runs.condition("accept-second", "RdmaEffective").getStatus()).isEqualTo("True");
     }
 
     @Test
     void aNodeThatDoesNotExistFailsAtOnce() {
         applyRun("accept-nowhere", "no-such-node", "", "");
 
-        await("accept-nowhere Failed", WAIT, () -> "Failed".equals(phase("accept-nowhere")));
-        assertThat(condition("accept-nowhere", "Complete").getReason()).isEqualTo("NodeNotFound");
+        await("accept-nowhere Failed", WAIT, () -> "Failed".equals(runs.phase("accept-nowhere")));
+        assertThat(runs.condition("accept-nowhere", "Complete").getReason()).isEqualTo("NodeNotFound");
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
@@ -37,27 +36,21 @@ import org.junit.jupiter.api.Test;
  */
 class AcceptancePathLifecycleTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AcceptanceRuns.WAIT;
     private static final String DIRECTORY = "/gpfs/fs0/acceptance";
 
+    private AcceptanceRuns runs;
     private OperatorEnvironment env;
 
     @BeforeEach
     void start() {
-        env = OperatorEnvironment.start("acceptance-path", new AcceptanceLauncher());
-        env.startOperator();
+        runs = AcceptanceRuns.start("acceptance-path");
+        env = runs.env;
     }
 
     @AfterEach
     void stop() {
-        for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
-            env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()).delete();
-        }
-        try {
-            await("acceptance runs deleted", WAIT, () -> env.admin.resources(RdmaStorageAcceptance.class).list().getItems().isEmpty());
-        } finally {
-            env.close();
-        }
+        runs.close();
     }
 
     /** A path node, its file system on rdma at first, TCP 4 times slower; returns its host. */
@@ -102,25 +95,6 @@ class AcceptancePathLifecycleTest {
         env.plane.kubectl().applyYaml(yaml).orThrow("kubectl apply acceptance " + name);
     }
 
-    private RdmaStorageAcceptance run(String name) {
-        return env.admin.resources(RdmaStorageAcceptance.class).withName(name).get();
-    }
-
-    private String phase(String name) {
-        RdmaStorageAcceptance r = run(name);
-        return r == null || r.getStatus() == null ? null : r.getStatus().getPhase();
-    }
-
-    private Condition condition(String name, String type) {
-        return run(name).getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
-    }
-
-    private List<String> events(String name) {
-        return env.admin.v1().events().inNamespace("default").list().getItems().stream()
-                .filter(e -> name.equals(e.getInvolvedObject().getName()))
-                .map((Event e) -> e.getType() + " " + e.getReason()).toList();
-    }
-
     private static List<String> entries(FixtureHost host) throws IOException {
         try (Stream<Path> files = Files.list(host.path(DIRECTORY))) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
@@ -133,37 +107,37 @@ class AcceptancePathLifecycleTest {
         switchTo(host, "tcp");
         applyRun("gpfs-01-tcp", "gpfs-01", DIRECTORY, "");
 
-        await("gpfs-01-tcp Succeeded", WAIT, () -> "Succeeded".equals(phase("gpfs-01-tcp")));
+        await("gpfs-01-tcp Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("gpfs-01-tcp")));
 
-        RdmaStorageAcceptance tcp = run("gpfs-01-tcp");
+        RdmaStorageAcceptance tcp = runs.run("gpfs-01-tcp");
         assertThat(tcp.getStatus().getTransports()).singleElement().satisfies(row -> {
             assertThat(row.getTransport()).as(row.getProblem()).isEqualTo("tcp");
             assertThat(row.getDevice()).isEqualTo(DIRECTORY + "/rdmastorage-acceptance-gpfs-01-tcp.fio");
             assertThat(row.getTraffic()).contains("rxe0/1 0 packets", "storage TCP (NVMe/TCP, NFS, GPFS) 120000000000 bytes");
         });
-        assertThat(condition("gpfs-01-tcp", "Complete").getMessage()).startsWith("measured over tcp")
+        assertThat(runs.condition("gpfs-01-tcp", "Complete").getMessage()).startsWith("measured over tcp")
                 .contains("written for the run and removed after it");
-        Condition alone = condition("gpfs-01-tcp", "RdmaEffective");
+        Condition alone = runs.condition("gpfs-01-tcp", "RdmaEffective");
         assertThat(alone.getStatus()).isEqualTo("Unknown");
         assertThat(alone.getReason()).isEqualTo("NoComparison");
         assertThat(alone.getMessage()).contains("cannot switch its transport without restarting its daemon", "path.compareWith");
         assertThat(entries(host)).as("the run's file is removed, the user's left").containsExactly("results.csv");
-        assertThat(events("gpfs-01-tcp")).contains("Normal Started", "Normal Completed");
+        assertThat(runs.events("gpfs-01-tcp")).contains("Normal Started", "Normal Completed");
 
         // the file system switched to RDMA (on GPFS: verbsRdma enable, mmshutdown, mmstartup)
         switchTo(host, "rdma");
         applyRun("gpfs-01-rdma", "gpfs-01", DIRECTORY, "compareWith: gpfs-01-tcp");
         await("gpfs-01-rdma Running", WAIT, () -> !env.admin.pods().inNamespace(env.namespace)
                 .withLabel(RdmaStorageAcceptance.RUN_LABEL, "gpfs-01-rdma").list().getItems().isEmpty()
-                || "Succeeded".equals(phase("gpfs-01-rdma")));
-        await("gpfs-01-rdma Succeeded", WAIT, () -> "Succeeded".equals(phase("gpfs-01-rdma")));
+                || "Succeeded".equals(runs.phase("gpfs-01-rdma")));
+        await("gpfs-01-rdma Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("gpfs-01-rdma")));
 
-        RdmaStorageAcceptance rdma = run("gpfs-01-rdma");
+        RdmaStorageAcceptance rdma = runs.run("gpfs-01-rdma");
         List<AcceptanceTransportResult> rows = rdma.getStatus().getTransports();
         assertThat(rows).extracting(AcceptanceTransportResult::getTransport).containsExactly("rdma", "tcp");
         assertThat(rows).extracting(AcceptanceTransportResult::getRun).containsExactly(null, "gpfs-01-tcp");
         assertThat(rows.get(1).getLatencyP50Micros()).isEqualTo(tcp.getStatus().getTransports().get(0).getLatencyP50Micros());
-        Condition effective = condition("gpfs-01-rdma", "RdmaEffective");
+        Condition effective = runs.condition("gpfs-01-rdma", "RdmaEffective");
         assertThat(effective.getStatus()).isEqualTo("True");
         assertThat(effective.getMessage()).contains("rdma 103 µs vs tcp 412 µs", "4.00× lower");
         assertThat(rdma.getStatus().getRatios().getLatency()).isEqualTo(4.0);
@@ -180,12 +154,12 @@ class AcceptancePathLifecycleTest {
 
         // both over the same transport: no comparison, whatever the numbers
         applyRun("gpfs-01-rdma-again", "gpfs-01", DIRECTORY, "compareWith: gpfs-01-rdma");
-        await("gpfs-01-rdma-again Succeeded", WAIT, () -> "Succeeded".equals(phase("gpfs-01-rdma-again")));
-        Condition same = condition("gpfs-01-rdma-again", "RdmaEffective");
+        await("gpfs-01-rdma-again Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("gpfs-01-rdma-again")));
+        Condition same = runs.condition("gpfs-01-rdma-again", "RdmaEffective");
         assertThat(same.getStatus()).isEqualTo("Unknown");
         assertThat(same.getReason()).isEqualTo("SameTransport");
         assertThat(same.getMessage()).contains("both went over rdma");
-        assertThat(run("gpfs-01-rdma-again").getStatus().getRatios()).isNull();
+        assertThat(runs.run("gpfs-01-rdma-again").getStatus().getRatios()).isNull();
     }
 
     @Test
@@ -193,28 +167,28 @@ class AcceptancePathLifecycleTest {
         FixtureHost host = node("gpfs-02");
         node("gpfs-03");
         applyRun("cmp-missing", "gpfs-02", DIRECTORY, "compareWith: no-such-run");
-        await("cmp-missing Failed", WAIT, () -> "Failed".equals(phase("cmp-missing")));
-        Condition missing = condition("cmp-missing", "Complete");
+        await("cmp-missing Failed", WAIT, () -> "Failed".equals(runs.phase("cmp-missing")));
+        Condition missing = runs.condition("cmp-missing", "Complete");
         assertThat(missing.getReason()).isEqualTo("CompareWithInvalid");
         assertThat(missing.getMessage()).contains("no-such-run, which does not exist");
-        assertThat(run("cmp-missing").getStatus().getPodName()).as("no pod was created").isNull();
-        assertThat(events("cmp-missing")).containsExactly("Warning CompareWithInvalid");
+        assertThat(runs.run("cmp-missing").getStatus().getPodName()).as("no pod was created").isNull();
+        assertThat(runs.events("cmp-missing")).containsExactly("Warning CompareWithInvalid");
 
         // a run that failed: its directory does not exist on the node
         applyRun("gpfs-02-nodir", "gpfs-02", "/gpfs/fs1/absent", "");
-        await("gpfs-02-nodir Failed", WAIT, () -> "Failed".equals(phase("gpfs-02-nodir")));
-        assertThat(condition("gpfs-02-nodir", "Complete").getMessage()).contains("does not exist on the node");
+        await("gpfs-02-nodir Failed", WAIT, () -> "Failed".equals(runs.phase("gpfs-02-nodir")));
+        assertThat(runs.condition("gpfs-02-nodir", "Complete").getMessage()).contains("does not exist on the node");
         applyRun("cmp-failed", "gpfs-02", "/gpfs/fs1/absent", "compareWith: gpfs-02-nodir");
-        await("cmp-failed Failed", WAIT, () -> "Failed".equals(phase("cmp-failed")));
-        assertThat(condition("cmp-failed", "Complete").getMessage())
+        await("cmp-failed Failed", WAIT, () -> "Failed".equals(runs.phase("cmp-failed")));
+        assertThat(runs.condition("cmp-failed", "Complete").getMessage())
                 .contains("gpfs-02-nodir is Failed; only a Succeeded run's numbers are compared");
 
         // a Succeeded run on another node is other hardware
         applyRun("gpfs-03-rdma", "gpfs-03", DIRECTORY, "");
-        await("gpfs-03-rdma Succeeded", WAIT, () -> "Succeeded".equals(phase("gpfs-03-rdma")));
+        await("gpfs-03-rdma Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("gpfs-03-rdma")));
         applyRun("cmp-elsewhere", "gpfs-02", DIRECTORY, "compareWith: gpfs-03-rdma");
-        await("cmp-elsewhere Failed", WAIT, () -> "Failed".equals(phase("cmp-elsewhere")));
-        assertThat(condition("cmp-elsewhere", "Complete").getMessage()).contains("ran on node gpfs-03, not gpfs-02");
+        await("cmp-elsewhere Failed", WAIT, () -> "Failed".equals(runs.phase("cmp-elsewhere")));
+        assertThat(runs.condition("cmp-elsewhere", "Complete").getMessage()).contains("ran on node gpfs-03, not gpfs-02");
         assertThat(entries(host)).containsExactly("results.csv");
     }
 

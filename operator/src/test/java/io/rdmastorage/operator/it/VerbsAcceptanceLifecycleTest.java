@@ -4,7 +4,6 @@ import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
 import io.rdmastorage.operator.acceptance.AcceptanceRecord;
@@ -33,26 +32,20 @@ import org.junit.jupiter.api.Test;
  */
 class VerbsAcceptanceLifecycleTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = AcceptanceRuns.WAIT;
 
+    private AcceptanceRuns runs;
     private OperatorEnvironment env;
 
     @BeforeEach
     void start() {
-        env = OperatorEnvironment.start("verbs-accept", new AcceptanceLauncher());
-        env.startOperator();
+        runs = AcceptanceRuns.start("verbs-accept");
+        env = runs.env;
     }
 
     @AfterEach
     void stop() {
-        for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
-            env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()).delete();
-        }
-        try {
-            await("acceptance runs deleted", WAIT, () -> env.admin.resources(RdmaStorageAcceptance.class).list().getItems().isEmpty());
-        } finally {
-            env.close();
-        }
+        runs.close();
     }
 
     private void node(String name) {
@@ -82,39 +75,18 @@ class VerbsAcceptanceLifecycleTest {
         env.plane.kubectl().applyYaml(yaml).orThrow("kubectl apply acceptance " + name);
     }
 
-    private RdmaStorageAcceptance run(String name) {
-        return env.admin.resources(RdmaStorageAcceptance.class).withName(name).get();
-    }
-
-    private String phase(String name) {
-        RdmaStorageAcceptance r = run(name);
-        return r == null || r.getStatus() == null ? null : r.getStatus().getPhase();
-    }
-
-    private Condition condition(String name, String type) {
-        return run(name).getStatus().getConditions().stream().filter(c -> c.getType().equals(type)).findFirst().orElseThrow();
-    }
-
-    private List<Pod> pods(String name) {
-        return env.admin.pods().inNamespace(env.namespace).withLabel(RdmaStorageAcceptance.RUN_LABEL, name).list().getItems();
-    }
-
-    private ConfigMap configMap(String name) {
-        return env.admin.configMaps().inNamespace(env.namespace).withName(name).get();
-    }
-
     @Test
     void bothTransportsAreMeasuredBetweenTheNodesAndTheRecordShowsThem() {
         node("v-client");
         node("v-peer");
         applyRun("verbs-ok", "v-client", "v-peer", "");
 
-        await("verbs-ok Succeeded", WAIT, () -> "Succeeded".equals(phase("verbs-ok")));
+        await("verbs-ok Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("verbs-ok")));
 
-        RdmaStorageAcceptance r = run("verbs-ok");
-        assertThat(condition("verbs-ok", "Complete").getStatus()).isEqualTo("True");
+        RdmaStorageAcceptance r = runs.run("verbs-ok");
+        assertThat(runs.condition("verbs-ok", "Complete").getStatus()).isEqualTo("True");
         // the recorded soft-RoCE table (17.36 µs one way) is slower than the recorded loopback TCP ping-pong (8.64 µs)
-        Condition effective = condition("verbs-ok", "RdmaEffective");
+        Condition effective = runs.condition("verbs-ok", "RdmaEffective");
         assertThat(effective.getStatus()).isEqualTo("False");
         assertThat(effective.getReason()).isEqualTo("NotEffective");
         assertThat(effective.getMessage()).contains("4 KiB message typical latency (one way) rdma 17.4 µs vs tcp 8.64 µs",
@@ -129,13 +101,13 @@ class VerbsAcceptanceLifecycleTest {
         assertThat(rows).allSatisfy(t -> assertThat(t.getCpuMicrosPerIo()).isPositive());
         assertThat(rows.get(1).getTraffic()).contains("0 packets");
 
-        String record = configMap(AcceptancePods.reportName("verbs-ok")).getData().get(AcceptanceRecord.KEY);
+        String record = runs.configMap(AcceptancePods.reportName("verbs-ok")).getData().get(AcceptanceRecord.KEY);
         assertThat(record).contains("- Peer (server): v-peer", "| 4 KiB messages, one at a time (2000): typical latency, one way (µs) | 17.4 | 8.64 | 0.50x |",
                 "ib_write_lat -d rxe0 -i 1 -s 4096 -n 2000 -F -p 18531 PEER",
                 "fio --name=tcp-bandwidth --ioengine=net --protocol=tcp --port=18534 --hostname=PEER --rw=write --bs=1M",
                 "perftest 6.06, fio-3.33");
-        await("both pods and the spec removed", WAIT, () -> pods("verbs-ok").isEmpty()
-                && configMap(AcceptancePods.specName("verbs-ok")) == null);
+        await("both pods and the spec removed", WAIT, () -> runs.pods("verbs-ok").isEmpty()
+                && runs.configMap(AcceptancePods.specName("verbs-ok")) == null);
         CommandResult get = env.plane.kubectl().run("get", "rdmastorageacceptance", "verbs-ok");
         assertThat(get.stdout()).contains("v-client", "verbs rxe0 to v-peer", "Succeeded", "0.5", "False");
     }
@@ -148,10 +120,10 @@ class VerbsAcceptanceLifecycleTest {
         env.cluster.setFault("p-peer", NodeFault.PROBE_HANGS);
         applyRun("verbs-pods", "p-client", "p-peer", "");
 
-        await("both pods", WAIT, () -> pods("verbs-pods").size() == 2);
+        await("both pods", WAIT, () -> runs.pods("verbs-pods").size() == 2);
 
-        Pod server = env.admin.pods().inNamespace(env.namespace).withName(VerbsAcceptancePods.serverName(run("verbs-pods"))).get();
-        Pod client = env.admin.pods().inNamespace(env.namespace).withName(AcceptancePods.podName(run("verbs-pods"))).get();
+        Pod server = env.admin.pods().inNamespace(env.namespace).withName(VerbsAcceptancePods.serverName(runs.run("verbs-pods"))).get();
+        Pod client = env.admin.pods().inNamespace(env.namespace).withName(AcceptancePods.podName(runs.run("verbs-pods"))).get();
         assertThat(server.getSpec().getNodeName()).isEqualTo("p-peer");
         assertThat(client.getSpec().getNodeName()).isEqualTo("p-client");
         for (Pod pod : List.of(server, client)) {
@@ -162,7 +134,7 @@ class VerbsAcceptanceLifecycleTest {
         assertThat(server.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-server").contains("--tcp-port", "18531");
         assertThat(client.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-client", "--peer",
                 env.cluster.hostIp("p-peer"));
-        assertThat(run("verbs-pods").getStatus().getTarget()).isEqualTo("verbs rxe0 to p-peer");
+        assertThat(runs.run("verbs-pods").getStatus().getTarget()).isEqualTo("verbs rxe0 to p-peer");
     }
 
     @Test
@@ -173,13 +145,13 @@ class VerbsAcceptanceLifecycleTest {
         env.cluster.setFault("f-peer", NodeFault.IMAGE_PULL_ERROR);
         applyRun("verbs-peer-fails", "f-client", "f-peer", "");
 
-        await("verbs-peer-fails Failed", WAIT, () -> "Failed".equals(phase("verbs-peer-fails")));
+        await("verbs-peer-fails Failed", WAIT, () -> "Failed".equals(runs.phase("verbs-peer-fails")));
 
-        Condition complete = condition("verbs-peer-fails", "Complete");
+        Condition complete = runs.condition("verbs-peer-fails", "Complete");
         assertThat(complete.getReason()).isEqualTo("ProbeFailed");
         assertThat(complete.getMessage()).contains("the server pod", "on peer node f-peer did not start");
-        assertThat(condition("verbs-peer-fails", "RdmaEffective").getStatus()).isEqualTo("Unknown");
-        await("both pods removed", WAIT, () -> pods("verbs-peer-fails").isEmpty());
+        assertThat(runs.condition("verbs-peer-fails", "RdmaEffective").getStatus()).isEqualTo("Unknown");
+        await("both pods removed", WAIT, () -> runs.pods("verbs-peer-fails").isEmpty());
     }
 
     @Test
@@ -189,12 +161,12 @@ class VerbsAcceptanceLifecycleTest {
         env.cluster.setFault("d-client", NodeFault.PROBE_HANGS);
         env.cluster.setFault("d-peer", NodeFault.PROBE_HANGS);
         applyRun("verbs-deleted", "d-client", "d-peer", "");
-        await("both pods", WAIT, () -> pods("verbs-deleted").size() == 2);
+        await("both pods", WAIT, () -> runs.pods("verbs-deleted").size() == 2);
 
         env.admin.resources(RdmaStorageAcceptance.class).withName("verbs-deleted").delete();
 
-        await("run, both pods and the spec gone", WAIT, () -> run("verbs-deleted") == null && pods("verbs-deleted").isEmpty()
-                && configMap(AcceptancePods.specName("verbs-deleted")) == null);
+        await("run, both pods and the spec gone", WAIT, () -> runs.run("verbs-deleted") == null && runs.pods("verbs-deleted").isEmpty()
+                && runs.configMap(AcceptancePods.specName("verbs-deleted")) == null);
     }
 
     @Test
@@ -204,18 +176,18 @@ class VerbsAcceptanceLifecycleTest {
         node("w-c");
         env.cluster.setFault("w-a", NodeFault.PROBE_HANGS);
         applyRun("verbs-first", "w-a", "w-b", "");
-        await("verbs-first Running", WAIT, () -> "Running".equals(phase("verbs-first")));
+        await("verbs-first Running", WAIT, () -> "Running".equals(runs.phase("verbs-first")));
         applyRun("verbs-second", "w-c", "w-b", "");
 
-        await("verbs-second Pending", WAIT, () -> "Pending".equals(phase("verbs-second")));
-        Condition waiting = condition("verbs-second", "Complete");
+        await("verbs-second Pending", WAIT, () -> "Pending".equals(runs.phase("verbs-second")));
+        Condition waiting = runs.condition("verbs-second", "Complete");
         assertThat(waiting.getReason()).isEqualTo("WaitingForNode");
         assertThat(waiting.getMessage()).contains("verbs-first is measuring node w-b");
-        assertThat(pods("verbs-second")).isEmpty();
+        assertThat(runs.pods("verbs-second")).isEmpty();
 
         env.admin.resources(RdmaStorageAcceptance.class).withName("verbs-first").delete();
 
-        await("verbs-second Succeeded", WAIT, () -> "Succeeded".equals(phase("verbs-second")));
+        await("verbs-second Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("verbs-second")));
     }
 
     @Test
