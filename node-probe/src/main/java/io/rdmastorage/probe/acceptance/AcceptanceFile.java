@@ -8,9 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The only write of a {@code path} acceptance run: one file of its own in the directory the run
@@ -19,7 +23,9 @@ import java.util.SplittableRandom;
  * with pseudo-random data (zeros could be compressed or deduplicated away by the storage, and the
  * reads would then measure no media), and synced. {@link #close()} removes it again, and only it:
  * nothing else in the directory is touched. A JVM shutdown hook removes it when the pod is stopped
- * (its deadline, its deletion) in the middle of a run.
+ * (its deadline, its deletion) in the middle of a run, after stopping fio: a file removed while fio
+ * still reads it stays on an NFS mount as a silly-renamed {@code .nfsXXXX} until fio exits (seen on
+ * the real kernel), and on any file system its space stays in use until then.
  */
 public final class AcceptanceFile implements AutoCloseable {
 
@@ -29,7 +35,10 @@ public final class AcceptanceFile implements AutoCloseable {
     private final Path file;
     private final String hostPath;
     private final List<String> problems = new ArrayList<>();
-    private final Thread shutdownHook = new Thread(this::remove, "acceptance-file-remove");
+    /** How long fio gets to exit on SIGTERM before it is killed, within the pod's 30 s of grace. */
+    static final Duration CHILDREN_GRACE = Duration.ofSeconds(5);
+
+    private final Thread shutdownHook = new Thread(this::stopChildrenAndRemove, "acceptance-file-remove");
     private boolean ours;
 
     /**
@@ -97,6 +106,24 @@ public final class AcceptanceFile implements AutoCloseable {
     /** Whether this run created the file and has not removed it yet. */
     public synchronized boolean present() {
         return ours;
+    }
+
+    /** At shutdown: the run's processes (fio, the counters' tools) are its only children; they go first. */
+    private void stopChildrenAndRemove() {
+        List<ProcessHandle> children = ProcessHandle.current().descendants().toList();
+        children.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + CHILDREN_GRACE.toNanos();
+        for (ProcessHandle child : children) {
+            try {
+                child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                child.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                child.destroyForcibly();
+            }
+        }
+        remove();
     }
 
     private synchronized void remove() {

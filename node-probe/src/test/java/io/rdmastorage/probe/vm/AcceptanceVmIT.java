@@ -115,12 +115,14 @@ class AcceptanceVmIT extends VmNodeTest {
                 + "for i in $(seq 600); do pgrep -f -- '--name=bandwidth' >/dev/null && break; sleep 0.5; done; "
                 + "ls -A " + NFS_MOUNT + "; pkill -TERM -f 'node-probe.jar acceptance'; "
                 + "for i in $(seq 120); do pgrep -f 'node-probe.jar acceptance' >/dev/null || break; sleep 0.5; done; "
-                + "echo ---; ls -A " + NFS_MOUNT + "; "
-                // in a pod the container's end takes fio with it; here it would read on for two minutes
+                + "echo ---; ls -A " + NFS_MOUNT + "; echo ---; pgrep -f -- '--name=bandwidth' || echo 'no fio'; "
+                // should the hook have missed fio, it would read on for two minutes
                 + "pkill -f -- '--name=bandwidth'; sleep 1", RUN_TIMEOUT);
 
         String[] parts = run.stdout().split("---");
         assertThat(parts[0]).as(run.stdout() + run.stderr()).contains("rdmastorage-acceptance-vm.fio");
+        // fio first, then the file: removed while fio still read it, NFS would keep it as a .nfsXXXX
+        assertThat(parts[2].strip()).as("the shutdown hook stops fio").isEqualTo("no fio");
         assertThat(parts[1].strip()).as("removed by the shutdown hook").isEqualTo(before);
     }
 
