@@ -7,7 +7,6 @@ import io.rdmastorage.probe.counters.CounterKey.Source;
 import io.rdmastorage.probe.counters.CounterReading;
 import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
-import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
 import java.time.Instant;
 import java.util.List;
@@ -25,22 +24,11 @@ class PathTransportProofTest {
 
     /** rxe0/1 moved {@code packets}; the NFS socket {@code nfsBytes} (null: ss not readable); GPFS {@code gpfsMiB}. */
     private static TransportTraffic traffic(long packets, Long nfsBytes, long gpfsMiB) {
-        CounterSnapshot.Builder before = new CounterSnapshot.Builder(0, Instant.EPOCH);
-        CounterSnapshot.Builder after = new CounterSnapshot.Builder(10_000_000_000L, Instant.EPOCH.plusSeconds(10));
-        before.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/sent_pkts"), CounterReading.of(1000));
-        before.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/rcvd_pkts"), CounterReading.of(1000));
-        after.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/sent_pkts"), CounterReading.of(1000 + packets / 2));
-        after.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/rcvd_pkts"), CounterReading.of(1000 + packets - packets / 2));
-        if (nfsBytes == null) {
-            before.unreadable(StorageCounters.SOCKETS, "nsenter not found under the host root");
-        } else {
-            before.put(new CounterKey(Source.TCP_SOCKET, NFS_SOCKET, "bytes_received"), CounterReading.of(5000));
-            after.put(new CounterKey(Source.TCP_SOCKET, NFS_SOCKET, "bytes_received"), CounterReading.of(5000 + nfsBytes));
-        }
         CounterKey gpfs = new CounterKey(Source.GPFS_PEER, "nsd01 10.0.0.1 sock 12", "recvd(MB)");
-        before.put(gpfs, new CounterReading(100, 0, 1024 * 1024));
-        after.put(gpfs, new CounterReading(100 + gpfsMiB, 0, 1024 * 1024));
-        return TransportTraffic.of(new CounterWindow(before.build(), after.build()), List.of("rxe0/1"));
+        return TransportProofTest.window(packets, NFS_SOCKET, nfsBytes, (before, after) -> {
+            before.put(gpfs, new CounterReading(100, 0, 1024 * 1024));
+            after.put(gpfs, new CounterReading(100 + gpfsMiB, 0, 1024 * 1024));
+        });
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,18 +28,29 @@ class TransportProofTest {
 
     /** rxe0/1 moved {@code packets}; the NVMe/TCP socket {@code tcpBytes} (null: ss not readable). */
     private static TransportTraffic traffic(long packets, Long tcpBytes) {
+        return window(packets, SOCKET, tcpBytes, (before, after) -> { });
+    }
+
+    /**
+     * A 10 s window in which soft-RoCE's rxe0/1 moved {@code packets} (packet counters, no bytes) and
+     * {@code socket} received {@code socketBytes} (null: ss not readable); {@code more} adds readings
+     * of other sources to both snapshots. Also the path run's proof test's windows.
+     */
+    static TransportTraffic window(long packets, String socket, Long socketBytes,
+                                   BiConsumer<CounterSnapshot.Builder, CounterSnapshot.Builder> more) {
         CounterSnapshot.Builder before = new CounterSnapshot.Builder(0, Instant.EPOCH);
         CounterSnapshot.Builder after = new CounterSnapshot.Builder(10_000_000_000L, Instant.EPOCH.plusSeconds(10));
         before.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/sent_pkts"), CounterReading.of(1000));
         before.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/rcvd_pkts"), CounterReading.of(1000));
         after.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/sent_pkts"), CounterReading.of(1000 + packets / 2));
         after.put(new CounterKey(Source.RDMA_PORT, "rxe0/1", "hw_counters/rcvd_pkts"), CounterReading.of(1000 + packets - packets / 2));
-        if (tcpBytes == null) {
+        if (socketBytes == null) {
             before.unreadable(StorageCounters.SOCKETS, "nsenter not found under the host root");
         } else {
-            before.put(new CounterKey(Source.TCP_SOCKET, SOCKET, "bytes_received"), CounterReading.of(5000));
-            after.put(new CounterKey(Source.TCP_SOCKET, SOCKET, "bytes_received"), CounterReading.of(5000 + tcpBytes));
+            before.put(new CounterKey(Source.TCP_SOCKET, socket, "bytes_received"), CounterReading.of(5000));
+            after.put(new CounterKey(Source.TCP_SOCKET, socket, "bytes_received"), CounterReading.of(5000 + socketBytes));
         }
+        more.accept(before, after);
         return TransportTraffic.of(new CounterWindow(before.build(), after.build()), List.of("rxe0/1"));
     }
 
