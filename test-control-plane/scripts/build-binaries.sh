@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the control-plane binaries the tests need (kube-apiserver, kubectl, etcd) from Go
+# Builds the control-plane binaries the tests need (kube-apiserver, kubectl, etcd; kubelet,
+# kube-scheduler and kube-controller-manager for the real-node tier) from Go
 # modules, because release tarballs cannot be downloaded where this project is built.
 #
 # Idempotent: binaries are cached under ~/.cache/rdma-storage-operator/{k8s,etcd}/<version>/
@@ -41,6 +42,9 @@ K8S_DIR="$CACHE_ROOT/k8s/$K8S_VERSION"
 ETCD_DIR="$CACHE_ROOT/etcd/$ETCD_VERSION"
 TEST_DIR="$KUBEAPITEST_ROOT/k8s/$K8S_VERSION-$GOOS_ARCH"
 
+# the real-node tier (RealNode) runs a real kubelet with the scheduler and controller-manager
+K8S_BINARIES=(kube-apiserver kubectl kubelet kube-scheduler kube-controller-manager)
+
 export CGO_ENABLED=0
 export GOFLAGS=-mod=mod
 # Each build gets a scratch module outside any repository (so no surrounding go.work applies).
@@ -55,11 +59,13 @@ flock 9
 # and replaces them with ./staging/... in its own go.mod; replace directives of dependencies are
 # ignored, so the wrapper module maps each of them to the published v0.<minor>.<patch>.
 build_k8s() {
-  if [[ -x "$K8S_DIR/kube-apiserver" && -x "$K8S_DIR/kubectl" ]]; then
+  local binary missing=0
+  for binary in "${K8S_BINARIES[@]}"; do [[ -x "$K8S_DIR/$binary" ]] || missing=1; done
+  if [[ $missing == 0 ]]; then
     return
   fi
   local started=$SECONDS work staging_version minor commit
-  log "building kube-apiserver and kubectl v$K8S_VERSION (first time only; takes several minutes)"
+  log "building ${K8S_BINARIES[*]} v$K8S_VERSION (first time only; takes several minutes)"
   work="$CACHE_ROOT/work/k8s-$K8S_VERSION"
   rm -rf "$work" && mkdir -p "$work" && cd "$work"
   staging_version="v0.${K8S_VERSION#*.}"
@@ -95,11 +101,11 @@ build_k8s() {
   log "compiling (about 2,000 packages on a cold Go cache)"
   mkdir -p out
   go build -v -trimpath -ldflags "$ldflags" -o out/ \
-    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kubectl 2>&1 | progress kubernetes
+    "${K8S_BINARIES[@]/#/k8s.io/kubernetes/cmd/}" 2>&1 | progress kubernetes
   mkdir -p "$K8S_DIR"
-  mv -f out/kube-apiserver out/kubectl "$K8S_DIR/"
+  for binary in "${K8S_BINARIES[@]}"; do mv -f "out/$binary" "$K8S_DIR/"; done
   cd / && rm -rf "$work"
-  log "kube-apiserver and kubectl built in $((SECONDS - started)) s -> $K8S_DIR"
+  log "${K8S_BINARIES[*]} built in $((SECONDS - started)) s -> $K8S_DIR"
 }
 
 build_etcd() {
