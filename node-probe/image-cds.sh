@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs inside the probe image at build time (node-probe/Dockerfile, scripts/build-probe-image.sh):
+# Runs inside the probe image at build time (node-probe/Dockerfile, scripts/build-image.sh):
 # a class-data-sharing archive of the classes a probe run loads. The probe runs once per node per
 # interval, and most of its wall time is JVM start (docs/benchmarks.md). The training run checks the
 # build environment itself, so every check takes its "nothing here" path; its verdict is ignored.

@@ -12,6 +12,7 @@ import io.rdmastorage.probe.parse.SysfsCounter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -145,6 +146,12 @@ public final class StorageCounters {
             ports.remove(GPFS_PORT);
         }
         if (ports.isEmpty()) {
+            return;
+        }
+        // an unreadable host namespace: nsenter would only say "Permission denied"
+        Optional<String> unreachable = tools.hostNetwork().problem();
+        if (unreachable.isPresent()) {
+            snapshot.unreadable(SOCKETS, unreachable.get());
             return;
         }
         // ss's own filter keeps a busy node's answer small; every item is one argv element

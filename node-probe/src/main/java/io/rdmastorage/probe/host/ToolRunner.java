@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +36,18 @@ public class ToolRunner {
     private final ToolLocator locator;
     private final ExecMode mode;
     private final Duration timeout;
+    private final LinkReader linkReader;
 
     public ToolRunner(HostRoot host, ToolLocator locator, ExecMode mode, Duration timeout) {
+        this(host, locator, mode, timeout, link -> Files.readSymbolicLink(link).toString());
+    }
+
+    ToolRunner(HostRoot host, ToolLocator locator, ExecMode mode, Duration timeout, LinkReader linkReader) {
         this.host = host;
         this.locator = locator;
         this.mode = mode;
         this.timeout = timeout;
+        this.linkReader = linkReader;
     }
 
     /** How long a tool may run before it is killed (--tool-timeout). */
@@ -79,17 +86,22 @@ public class ToolRunner {
      * name over netlink ({@code dcb}, {@code mlnx_qos}) find no such device in the probe pod's own
      * namespace. Where the host's PID 1 (through the host root) is in another namespace than the
      * probe, through {@code nsenter --net=/proc/1/ns/net}; where it is the same one (a host-network
-     * pod, the probe run on the host) or its namespace link is not there to enter (a fixture root),
-     * the tool runs as {@link #run} runs it. Shown as the tool's own command either way; a tool that
-     * is not there is NOT_FOUND under its own name, a host without nsenter cannot start it.
+     * pod, the probe run on the host) or there is no {@code /proc/1} to enter (a fixture root), the
+     * tool runs as {@link #run} runs it. Where PID 1's namespace is there but cannot be read (a
+     * machine that keeps its init from root), the tool does not run at all: run in the pod's own
+     * namespace it would report the pod's netdevs and sockets as the host's. Shown as the tool's own
+     * command either way; a tool that is not there is NOT_FOUND under its own name, a host without
+     * nsenter cannot start it.
      */
     public ToolResult runInHostNetwork(String tool, List<String> args) {
-        // the namespace link is not resolved like a file path: its target (net:[4026531840]) is no path
-        Optional<String> hostNetns = link(host.root().resolve(HOST_NETNS.substring(1)));
-        if (hostNetns.isEmpty() || hostNetns.equals(link(Path.of(HOST_NETNS.replace("/1/", "/self/"))))) {
+        String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
+        HostNetwork network = hostNetwork();
+        if (network.problem().isPresent()) {
+            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "", network.problem().get(), Duration.ZERO);
+        }
+        if (!network.enter()) {
             return run(tool, args);
         }
-        String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
         Optional<String> hostPath = locator.find(tool);
         if (hostPath.isEmpty()) {
             return new ToolResult(tool, shown, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
@@ -110,13 +122,41 @@ public class ToolRunner {
         return execute(tool, shown, argv);
     }
 
-    /** A namespace link's target ({@code net:[4026531840]}), empty when it is not there or not readable. */
-    private static Optional<String> link(Path path) {
-        try {
-            return Optional.of(Files.readSymbolicLink(path).toString());
-        } catch (IOException | UnsupportedOperationException | SecurityException e) {
-            return Optional.empty();
+    /**
+     * How a tool reaches the host's network: {@code enter} its namespace (it differs from the
+     * probe's), or run as it is (the same namespace, or no {@code /proc/1} under the host root);
+     * {@code problem} when PID 1's namespace is there but unreadable.
+     */
+    public record HostNetwork(boolean enter, Optional<String> problem) {
+    }
+
+    public HostNetwork hostNetwork() {
+        Path hostNetns = host.root().resolve(HOST_NETNS.substring(1));
+        if (Files.notExists(hostNetns, LinkOption.NOFOLLOW_LINKS)) {
+            return new HostNetwork(false, Optional.empty());
         }
+        // the namespace link is not resolved like a file path: its target (net:[4026531840]) is no path
+        String target;
+        try {
+            target = linkReader.read(hostNetns);
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            return new HostNetwork(false, Optional.of("cannot read the host's network namespace " + HOST_NETNS + " (" + why
+                    + "), and the probe's own network namespace may not be the host's"));
+        }
+        String own;
+        try {
+            own = linkReader.read(Path.of(HOST_NETNS.replace("/1/", "/self/")));
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            own = "";
+        }
+        return new HostNetwork(!target.equals(own), Optional.empty());
+    }
+
+    /** Reads a symbolic link's target; replaceable in tests, where PID 1's link cannot be made unreadable. */
+    interface LinkReader {
+        String read(Path link) throws IOException;
     }
 
     private ToolResult execute(String tool, String shown, List<String> argv) {

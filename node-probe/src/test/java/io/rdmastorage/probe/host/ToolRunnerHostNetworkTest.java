@@ -79,4 +79,31 @@ class ToolRunnerHostNetworkTest {
         assertThat(result.succeeded()).as(result.problem()).isTrue();
         assertThat(result.stdout()).isEqualTo("prio-pfc 3:on\n");
     }
+
+    /**
+     * PID 1's namespace is there but cannot be read (measured on a build machine whose init even root
+     * may not inspect: EACCES on readlink, nsenter "Permission denied"): the tool must not run in the
+     * probe's own namespace, where it would see the pod's netdevs and sockets as the host's.
+     */
+    @Test
+    void anUnreadableHostNamespaceIsNeverReplacedByTheProbesOwn() throws Exception {
+        FixtureHost host = otherNamespace(hostWithDcb());
+        host.script("/usr/bin/nsenter", "#!/bin/sh\necho entered > " + FixtureHost.shQuote(host.path("/nsenter.ran").toString()) + "\n");
+        HostRoot root = new HostRoot(host.root());
+        ToolRunner runner = new ToolRunner(root, new ToolLocator(root, Map.of()), ExecMode.DIRECT, Duration.ofSeconds(5), link -> {
+            if (link.startsWith(host.root())) {
+                throw new java.nio.file.AccessDeniedException(link.toString());
+            }
+            return Files.readSymbolicLink(link).toString();
+        });
+
+        ToolResult result = runner.runInHostNetwork("dcb", List.of("pfc", "show", "dev", "eth0"));
+
+        assertThat(result.outcome()).isEqualTo(ToolResult.Outcome.START_FAILED);
+        assertThat(result.stdout()).as("dcb did not run in the probe's namespace").isEmpty();
+        assertThat(result.problem()).isEqualTo("'dcb pfc show dev eth0' could not be started: cannot read the host's network "
+                + "namespace /proc/1/ns/net (permission denied), and the probe's own network namespace may not be the host's");
+        assertThat(Files.exists(host.path("/nsenter.ran"))).isFalse();
+        assertThat(runner.hostNetwork().problem()).isPresent();
+    }
 }
