@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Builds the probe image's root file system (Debian bookworm + node-probe/image-packages.txt, the
-# list node-probe/Dockerfile installs) into an empty or absent folder, without a container engine:
-#   scripts/probe-rootfs.sh OUT_DIR
-# The jar is not part of it: scripts/build-probe-image.sh adds it for the image, and the VM node
-# mounts the freshly built one. Needs mmdebstrap and root (or sudo).
+# Builds an image's root file system (Debian bookworm + the packages listed in PACKAGES_FILE, one per
+# line: node-probe/image-packages.txt, operator/image-packages.txt, the lists their Dockerfiles
+# install) into an empty or absent folder, without a container engine:
+#   scripts/image-rootfs.sh OUT_DIR PACKAGES_FILE
+# The jar is not part of it: scripts/build-image.sh adds it for the image, and the VM node mounts
+# the freshly built probe jar. Needs mmdebstrap and root (or sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: scripts/probe-rootfs.sh OUT_DIR}
-packages=$(grep -v -e '^#' -e '^[[:space:]]*$' node-probe/image-packages.txt | paste -sd, -)
+out=${1:?usage: scripts/image-rootfs.sh OUT_DIR PACKAGES_FILE}
+packages=$(grep -v -e '^#' -e '^[[:space:]]*$' "${2:?usage: scripts/image-rootfs.sh OUT_DIR PACKAGES_FILE}" | paste -sd, -)
 # like bookworm-slim: no manuals, no translations, no recommends (the JRE's postinst still
 # wants man1 for its alternatives' links)
 mmdebstrap --variant=apt --mode=root \

@@ -5,7 +5,7 @@
 # vmlinuz, initramfs.cpio, kernel-version) as the last line of stdout; progress goes to stderr.
 #   vm-node/build.sh
 # The cache key is the kernel package and a hash of the package lists and of the files baked in
-# (guest/, this script, scripts/probe-rootfs.sh); node-probe's jar is not baked in (the tests
+# (guest/, this script, scripts/image-rootfs.sh); node-probe's jar is not baked in (the tests
 # share it into the VM), so a jar change never rebuilds the userland. Needs root (or sudo),
 # mmdebstrap, apt-get, cpio; about 2 minutes and 700 MB of disk on the cold path.
 set -euo pipefail
@@ -27,7 +27,7 @@ fi
 kernel_version=$(apt-cache policy "$kernel_package" | awk '/Candidate:/ {print $2}')
 key=$( { echo "$kernel_package $kernel_version"
          cat "$here/host-packages.txt" "$repo/node-probe/image-packages.txt" "$here/build.sh" \
-             "$repo/scripts/probe-rootfs.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
+             "$repo/scripts/image-rootfs.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
 dir="$cache_root/$key"
 if [ -f "$dir/ready" ]; then
   echo "$dir"
@@ -66,7 +66,7 @@ $sudo mmdebstrap --variant=apt --mode=root --quiet \
 
 say "[3/5] probe image rootfs (node-probe/image-packages.txt) at /var/lib/probe-pod/rootfs"
 $sudo mkdir -p "$root/var/lib/probe-pod"
-$sudo "$repo/scripts/probe-rootfs.sh" "$root/var/lib/probe-pod/rootfs" >/dev/null 2>"$work/probe-rootfs.log" \
+$sudo "$repo/scripts/image-rootfs.sh" "$root/var/lib/probe-pod/rootfs" "$repo/node-probe/image-packages.txt" >/dev/null 2>"$work/probe-rootfs.log" \
   || { cat "$work/probe-rootfs.log" >&2; exit 1; }
 # mount points a pod's runtime would provide: the host root, and the jar (shared in at run time)
 $sudo mkdir -p "$root/var/lib/probe-pod/rootfs/host" "$root/var/lib/probe-pod/rootfs/opt/node-probe"

@@ -9,11 +9,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.Properties;
 
 /**
- * Where the kube-apiserver, kubectl and etcd binaries are. They are built from Go modules by
+ * Where the kube-apiserver, kubectl and etcd binaries are (and kubelet, kube-scheduler and
+ * kube-controller-manager, for {@link RealNode}). They are built from Go modules by
  * {@code build-binaries.sh} (shipped in this jar) into {@code ~/.cache/rdma-storage-operator/},
  * keyed by version; when they are missing the script is run here, so a test needs no extra step.
  */
-public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, String kubernetesVersion) {
+public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, Path kubelet, Path kubeScheduler,
+                                   Path kubeControllerManager, String kubernetesVersion) {
 
     private static final String RESOURCES = "/io/rdmastorage/testing/";
 
@@ -23,10 +25,14 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
         String k8s = versions.getProperty("k8s.version");
         String etcd = versions.getProperty("etcd.version");
         Path cache = cacheRoot();
+        Path kubernetes = cache.resolve("k8s").resolve(k8s);
         ControlPlaneBinaries binaries = new ControlPlaneBinaries(
-                cache.resolve("k8s").resolve(k8s).resolve("kube-apiserver"),
-                cache.resolve("k8s").resolve(k8s).resolve("kubectl"),
+                kubernetes.resolve("kube-apiserver"),
+                kubernetes.resolve("kubectl"),
                 cache.resolve("etcd").resolve(etcd).resolve("etcd"),
+                kubernetes.resolve("kubelet"),
+                kubernetes.resolve("kube-scheduler"),
+                kubernetes.resolve("kube-controller-manager"),
                 k8s);
         if (!binaries.present()) {
             runBuildScript();
@@ -38,7 +44,8 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
     }
 
     boolean present() {
-        return Files.isExecutable(kubeApiServer) && Files.isExecutable(kubectl) && Files.isExecutable(etcd);
+        return Files.isExecutable(kubeApiServer) && Files.isExecutable(kubectl) && Files.isExecutable(etcd)
+                && Files.isExecutable(kubelet) && Files.isExecutable(kubeScheduler) && Files.isExecutable(kubeControllerManager);
     }
 
     /** Same rule as build-binaries.sh: $RSO_BINARY_CACHE, else $XDG_CACHE_HOME or ~/.cache. */

@@ -1,14 +1,9 @@
 package io.rdmastorage.testing;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** The real kubectl binary, pointed at one control plane through its kubeconfig file. */
 public final class Kubectl {
@@ -46,27 +41,6 @@ public final class Kubectl {
         command.add(binary.toString());
         command.add("--kubeconfig=" + kubeconfig);
         command.addAll(args);
-        try {
-            Process process = new ProcessBuilder(command).start();
-            // Drain both streams concurrently so a chatty kubectl never blocks on a full pipe.
-            OutputCollector out = OutputCollector.start(process.getInputStream(), "kubectl-stdout");
-            OutputCollector err = OutputCollector.start(process.getErrorStream(), "kubectl-stderr");
-            try (OutputStream in = process.getOutputStream()) {
-                if (stdin != null) {
-                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("kubectl " + args + " did not finish within " + TIMEOUT);
-            }
-            return new CommandResult(process.exitValue(),
-                    new String(out.bytes(5_000), StandardCharsets.UTF_8), new String(err.bytes(5_000), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running kubectl", e);
-        }
+        return Commands.run(TIMEOUT, stdin, command);
     }
 }

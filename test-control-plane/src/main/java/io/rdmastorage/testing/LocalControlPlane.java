@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,7 +58,10 @@ public final class LocalControlPlane implements AutoCloseable {
     private final ControlPlaneBinaries binaries;
     private final Path workDir;
     private final String adminToken;
+    private final List<String> nodeNames;
+    private final String nodeToken;
     private final List<KubernetesClient> clients = new ArrayList<>();
+    private final List<ServerProcess> controllers = new ArrayList<>();
     private ServerProcess etcd;
     private ServerProcess apiServer;
     private int port;
@@ -68,16 +69,39 @@ public final class LocalControlPlane implements AutoCloseable {
     private Path kubeconfig;
     private KubernetesClient adminClient;
 
-    private LocalControlPlane(ControlPlaneBinaries binaries, Path workDir) {
+    private LocalControlPlane(ControlPlaneBinaries binaries, Path workDir, List<String> nodeNames) {
         this.binaries = binaries;
         this.workDir = workDir;
+        this.nodeNames = List.copyOf(nodeNames);
+        this.adminToken = randomToken();
+        this.nodeToken = randomToken();
+    }
+
+    private static String randomToken() {
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
-        this.adminToken = HexFormat.of().formatHex(random);
+        return HexFormat.of().formatHex(random);
     }
 
     /** Starts a new control plane (building the binaries first if this machine has none). */
     public static LocalControlPlane start(String... extraApiServerFlags) {
+        return start(List.of(), List.of(extraApiServerFlags));
+    }
+
+    /**
+     * A control plane for {@link RealNode}s named {@code nodeNames}: the Node authorizer beside RBAC
+     * (each kubelet acts as {@code system:node:<name>}), the ServiceAccount admission plugin (pods get
+     * their projected token), and kube-controller-manager and kube-scheduler (Deployments,
+     * ReplicaSets, service accounts, the root CA ConfigMap, garbage collection, scheduling).
+     */
+    public static LocalControlPlane startWithControllers(String... nodeNames) {
+        if (nodeNames.length == 0) {
+            throw new IllegalArgumentException("name at least one node");
+        }
+        return start(List.of(nodeNames), List.of());
+    }
+
+    private static LocalControlPlane start(List<String> nodeNames, List<String> extraApiServerFlags) {
         ControlPlaneBinaries binaries = ControlPlaneBinaries.ensure();
         Path workDir;
         try {
@@ -85,9 +109,12 @@ public final class LocalControlPlane implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LocalControlPlane plane = new LocalControlPlane(binaries, workDir);
+        LocalControlPlane plane = new LocalControlPlane(binaries, workDir, nodeNames);
         try {
-            plane.boot(List.of(extraApiServerFlags));
+            plane.boot(extraApiServerFlags);
+            if (!nodeNames.isEmpty()) {
+                plane.startControllers();
+            }
             return plane;
         } catch (RuntimeException e) {
             plane.close();
@@ -116,10 +143,16 @@ public final class LocalControlPlane implements AutoCloseable {
             Path signingKey = writePem(pki.resolve("sa.key"), "PRIVATE KEY", serviceAccountKey.getPrivate().getEncoded());
             Path verifyKey = writePem(pki.resolve("sa.pub"), "PUBLIC KEY", serviceAccountKey.getPublic().getEncoded());
             Path tokens = workDir.resolve("tokens.csv");
-            Files.writeString(tokens, adminToken + ",admin,admin-uid,\"system:masters\"\n");
+            StringBuilder tokenLines = new StringBuilder(adminToken + ",admin,admin-uid,\"system:masters\"\n");
+            for (String node : nodeNames) {
+                // one token for every node keeps the file simple; the user name tells them apart
+                tokenLines.append(nodeToken(node)).append(",system:node:").append(node).append(",node-").append(node)
+                        .append(",\"system:nodes\"\n");
+            }
+            Files.writeString(tokens, tokenLines);
 
-            int etcdPort = freePort();
-            int peerPort = freePort();
+            int etcdPort = LoopbackPorts.free();
+            int peerPort = LoopbackPorts.free();
             String etcdUrl = "http://127.0.0.1:" + etcdPort;
             String peerUrl = "http://127.0.0.1:" + peerPort;
             etcd = ServerProcess.start("etcd", List.of(binaries.etcd().toString(),
@@ -134,7 +167,7 @@ public final class LocalControlPlane implements AutoCloseable {
                     "--unsafe-no-fsync",
                     "--log-level=warn"), workDir.resolve("etcd.log"));
 
-            port = freePort();
+            port = LoopbackPorts.free();
             List<String> command = new ArrayList<>(List.of(binaries.kubeApiServer().toString(),
                     "--etcd-servers=" + etcdUrl,
                     "--bind-address=127.0.0.1",
@@ -143,14 +176,14 @@ public final class LocalControlPlane implements AutoCloseable {
                     // the server writes a self-signed serving certificate and its CA here
                     "--cert-dir=" + pki,
                     "--token-auth-file=" + tokens,
-                    "--authorization-mode=RBAC",
+                    "--authorization-mode=" + (nodeNames.isEmpty() ? "RBAC" : "Node,RBAC"),
                     "--service-account-issuer=" + SERVICE_ACCOUNT_ISSUER,
                     "--service-account-signing-key-file=" + signingKey,
                     "--service-account-key-file=" + verifyKey,
                     "--service-cluster-ip-range=10.0.0.0/24",
                     "--allow-privileged=true",
-                    // no controller-manager creates the default service account that this plugin demands
-                    "--disable-admission-plugins=ServiceAccount",
+                    // without a controller-manager nothing creates the default service account that this plugin demands
+                    nodeNames.isEmpty() ? "--disable-admission-plugins=ServiceAccount" : "--enable-admission-plugins=ServiceAccount",
                     // the 'kubernetes' service endpoint cannot be a loopback address
                     "--endpoint-reconciler-type=none",
                     "--profiling=false"));
@@ -214,6 +247,70 @@ public final class LocalControlPlane implements AutoCloseable {
 
     public String url() {
         return "https://127.0.0.1:" + port;
+    }
+
+    /** The API server's port on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
+    private String nodeToken(String node) {
+        return nodeToken + "-" + node;
+    }
+
+    private void startControllers() {
+        Path pki = workDir.resolve("pki");
+        String kubeconfigFlag = kubeconfig.toString();
+        controllers.add(ServerProcess.start("kube-controller-manager", List.of(binaries.kubeControllerManager().toString(),
+                "--kubeconfig=" + kubeconfigFlag,
+                "--authentication-kubeconfig=" + kubeconfigFlag,
+                "--authorization-kubeconfig=" + kubeconfigFlag,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + LoopbackPorts.free(),
+                "--cert-dir=" + workDir.resolve("controller-manager-pki"),
+                // no cloud and no pod CIDRs to allocate; the node lifecycle controller stays: it lifts the
+                // not-ready taint a kubelet registers with, so that Deployments' pods can be scheduled
+                "--controllers=*,-nodeipam,-route,-cloud-node-lifecycle,-service-lb-controller",
+                // published as the kube-root-ca.crt ConfigMap that every pod's token volume carries
+                "--root-ca-file=" + pki.resolve("apiserver.crt"),
+                "--service-account-private-key-file=" + pki.resolve("sa.key"),
+                "--flex-volume-plugin-dir=" + workDir.resolve("flexvolume"),
+                "--v=1"), workDir.resolve("kube-controller-manager.log")));
+        controllers.add(ServerProcess.start("kube-scheduler", List.of(binaries.kubeScheduler().toString(),
+                "--kubeconfig=" + kubeconfigFlag,
+                "--authentication-kubeconfig=" + kubeconfigFlag,
+                "--authorization-kubeconfig=" + kubeconfigFlag,
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                "--secure-port=" + LoopbackPorts.free(),
+                "--cert-dir=" + workDir.resolve("scheduler-pki"),
+                "--v=1"), workDir.resolve("kube-scheduler.log")));
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        // the default service account in default: the service-account controller is working
+        while (adminClient.serviceAccounts().inNamespace("default").withName("default").get() == null) {
+            controllers.forEach(ServerProcess::checkAlive);
+            sleepUntil(deadline, "kube-controller-manager to create the default service account");
+        }
+    }
+
+    /**
+     * A kubeconfig for the kubelet of node {@code node} (one of {@link #startWithControllers}'s),
+     * reaching the API server at {@code server} (its certificate must name that address).
+     */
+    public Path writeNodeKubeconfig(String node, Path file, String server) {
+        if (!nodeNames.contains(node)) {
+            throw new IllegalArgumentException("no token for node " + node + ": start the control plane with it");
+        }
+        return writeKubeconfig(file, server, "system:node:" + node, nodeToken(node));
+    }
+
+    /** Whether the Node {@code name} exists with condition Ready True. */
+    public boolean isNodeReady(String name) {
+        var node = adminClient.nodes().withName(name).get();
+        return node != null && node.getStatus() != null && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     /** A kubeconfig file for the admin identity (for kubectl, Helm, or {@code KUBECONFIG=}). */
@@ -343,6 +440,10 @@ public final class LocalControlPlane implements AutoCloseable {
     }
 
     private Path writeKubeconfig(Path file, String user, String token) {
+        return writeKubeconfig(file, url(), user, token);
+    }
+
+    private Path writeKubeconfig(Path file, String server, String user, String token) {
         String yaml = """
                 apiVersion: v1
                 kind: Config
@@ -362,7 +463,7 @@ public final class LocalControlPlane implements AutoCloseable {
                     user: %s
                     namespace: default
                 current-context: local
-                """.formatted(url(), caBundle, user, token, user);
+                """.formatted(server, caBundle, user, token, user);
         try {
             Files.writeString(file, yaml);
             return file;
@@ -393,17 +494,13 @@ public final class LocalControlPlane implements AutoCloseable {
         return file;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** Stops kube-apiserver and etcd and deletes the work directory (all data). */
+    /** Stops the controllers, kube-apiserver and etcd and deletes the work directory (all data). */
     @Override
     public synchronized void close() {
         clients.forEach(KubernetesClient::close);
         clients.clear();
+        controllers.forEach(ServerProcess::close);
+        controllers.clear();
         if (apiServer != null) {
             apiServer.close();
         }

@@ -1,0 +1,3 @@
+module rdmastorage.local/rso-node
+
+go 1.24
