@@ -156,7 +156,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
         findings.addAll(RdmaLinks.judge(facts.links(), rdma, sysfs.working(), report, details));
-        String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(rdma);
+        String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(facts.links(), sysfs.working(), rdma);
         if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
             return Judgement.of(findings, Finding.passed(PORTS_ACTIVE, passedMessage), details);
         }
