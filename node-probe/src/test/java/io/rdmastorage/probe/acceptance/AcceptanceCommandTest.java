@@ -145,6 +145,20 @@ class AcceptanceCommandTest {
     }
 
     @Test
+    void anInterruptedFioIsAPartialRunWithItsFiguresNotNoIo() throws IOException {
+        List<String> args = new ArrayList<>(List.of("acceptance", "--host-root", host.root().toString(), "--exec-mode", "direct",
+                "--node", "test-node", "--spec", dir.resolve("spec.json").toString(), "--tool", "fio=" + dir.resolve("bin/fio")));
+        Files.writeString(dir.resolve("spec.json"), spec("[\"tcp\"]", true));
+        AcceptanceFixtures.interruptedFio(dir.resolve("bin/fio"));
+
+        JsonNode doc = json(ProbeRun.run(args, "").stdout());
+
+        assertThat(doc.get("complete").asBoolean()).isFalse();
+        assertThat(doc.get("message").asText()).startsWith("tcp: latency: fio was stopped by signal 2 after 501,656 I/Os in 60.0 s")
+                .contains("8,361 IOPS", "a partial run, not judged").doesNotContain("no I/O");
+    }
+
+    @Test
     void withoutConnectAMissingTransportIsNotMeasuredAndSaysHowToConnectIt() throws IOException {
         ProbeRun run = acceptance(spec("[\"rdma\",\"tcp\"]", false));
 
