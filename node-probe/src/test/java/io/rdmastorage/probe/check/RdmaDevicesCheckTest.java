@@ -257,6 +257,16 @@ class RdmaDevicesCheckTest {
         assertThat(check.path("message").asText()).contains("bond0 with MTU 1500").contains("`ip link set bond0 mtu 4200`");
     }
 
+    @Test
+    void anExpectedDeviceWithoutItsPortsDirectoryIsUnknownNotMissing() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.healthy(host()).delete("/sys/class/infiniband/mlx5_1/ports"),
+                RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("PortStateUnreadable");
+        assertThat(check.path("message").asText()).contains("mlx5_1 is listed under /sys/class/infiniband but shows no ports/");
+    }
+
     private static final String VLAN_SPEC = "{\"rdma\":{\"devices\":[\"mlx5_0/1\"],\"minMtu\":4096}}";
 
     @Test
