@@ -57,7 +57,8 @@ final class FioWorkloads {
                     .run(FIO, workload.fioArguments(run, filename));
             Optional<ProcStat> after = procStat(host);
             Optional<FioJson.Run> parsed = FioJson.parse(fio.stdout());
-            if (!fio.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || parsed.get().totalIos() == 0) {
+            if (!fio.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || !parsed.get().movedData()
+                    || parsed.get().interrupted()) {
                 return new Measured(numbers, workload.field() + ": " + problem(fio, parsed), bytes, ios, version);
             }
             FioJson.Run r = parsed.get();
@@ -65,8 +66,8 @@ final class FioWorkloads {
             Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
             numbers.put(workload, new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), r.p50Micros(), r.p99Micros(),
                     r.p999Micros(), cpu));
-            bytes += r.bytesPerSecond() * r.runtimeMillis() / 1000;
-            ios += r.totalIos();
+            bytes += r.ioBytes() > 0 ? r.ioBytes() : r.bytesPerSecond() * r.runtimeMillis() / 1000;
+            ios += Math.max(r.totalIos(), 0);
         }
         return new Measured(numbers, "", bytes, ios, version);
     }
@@ -82,6 +83,12 @@ final class FioWorkloads {
         }
         if (parsed.isPresent() && parsed.get().error() != 0) {
             return "fio's job ended with error " + parsed.get().error() + " (an errno): " + fio.problem();
+        }
+        int signal = parsed.map(FioJson.Run::signal).filter(s -> s != 0).orElse(FioJson.signal(fio.stderr()));
+        if (parsed.isPresent() && (signal != 0 || (!fio.succeeded() && parsed.get().movedData()))) {
+            // a partial run: say what it is and what it did, not that it did nothing
+            return "fio was stopped " + (signal != 0 ? "by signal " + signal : "before the end") + " after "
+                    + parsed.get().figures() + ": a partial run, not judged; " + fio.problem();
         }
         if (parsed.isPresent()) {
             return "fio completed no I/O: " + fio.problem();

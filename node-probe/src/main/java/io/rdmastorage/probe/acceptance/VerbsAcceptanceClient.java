@@ -202,10 +202,13 @@ public final class VerbsAcceptanceClient {
 
     private Measured fio(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
         Optional<FioJson.Run> parsed = FioJson.parseWrite(result.stdout());
-        if (!result.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || parsed.get().totalIos() == 0) {
+        if (!result.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || !parsed.get().movedData()
+                || parsed.get().interrupted()) {
             String why = result.outcome() == ToolResult.Outcome.NOT_FOUND ? "fio not found in the probe image"
                     : parsed.isPresent() && parsed.get().error() != 0 ? "fio's job ended with error " + parsed.get().error()
-                    + " (an errno; 111: nothing listened on " + peer + " port " + w.port(basePort) + ")" : result.problem();
+                    + " (an errno; 111: nothing listened on " + peer + " port " + w.port(basePort) + ")"
+                    : parsed.isPresent() && parsed.get().movedData() ? "fio was stopped after " + parsed.get().figures()
+                    + ": a partial run, not judged; " + result.problem() : result.problem();
             return Measured.failed(why);
         }
         FioJson.Run r = parsed.get();
@@ -213,10 +216,10 @@ public final class VerbsAcceptanceClient {
         if (w.workload() == Workload.LATENCY) {
             // a ping-pong's completion latency is the whole round trip; perftest reports half of it
             return new Measured(new AcceptanceReport.Numbers(r.iops(), 0, half(r.p50Micros()), half(r.p99Micros()),
-                    half(r.p999Micros()), cpu), 2L * r.totalIos() * w.messageBytes(), 2L * r.totalIos(), "");
+                    half(r.p999Micros()), cpu), 2L * Math.max(r.totalIos(), 0) * w.messageBytes(), 2L * Math.max(r.totalIos(), 0), "");
         }
         return new Measured(new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), null, null, null, cpu),
-                r.bytesPerSecond() * r.runtimeMillis() / 1000, r.totalIos(), "");
+                r.bytesPerSecond() * r.runtimeMillis() / 1000, Math.max(r.totalIos(), 0), "");
     }
 
     private static Double half(Double micros) {

@@ -9,6 +9,7 @@ import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NfsMountStats;
+import io.rdmastorage.probe.parse.NfsNetid;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
 import io.rdmastorage.probe.parse.ProcMounts;
@@ -155,7 +156,12 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
     }
 
     private static boolean rdmaMount(ProcMounts.Mount m) {
-        return m.nfs() && m.option("proto").filter("rdma"::equals).isPresent();
+        return m.nfs() && netid(m).filter(NfsNetid::rdma).isPresent();
+    }
+
+    /** The mount's netid: rdma and rdma6 (an IPv6 server) are both RDMA, as tcp and tcp6 are both TCP. */
+    private static Optional<NfsNetid> netid(ProcMounts.Mount m) {
+        return m.option("proto").flatMap(NfsNetid::parse);
     }
 
     private static void judgeMount(String point, ProcMounts mounts, Facts facts, boolean moduleLoaded, List<String> shown,
@@ -166,43 +172,48 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
             findings.add(Finding.of(Status.FALSE, NOT_MOUNTED, point + " has no NFS mount in " + MOUNTS
                     + at.map(m -> " (it is " + m.fsType() + " from " + m.device() + ")").orElse(" (nothing is mounted there)")
                     + ", so its I/O cannot be NFS over RDMA. Mount it: `mount -t nfs -o proto=rdma,port=" + RDMA_PORT
-                    + " <server>:<export> " + point + "`", point + " not mounted"));
+                    + " <server>:<export> " + point + "` (proto=rdma6 for a server's IPv6 address)", point + " not mounted"));
             return;
         }
         ProcMounts.Mount mount = at.get();
         String proto = mount.option("proto").orElse("(none)");
+        Optional<NfsNetid> netid = netid(mount);
+        // a remount keeps the server's address family: rdma6 for an IPv6 server, as tcp6 names it
+        String rdmaProto = "proto=" + netid.map(NfsNetid::rdmaNetid).orElse(NfsNetid.RDMA);
         // the kernel leaves port= out of the options when it is the transport's default
         String what = point + " (" + mount.device() + ", " + mount.fsType() + mount.option("vers").map(v -> " vers=" + v).orElse("")
                 + ", proto=" + proto + mount.option("port").map(p -> " port=" + p).orElse("");
         Optional<NfsMountStats.NfsMount> stats = facts.mountStats().flatMap(s -> s.at(point));
         List<String> transports = stats.map(NfsMountStats.NfsMount::transports).orElse(List.of());
-        long rdma = transports.stream().filter("rdma"::equals).count();
+        long rdma = transports.stream().filter(NfsNetid.RDMA::equals).count();
         String xprts = transports.isEmpty() ? "no xprt line" : rdma == transports.size()
                 ? transports.size() + " xprt rdma" : String.join(", ", new LinkedHashSet<>(transports)) + " xprt";
         shown.add(point + ": proto=" + proto + ", " + (stats.isPresent() ? xprts : "no mountstats"));
-        if (!proto.equals("rdma")) {
+        if (netid.filter(NfsNetid::rdma).isEmpty()) {
             findings.add(Finding.of(Status.FALSE, MOUNT_NOT_RDMA, what + " in " + MOUNTS + (transports.isEmpty() ? ""
                     : "; " + String.join(", ", new LinkedHashSet<>(transports)) + " transport in " + MOUNTSTATS) + ") is not "
                     + "mounted over RDMA: its I/O goes over " + proto + ". The transport cannot be changed by a remount: "
-                    + "`umount " + point + "` and mount it again with `-o proto=rdma,port=" + RDMA_PORT + "` (the server must "
-                    + "listen on rdma " + RDMA_PORT + ": `echo rdma " + RDMA_PORT + " > /proc/fs/nfsd/portlist`)"
+                    + "`umount " + point + "` and mount it again with `-o " + rdmaProto + ",port=" + RDMA_PORT + "` (the server "
+                    + "must listen on rdma " + RDMA_PORT + ": `echo rdma " + RDMA_PORT + " > /proc/fs/nfsd/portlist`)"
                     + (moduleLoaded ? "" : "; rpcrdma is not loaded on this node: `modprobe rpcrdma` first"),
                     point + " proto=" + proto));
         } else if (transports.isEmpty()) {
-            findings.add(Finding.of(Status.UNKNOWN, TRANSPORT_UNKNOWN, what + ") says proto=rdma in " + MOUNTS + ", but "
+            findings.add(Finding.of(Status.UNKNOWN, TRANSPORT_UNKNOWN, what + ") says proto=" + proto + " in " + MOUNTS + ", but "
                     + (facts.mountStats().isEmpty() ? MOUNTSTATS + " cannot be read (the probe must run as root)"
                     : stats.isEmpty() ? MOUNTSTATS + " has no block for it" : MOUNTSTATS + " lists no RPC transport (xprt:) for it")
                     + ", so the transport its I/O really uses cannot be confirmed. Run `grep -A20 '" + point + "' "
                     + MOUNTSTATS + "` on the node", point + " transport not shown"));
         } else if (rdma < transports.size()) {
-            findings.add(Finding.of(Status.FALSE, MOUNT_NOT_RDMA, what + ") says proto=rdma in " + MOUNTS + ", but "
+            List<String> others = List.copyOf(new LinkedHashSet<>(transports.stream().filter(t -> !t.equals(NfsNetid.RDMA)).toList()));
+            findings.add(Finding.of(Status.FALSE, MOUNT_NOT_RDMA, what + ") says proto=" + proto + " in " + MOUNTS + ", but "
                     + (transports.size() - rdma) + " of its " + transports.size() + " RPC transports in " + MOUNTSTATS + " are "
-                    + String.join(", ", new LinkedHashSet<>(transports.stream().filter(t -> !t.equals("rdma")).toList()))
-                    + ": that share of its I/O goes over TCP. Remount it with only proto=rdma (no trunking over TCP "
-                    + "addresses): `umount " + point + "`, then `mount -o proto=rdma,port=" + RDMA_PORT + "`",
+                    + String.join(", ", others) + ": that share of its I/O goes over "
+                    + String.join("/", others.stream().map(t -> t.toUpperCase(java.util.Locale.ROOT)).toList())
+                    + ". Remount it with only " + rdmaProto + " (no trunking over TCP addresses): `umount " + point
+                    + "`, then `mount -o " + rdmaProto + ",port=" + RDMA_PORT + "`",
                     point + " " + (transports.size() - rdma) + " non-rdma transport(s)"));
         } else if (!moduleLoaded && facts.modules().isPresent()) {
-            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, what + ") says proto=rdma in " + MOUNTS
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, what + ") says proto=" + proto + " in " + MOUNTS
                     + " with " + transports.size() + " rdma transport(s) in " + MOUNTSTATS + ", but the kernel has no "
                     + String.join("/", RDMA_MODULES) + " module (" + MODULES + ", /sys/module): they cannot both be this "
                     + "host's. Run `lsmod | grep rpcrdma` and `nfsstat -m` on the node itself", point + ": the mount and "

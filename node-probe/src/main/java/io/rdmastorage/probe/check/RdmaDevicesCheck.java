@@ -156,7 +156,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
         findings.addAll(RdmaLinks.judge(facts.links(), rdma, sysfs.working(), report, details));
-        String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(rdma);
+        String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(facts.links(), sysfs.working(), rdma);
         if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
             return Judgement.of(findings, Finding.passed(PORTS_ACTIVE, passedMessage), details);
         }
@@ -221,6 +221,11 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                         "expected " + wanted + " but " + SYSFS_CLASS + " has no " + wanted.device() + " (found "
                         + String.join(", ", devices) + "): check the card (`lspci -d 15b3:`), its driver "
                         + "(`dmesg | grep -i mlx5`), and whether udev renamed it (`rdma link`)", wanted + " missing"));
+            } else if (port == null && ports.keySet().stream().noneMatch(p -> p.startsWith(wanted.device() + "/"))) {
+                // every RDMA device has a port: none listed means its ports/ could not be read, not that port N is gone
+                findings.add(Finding.of(Status.UNKNOWN, PORT_STATE_UNREADABLE, wanted.device() + " is listed under "
+                        + SYSFS_CLASS + " but shows no ports/ entries, so " + wanted + " cannot be judged: check that the "
+                        + "probe mounts the host's /sys, and `ibstat " + wanted.device() + "`", wanted + " unreadable"));
             } else if (port == null) {
                 findings.add(Finding.of(Status.FALSE, DEVICE_MISSING,
                         wanted.device() + " has no port " + wanted.port() + " (its ports: " + portsOf(wanted.device(), ports)

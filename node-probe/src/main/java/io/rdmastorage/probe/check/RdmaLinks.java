@@ -34,16 +34,46 @@ public final class RdmaLinks {
     /**
      * What the host shows about links.
      *
-     * @param gids      the used GID entries of RoCE ports (Ethernet, not iWARP), by port name
-     * @param netdevs   the netdev of each Ethernet port, by port name, where one is known
-     * @param netdevMtu each such netdev's MTU
-     * @param hcas      firmware, board id and PCIe link per device
+     * @param gids        the used GID entries of RoCE ports (Ethernet, not iWARP), by port name; a port whose
+     *                    {@code gids/} directory is not there is in {@code gidsMissing} instead
+     * @param netdevs     the port's own netdev ({@link NetdevStack#ofPort}), by port name, where one is known
+     * @param netdevMtu   the MTU of each netdev the ports and their GIDs name
+     * @param hcas        firmware, board id and PCIe link per device
+     * @param lowers      for a GID's netdev that is not the port's own (a VLAN, a macvlan, a bond), the device it sits on
+     * @param gidsMissing RoCE ports without a {@code gids/} directory: their table is unknown, not empty
      */
     public record Facts(Map<String, List<RoceGid>> gids, Map<String, String> netdevs, Map<String, Integer> netdevMtu,
-                 Map<String, Hca> hcas) {
+                 Map<String, Hca> hcas, Map<String, String> lowers, List<String> gidsMissing) {
+
+        /** A host whose GIDs name only the ports' own netdevs. */
+        public Facts(Map<String, List<RoceGid>> gids, Map<String, String> netdevs, Map<String, Integer> netdevMtu,
+                     Map<String, Hca> hcas) {
+            this(gids, netdevs, netdevMtu, hcas, Map.of(), List.of());
+        }
 
         public static Facts none() {
             return new Facts(Map.of(), Map.of(), Map.of(), Map.of());
+        }
+
+        /**
+         * The netdevs that carry a port's storage traffic: those of its routable RoCE v2 GIDs (an IP
+         * address, not fe80::), in GID order. A VLAN's or macvlan's address puts its GIDs on that
+         * device, not on the port's own netdev.
+         */
+        public List<String> storageNetdevs(String port) {
+            return gids.getOrDefault(port, List.of()).stream().filter(RdmaLinks::routableV2).map(RoceGid::ndev)
+                    .filter(n -> !n.isEmpty()).distinct().toList();
+        }
+
+        /** What the MTU is judged on: the storage netdevs, else the port's own netdev. */
+        List<String> judgedNetdevs(String port) {
+            List<String> storage = storageNetdevs(port);
+            return !storage.isEmpty() ? storage : Optional.ofNullable(netdevs.get(port)).map(List::of).orElse(List.of());
+        }
+
+        /** "eth1.100 (over eth1)", or the bare name. */
+        String describe(String netdev) {
+            return netdev + Optional.ofNullable(lowers.get(netdev)).map(l -> " (over " + l + ")").orElse("");
         }
     }
 
@@ -58,6 +88,8 @@ public final class RdmaLinks {
         Map<String, List<RoceGid>> gids = new LinkedHashMap<>();
         Map<String, String> netdevs = new LinkedHashMap<>();
         Map<String, Integer> mtus = new LinkedHashMap<>();
+        Map<String, String> lowers = new LinkedHashMap<>();
+        List<String> gidsMissing = new ArrayList<>();
         for (SysfsIbPort port : ports.values()) {
             if (port.infiniband()) {
                 continue;
@@ -65,15 +97,24 @@ public final class RdmaLinks {
             // iWARP (node_type "4: RNIC") is Ethernet too, but addresses peers by IP, without RoCE GIDs
             boolean iwarp = host.readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/node_type")
                     .map(t -> t.startsWith("4:")).orElse(false);
-            List<RoceGid> table = iwarp ? List.of() : gidTable(host, port);
+            Optional<String> own = NetdevStack.ofPort(host, RdmaDevicesCheck.SYSFS_CLASS, port.device(), port.port());
+            own.ifPresent(netdev -> netdevs.put(port.name(), netdev));
+            List<String> named = new ArrayList<>(own.stream().toList());
             if (!iwarp) {
-                gids.put(port.name(), table);
+                Optional<List<RoceGid>> table = gidTable(host, port);
+                if (table.isEmpty()) {
+                    gidsMissing.add(port.name());
+                }
+                gids.put(port.name(), table.orElse(List.of()));
+                table.orElse(List.of()).stream().map(RoceGid::ndev).filter(n -> !n.isEmpty() && !named.contains(n))
+                        .forEach(named::add);
             }
-            netdev(host, port, table).ifPresent(netdev -> {
-                netdevs.put(port.name(), netdev);
-                host.readAttribute("/sys/class/net/" + netdev + "/mtu").flatMap(RdmaLinks::number)
-                        .ifPresent(mtu -> mtus.put(netdev, mtu));
-            });
+            for (String netdev : named) {
+                NetdevStack.mtu(host, netdev).ifPresent(mtu -> mtus.put(netdev, mtu));
+                if (own.isPresent() && !netdev.equals(own.get())) {
+                    NetdevStack.under(host, netdev).stream().findFirst().ifPresent(lower -> lowers.put(netdev, lower));
+                }
+            }
         }
         Map<String, Hca> hcas = new LinkedHashMap<>();
         for (String device : devices) {
@@ -86,12 +127,18 @@ public final class RdmaLinks {
                     : Optional.empty();
             hcas.put(device, new Hca(attr(host, dir + "/fw_ver"), attr(host, dir + "/board_id"), link));
         }
-        return new Facts(gids, netdevs, mtus, hcas);
+        return new Facts(gids, netdevs, mtus, hcas, lowers, gidsMissing);
     }
 
-    /** The used entries; an unused slot reads as the zero GID and its attributes fail to read. */
-    private static List<RoceGid> gidTable(HostRoot host, SysfsIbPort port) {
+    /**
+     * The used entries; an unused slot reads as the zero GID and its attributes fail to read. Empty
+     * when the port has no {@code gids/} directory: a table that is not there is not an empty one.
+     */
+    private static Optional<List<RoceGid>> gidTable(HostRoot host, SysfsIbPort port) {
         String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/ports/" + port.port() + "/";
+        if (!host.isDirectory(dir + "gids")) {
+            return Optional.empty();
+        }
         List<RoceGid> table = new ArrayList<>();
         for (String index : host.list(dir + "gids")) {
             Optional<Integer> i = number(index);
@@ -105,22 +152,7 @@ public final class RdmaLinks {
             }
         }
         table.sort(java.util.Comparator.comparingInt(RoceGid::index));
-        return table;
-    }
-
-    /** The GID table's netdev; else soft-RoCE's {@code parent}, or the PCI function's only netdev. */
-    private static Optional<String> netdev(HostRoot host, SysfsIbPort port, List<RoceGid> table) {
-        Optional<String> fromGids = table.stream().map(RoceGid::ndev).filter(n -> !n.isEmpty()).findFirst();
-        if (fromGids.isPresent()) {
-            return fromGids;
-        }
-        String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device();
-        Optional<String> parent = host.readAttribute(dir + "/parent").filter(p -> !p.isEmpty());
-        if (parent.isPresent()) {
-            return parent;
-        }
-        List<String> net = host.list(dir + "/device/net");
-        return net.size() == 1 ? Optional.of(net.get(0)) : Optional.empty();
+        return Optional.of(table);
     }
 
     private static String bdf(HostRoot host, String deviceLink) {
@@ -167,10 +199,17 @@ public final class RdmaLinks {
         return findings;
     }
 
-    /** " at MTU ≥ 4096, rate ≥ 400 Gb/sec": what the True message adds when the spec asked for it. */
-    static String passedSuffix(ProbeSpec.Rdma rdma) {
+    /**
+     * "; RoCE storage on eth1.100 (over eth1); MTU ≥ 4096, rate ≥ 400 Gb/sec": what the True message adds,
+     * the netdevs the RoCE ports were judged on and what the spec asked for.
+     */
+    static String passedSuffix(Facts facts, List<SysfsIbPort> working, ProbeSpec.Rdma rdma) {
+        // named when it is not the port's own netdev: a VLAN, macvlan or bond over it
+        List<String> storage = working.stream().flatMap(p -> facts.storageNetdevs(p.name()).stream()
+                .filter(n -> !n.equals(facts.netdevs().get(p.name())))).distinct().map(facts::describe).toList();
+        String on = storage.isEmpty() ? "" : "; RoCE storage on " + String.join(", ", storage);
         if (rdma == null) {
-            return "";
+            return on;
         }
         List<String> parts = new ArrayList<>();
         if (rdma.minMtu() != null) {
@@ -179,7 +218,7 @@ public final class RdmaLinks {
         if (rdma.minRate() != null) {
             parts.add("rate ≥ " + rdma.minRate());
         }
-        return parts.isEmpty() ? "" : "; " + String.join(", ", parts);
+        return on + (parts.isEmpty() ? "" : "; " + String.join(", ", parts));
     }
 
     /** The devices' identities and links, one short line per device: the report stays small however many HCAs. */
@@ -203,36 +242,62 @@ public final class RdmaLinks {
         }
         if (!facts.netdevs().isEmpty()) {
             List<String> netdevs = new ArrayList<>();
-            facts.netdevs().forEach((port, netdev) -> netdevs.add(port + ": " + netdev
-                    + Optional.ofNullable(facts.netdevMtu().get(netdev)).map(m -> " mtu " + m).orElse("")));
+            facts.netdevs().forEach((port, netdev) -> {
+                List<String> storage = facts.storageNetdevs(port).stream().filter(n -> !n.equals(netdev)).toList();
+                netdevs.add(port + ": " + withMtu(facts, netdev) + (storage.isEmpty() ? "" : ", storage on "
+                        + String.join(", ", storage.stream().map(n -> withMtu(facts, facts.describe(n), n)).toList())));
+            });
             details.list("netdevs", netdevs);
         }
     }
 
-    /** The HCAs' board ids and firmware and the RoCE netdevs' MTUs, each as the node's distinct values. */
+    private static String withMtu(Facts facts, String netdev) {
+        return withMtu(facts, netdev, netdev);
+    }
+
+    private static String withMtu(Facts facts, String shown, String netdev) {
+        return shown + Optional.ofNullable(facts.netdevMtu().get(netdev)).map(m -> " mtu " + m).orElse("");
+    }
+
+    /** The HCAs' board ids and firmware and the RoCE netdevs' MTUs (those the storage runs on), each as the node's distinct values. */
     static void inventory(Facts facts, Inventory into) {
         into.distinct(InventoryFact.HCA_MODEL, facts.hcas().values().stream().map(Hca::boardId).toList());
         into.distinct(InventoryFact.HCA_FIRMWARE, facts.hcas().values().stream().map(Hca::firmware).toList());
-        into.distinct(InventoryFact.RDMA_MTU, facts.netdevMtu().values().stream().map(String::valueOf).toList());
+        into.distinct(InventoryFact.RDMA_MTU, facts.netdevs().keySet().stream().flatMap(p -> facts.judgedNetdevs(p).stream())
+                .map(facts.netdevMtu()::get).filter(java.util.Objects::nonNull).map(String::valueOf).toList());
     }
 
+    /** A RoCE v2 GID carrying an IP address on any netdev of the port's stack (its own, a VLAN, a macvlan, a bond). */
     private static Optional<Finding> roceGid(Facts facts, SysfsIbPort port) {
-        List<RoceGid> table = facts.gids().getOrDefault(port.name(), List.of());
-        Optional<String> netdev = Optional.ofNullable(facts.netdevs().get(port.name()));
-        List<RoceGid> v2 = table.stream().filter(g -> g.roceV2On(netdev.orElse(g.ndev()))).toList();
-        if (v2.stream().anyMatch(g -> !linkLocal(g))) {
+        String gidsDir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/ports/" + port.port() + "/gids";
+        if (facts.gidsMissing().contains(port.name())) {
+            return Optional.of(Finding.of(Status.UNKNOWN, GID_TABLE_UNREADABLE, port.name() + " (RoCE) has no " + gidsDir
+                    + ", so whether a RoCE v2 GID carries its storage address cannot be told; check the probe's /sys mount, "
+                    + "then `show_gids " + port.device() + "` on the host", port.name() + " gids missing"));
+        }
+        if (!facts.storageNetdevs(port.name()).isEmpty()) {
             return Optional.empty();
         }
-        String on = netdev.map(n -> " for its netdev " + n).orElse("");
+        List<RoceGid> table = facts.gids().getOrDefault(port.name(), List.of());
+        Optional<String> netdev = Optional.ofNullable(facts.netdevs().get(port.name()));
+        List<RoceGid> v2 = table.stream().filter(g -> !g.zero() && g.roceV2()).toList();
+        String on = netdev.map(n -> " for its netdev " + n + " or a VLAN, macvlan or bond over it,").orElse("");
         String has = table.isEmpty() ? "its GID table is empty"
                 : v2.isEmpty() ? "its GIDs are " + String.join(", ", table.stream().map(g -> g.index() + " "
                         + (g.type().isEmpty() ? "?" : g.type())).distinct().limit(4).toList())
-                : "its RoCE v2 GIDs are link-local only (fe80::), no storage address";
+                : "its RoCE v2 GIDs are link-local only (fe80::) on " + String.join(", ", v2.stream().map(RoceGid::ndev)
+                        .filter(n -> !n.isEmpty()).distinct().toList()) + ", no storage address";
+        String where = netdev.orElse("<netdev>");
         return Optional.of(Finding.of(Status.FALSE, NO_ROCE_V2_GID, port.name() + " (RoCE) has no RoCE v2 GID" + on
-                + " carrying an IP address (" + has + "): connections fail with \"Failed to modify QP to RTR\"; check "
-                + "that " + netdev.orElse("the netdev") + " is up and has its storage IP address (`ip addr show "
-                + netdev.orElse("<netdev>") + "`), then `show_gids " + port.device() + "` and `ibv_devinfo -v -d "
+                + " carrying an IP address (" + has + "): connections fail with \"Failed to modify QP to RTR\"; check that "
+                + "the netdev that carries storage (" + where + ", or the VLAN over it) is up and has its storage IP address "
+                + "(`ip addr show " + where + "`; `ip -d link show` lists the VLANs over it), then `show_gids " + port.device() + "` and `ibv_devinfo -v -d "
                 + port.device() + "` (GID type RoCE v2)", port.name() + " no RoCE v2 GID"));
+    }
+
+    /** A RoCE v2 entry with an IP address (IPv4-mapped or global IPv6), not the link-local one every netdev has. */
+    static boolean routableV2(RoceGid gid) {
+        return !gid.zero() && gid.roceV2() && !linkLocal(gid);
     }
 
     private static boolean linkLocal(RoceGid gid) {
@@ -253,17 +318,24 @@ public final class RdmaLinks {
                     + active.getAsInt() + ", below rdma.minMtu " + minMtu + ": "
                     + (port.infiniband() ? "raise the partition's MTU in the subnet manager (opensm partitions.conf "
                     + "mtu=5 for 4096) and check `ibv_devinfo -v -d " + port.device() + "` active_mtu"
-                    : "raise the netdev MTU (" + netdevHint(facts, port, minMtu) + ")"), port.name() + " MTU " + active.getAsInt()));
+                    : "raise the netdev MTU (" + netdevHint(facts.judgedNetdevs(port.name()).stream().findFirst()
+                            .orElse("<netdev>"), minMtu) + ")"), port.name() + " MTU " + active.getAsInt()));
         }
         if (!port.infiniband()) {
-            String netdev = facts.netdevs().get(port.name());
-            Integer mtu = netdev == null ? null : facts.netdevMtu().get(netdev);
-            if (mtu != null) {
-                if (mtu < minMtu + ROCE_HEADERS) {
-                    return Optional.of(Finding.of(Status.FALSE, MTU_TOO_SMALL, port.name() + " (RoCE) sits on " + netdev
-                            + " with MTU " + mtu + ", too small for the RDMA MTU " + minMtu + " that rdma.minMtu asks: RoCE "
-                            + "needs the netdev MTU ≥ " + (minMtu + ROCE_HEADERS) + " (IB MTU 4096 needs ≥ 4200 as vendors "
-                            + "set it); " + netdevHint(facts, port, minMtu) + ", on the switch ports too",
+            // the netdevs that carry storage: a VLAN keeps its own MTU, often 1500 over a parent at 9000
+            List<String> judged = facts.judgedNetdevs(port.name()).stream()
+                    .filter(n -> facts.netdevMtu().containsKey(n)).toList();
+            if (!judged.isEmpty()) {
+                if (judged.stream().allMatch(n -> facts.netdevMtu().get(n) < minMtu + ROCE_HEADERS)) {
+                    String netdev = judged.get(0);
+                    int mtu = facts.netdevMtu().get(netdev);
+                    String parent = Optional.ofNullable(facts.lowers().get(netdev)).filter(facts.netdevMtu()::containsKey)
+                            .map(l -> " (over " + l + " at MTU " + facts.netdevMtu().get(l) + ")").orElse("");
+                    String sits = netdev.equals(facts.netdevs().get(port.name())) ? " sits on " : " carries storage on ";
+                    return Optional.of(Finding.of(Status.FALSE, MTU_TOO_SMALL, port.name() + " (RoCE)" + sits
+                            + netdev + parent + " with MTU " + mtu + ", too small for the RDMA MTU " + minMtu + " that "
+                            + "rdma.minMtu asks: RoCE needs the netdev MTU ≥ " + (minMtu + ROCE_HEADERS) + " (IB MTU 4096 needs "
+                            + "≥ 4200 as vendors set it); " + netdevHint(netdev, minMtu) + ", on the switch ports too",
                             port.name() + " " + netdev + " MTU " + mtu));
                 }
                 return Optional.empty();
@@ -280,9 +352,9 @@ public final class RdmaLinks {
                 port.name() + " MTU unreadable"));
     }
 
-    private static String netdevHint(Facts facts, SysfsIbPort port, int minMtu) {
+    private static String netdevHint(String netdev, int minMtu) {
         int suggested = (minMtu + ROCE_HEADERS + 99) / 100 * 100;
-        return "`ip link set " + facts.netdevs().getOrDefault(port.name(), "<netdev>") + " mtu " + suggested + "`";
+        return "`ip link set " + netdev + " mtu " + suggested + "`";
     }
 
     private static Optional<Finding> rate(SysfsIbPort port, ProbeSpec.Rdma rdma) {

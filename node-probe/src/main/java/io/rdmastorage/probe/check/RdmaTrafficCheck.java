@@ -75,10 +75,29 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         }
     }
 
-    /** One sampled RDMA port: {@code linkLayer} as sysfs says (Ethernet = RoCE), its netdev where known. */
-    public record Port(DevicePort port, String linkLayer, Optional<String> netdev) {
+    /**
+     * One sampled RDMA port: {@code linkLayer} as sysfs says (Ethernet = RoCE), its netdev where known,
+     * and the Ethernet ports whose {@code ethtool -S} counts its bytes per priority: the netdev itself,
+     * or a bond's slaves (a bond's own statistics have no per-priority counters).
+     */
+    public record Port(DevicePort port, String linkLayer, Optional<String> netdev, List<String> counted) {
+        public Port {
+            counted = List.copyOf(counted);
+        }
+
+        /** A port whose netdev counts its own priorities. */
+        public Port(DevicePort port, String linkLayer, Optional<String> netdev) {
+            this(port, linkLayer, netdev, netdev.stream().toList());
+        }
+
         boolean roce() {
             return linkLayer.equals("Ethernet");
+        }
+
+        /** "eth2", or "bond0 (ens1f0, ens1f1)": where the per-priority counters were read. */
+        String countedOn() {
+            String own = netdev.orElse("");
+            return counted.equals(List.of(own)) ? own : own + " (" + String.join(", ", counted) + ")";
         }
     }
 
@@ -116,10 +135,12 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         for (DevicePort p : probeScope.ports()) {
             String linkLayer = host.readAttribute(StorageCounters.IB_CLASS + "/" + p.device() + "/ports/" + p.port()
                     + "/link_layer").orElse("");
-            Optional<String> netdev = linkLayer.equals("Ethernet") ? RoceLosslessCheck.netdev(host, p.device(), p.port())
-                    : Optional.empty();
-            netdev.filter(n -> !netdevs.contains(n)).ifPresent(netdevs::add);
-            ports.add(new Port(p, linkLayer, netdev));
+            Optional<String> netdev = linkLayer.equals("Ethernet")
+                    ? NetdevStack.ofPort(host, StorageCounters.IB_CLASS, p.device(), p.port()) : Optional.empty();
+            List<String> counted = netdev.map(n -> NetdevStack.bond(host, n) ? NetdevStack.ports(host, n) : List.of(n))
+                    .orElse(List.of());
+            counted.stream().filter(n -> !netdevs.contains(n)).forEach(netdevs::add);
+            ports.add(new Port(p, linkLayer, netdev, counted));
         }
         Set<Integer> tcpPorts = new TreeSet<>(List.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT,
                 StorageCounters.GPFS_PORT));
@@ -251,21 +272,24 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
                         + "); traffic.priority needs both", name + " priority unknown"));
                 return;
             }
-            String netdev = port.netdev().get();
-            String unreadable = window.unreadable().get("ethtool " + netdev);
+            String netdev = port.countedOn();
+            String unreadable = port.counted().stream().map(n -> window.unreadable().get("ethtool " + n))
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(null);
             Map<Integer, Long> perPriority = new LinkedHashMap<>();
             for (int prio = 0; prio <= ProbeSpec.Traffic.MAX_PRIORITY; prio++) {
-                OptionalLong tx = netdevDelta(netdev, EthtoolStats.priorityCounter("tx", prio, "bytes"));
-                OptionalLong rx = netdevDelta(netdev, EthtoolStats.priorityCounter("rx", prio, "bytes"));
+                OptionalLong tx = countedDelta(port, EthtoolStats.priorityCounter("tx", prio, "bytes"));
+                OptionalLong rx = countedDelta(port, EthtoolStats.priorityCounter("rx", prio, "bytes"));
                 if (tx.isPresent() && rx.isPresent()) {
                     perPriority.put(prio, tx.getAsLong() + rx.getAsLong());
                 }
             }
             if (!perPriority.containsKey(p)) {
+                // ethtool that ran and printed counters, without these: a driver that does not count per priority
+                String why = unreadable != null ? unreadable + "): install ethtool on the host (mlx5 counts per priority)"
+                        : "`ethtool -S " + String.join("`, `ethtool -S ", port.counted()) + "` show no tx/rx_prio" + p
+                        + "_bytes, or they went backwards): its driver may not count per priority (mlx5 does)";
                 findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, name + ": no per-priority byte delta of " + netdev
-                        + " for priority " + p + " (" + (unreadable != null ? unreadable : "`ethtool -S " + netdev
-                        + "` shows no tx/rx_prio" + p + "_bytes, or they went backwards") + "): install ethtool on the host "
-                        + "(mlx5 counts per priority)", name + " prio" + p + " no delta"));
+                        + " for priority " + p + " (" + why, name + " prio" + p + " no delta"));
                 return;
             }
             long rdma = rates.bytes().getAsLong();
@@ -280,9 +304,17 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             }
         }
 
-        private OptionalLong netdevDelta(String netdev, String name) {
-            CounterDelta d = window.delta(new CounterKey(Source.NETDEV, netdev, name));
-            return d.amount();
+        /** The sum over the ports that count for {@code port}; empty when any of them has no delta. */
+        private OptionalLong countedDelta(Port port, String name) {
+            long sum = 0;
+            for (String netdev : port.counted()) {
+                OptionalLong d = window.delta(new CounterKey(Source.NETDEV, netdev, name)).amount();
+                if (d.isEmpty()) {
+                    return OptionalLong.empty();
+                }
+                sum += d.getAsLong();
+            }
+            return port.counted().isEmpty() ? OptionalLong.empty() : OptionalLong.of(sum);
         }
 
         private void errors(Port port) {
@@ -293,11 +325,11 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             for (String name : CONGESTION_COUNTERS) {
                 judgeCounter(key(subject, name), subject, true);
             }
-            if (port.netdev().isPresent()) {
+            for (String netdev : port.counted()) {
                 for (int prio = 0; prio <= ProbeSpec.Traffic.MAX_PRIORITY; prio++) {
                     for (String dir : List.of("rx", "tx")) {
-                        judgeCounter(new CounterKey(Source.NETDEV, port.netdev().get(), EthtoolStats.priorityCounter(dir, prio,
-                                "pause")), subject + " (" + port.netdev().get() + ")", true);
+                        judgeCounter(new CounterKey(Source.NETDEV, netdev, EthtoolStats.priorityCounter(dir, prio,
+                                "pause")), subject + " (" + netdev + ")", true);
                     }
                 }
             }

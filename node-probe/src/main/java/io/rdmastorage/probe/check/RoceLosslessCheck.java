@@ -26,7 +26,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The storage traffic class is lossless on the host, on every RDMA port whose link layer is
@@ -59,7 +58,8 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
     static final String IB_CLASS = "/sys/class/infiniband";
     static final String CONFIGFS_RDMA_CM = "/sys/kernel/config/rdma_cm";
     /** A Linux interface name as sysfs lists it: passed to tools as one argv item, never as an option. */
-    private static final Pattern NETDEV = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,14}");
+    private static final String UNREADABLE_LINK_LAYER = "unreadable link_layer";
+    private static final String UNREADABLE_PORTS = "without a ports directory";
     private static final String INSTALL_QOS_TOOL = "install MLNX_OFED's mlnx_qos (mlnx-tools) or iproute2's dcb on the host";
     private static final List<String> REASON_ORDER = List.of(NO_ROCE_PORT, TRUST_NOT_DSCP, DSCP_NOT_MAPPED_TO_LOSSLESS,
             PFC_NOT_ON_STORAGE_PRIORITY, ECN_DISABLED, DEFAULT_TOS_MISMATCH, Reasons.SOURCES_DISAGREE, LOSSLESS_CONFIG_UNREADABLE);
@@ -144,6 +144,10 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
         List<String> nonRoce = new ArrayList<>();
         List<RocePort> ports = new ArrayList<>();
         for (String device : devices) {
+            if (!host.isDirectory(IB_CLASS + "/" + device + "/ports")) {
+                nonRoce.add(device + " " + UNREADABLE_PORTS);
+                continue;
+            }
             for (String p : host.list(IB_CLASS + "/" + device + "/ports")) {
                 if (!p.chars().allMatch(Character::isDigit) || p.isEmpty() || p.length() > 3) {
                     continue;
@@ -151,18 +155,27 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
                 String dir = IB_CLASS + "/" + device + "/ports/" + p;
                 String linkLayer = host.readAttribute(dir + "/link_layer").orElse("");
                 if (linkLayer.equals("Ethernet")) {
-                    ports.add(port(context, device, Integer.parseInt(p)));
+                    int n = Integer.parseInt(p);
+                    // DCB settings live on the Ethernet ports at the bottom: a bond's slaves, a VLAN's parent
+                    for (Optional<String> netdev : dcbNetdevs(host, device, n)) {
+                        ports.add(port(context, device, n, netdev));
+                    }
                 } else {
-                    nonRoce.add(device + "/" + p + " " + (linkLayer.isEmpty() ? "unreadable link_layer" : linkLayer));
+                    nonRoce.add(device + "/" + p + " " + (linkLayer.isEmpty() ? UNREADABLE_LINK_LAYER : linkLayer));
                 }
             }
         }
         return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, nonRoce, ports);
     }
 
-    private static RocePort port(ProbeContext context, String device, int port) {
+    private static List<Optional<String>> dcbNetdevs(HostRoot host, String device, int port) {
+        Optional<String> own = NetdevStack.ofPort(host, IB_CLASS, device, port);
+        return own.isEmpty() ? List.of(Optional.empty())
+                : NetdevStack.ports(host, own.get()).stream().map(Optional::of).toList();
+    }
+
+    private static RocePort port(ProbeContext context, String device, int port, Optional<String> netdev) {
         HostRoot host = context.host();
-        Optional<String> netdev = netdev(host, device, port);
         Source<MlnxQos> mlnxQos = Source.absent("mlnx_qos", "no netdev");
         Source<Set<Integer>> dcbPfc = Source.absent("dcb", "no netdev");
         Source<Map<Integer, Set<Integer>>> dcbApp = Source.absent("dcb", "no netdev");
@@ -195,15 +208,12 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
                 tc.flatMap(RoceTos::fromTrafficClass), tc.map(RoceTos::trafficClassUnset).orElse(false));
     }
 
-    /** The port's netdev: its first GID's {@code gid_attrs/ndevs/0}, else the PCI function's only {@code device/net} entry. */
-    static Optional<String> netdev(HostRoot host, String device, int port) {
-        Optional<String> ndev = host.readAttribute(IB_CLASS + "/" + device + "/ports/" + port + "/gid_attrs/ndevs/0")
-                .filter(n -> NETDEV.matcher(n).matches());
-        if (ndev.isPresent()) {
-            return ndev;
-        }
-        List<String> net = host.list(IB_CLASS + "/" + device + "/device/net").stream().filter(n -> NETDEV.matcher(n).matches()).toList();
-        return net.size() == 1 ? Optional.of(net.get(0)) : Optional.empty();
+    private static boolean unreadable(String nonRoce) {
+        return nonRoce.endsWith(UNREADABLE_LINK_LAYER) || nonRoce.endsWith(UNREADABLE_PORTS);
+    }
+
+    private static boolean unreadable(Facts facts, String port) {
+        return facts.nonRoce().stream().anyMatch(n -> n.startsWith(port + " ") && unreadable(n));
     }
 
     @Override
@@ -220,6 +230,12 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
             judged = judged.stream().filter(p -> wanted.contains(new DevicePort(p.device(), p.port()))).toList();
             for (DevicePort w : wanted) {
                 if (judged.stream().noneMatch(p -> p.device().equals(w.device()) && p.port() == w.port())) {
+                    if (unreadable(facts, w.device() + "/" + w.port()) || unreadable(facts, w.device())) {
+                        findings.add(Finding.of(Status.UNKNOWN, NO_ROCE_PORT, w + " (roce.devices): its link layer cannot be "
+                                + "read under " + IB_CLASS + nonRoce(facts) + "; check the probe's /sys mount and `ibv_devinfo -d "
+                                + w.device() + "`", w + " unreadable"));
+                        continue;
+                    }
                     findings.add(Finding.of(Status.FALSE, NO_ROCE_PORT, w + " (roce.devices) is not an RDMA port with link layer "
                             + "Ethernet on this node" + nonRoce(facts) + "; `rdma link` and `ibv_devinfo -d " + w.device()
                             + "` show its ports (expected link_layer Ethernet)", w + " not RoCE"));
@@ -230,6 +246,12 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
             if (facts.devices().isEmpty()) {
                 return Judgement.only(Finding.of(Status.UNKNOWN, NO_ROCE_PORT, "no RDMA device under " + IB_CLASS
                         + ": nothing to judge for the RoCE lossless class (RdmaDevices says why; `rdma link` lists the ports)"), details);
+            }
+            if (facts.nonRoce().stream().allMatch(RoceLosslessCheck::unreadable)) {
+                // a link layer that cannot be read is not a link layer that is InfiniBand
+                return Judgement.only(Finding.of(Status.UNKNOWN, NO_ROCE_PORT, "cannot tell whether any RDMA port is RoCE: "
+                        + "the link layer of every port is unreadable" + nonRoce(facts) + "; check the probe's /sys mount "
+                        + "and `rdma link`"), details);
             }
             return Judgement.only(Finding.of(Status.FALSE, NO_ROCE_PORT, "the profile declares RoCE storage (roce section) but no "
                     + "RDMA port has link layer Ethernet" + nonRoce(facts) + "; `rdma link` shows the ports: use a RoCE port or "

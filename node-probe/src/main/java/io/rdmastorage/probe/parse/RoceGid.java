@@ -27,11 +27,6 @@ public record RoceGid(int index, String gid, String type, String ndev) {
         return type.toLowerCase(Locale.ROOT).equals("roce v2");
     }
 
-    /** A usable RoCE v2 entry on {@code netdev}. */
-    public boolean roceV2On(String netdev) {
-        return !zero() && roceV2() && ndev.equals(netdev);
-    }
-
     private static String clean(String value) {
         return value == null ? "" : value.strip();
     }

@@ -128,12 +128,7 @@ class AcceptanceCommandTest {
     @Test
     void aFailedRunStillDisconnectsWhatItConnected() throws IOException {
         // a fio that fails on the device of the controller this run connects
-        List<String> args = new ArrayList<>(List.of("acceptance", "--host-root", host.root().toString(), "--exec-mode", "direct",
-                "--node", "test-node", "--spec", dir.resolve("spec.json").toString(), "--tool", "fio=" + dir.resolve("bin/failing-fio")));
-        Files.writeString(dir.resolve("spec.json"), spec("[\"tcp\"]", true));
-        AcceptanceFixtures.failingFio(dir.resolve("bin/failing-fio"));
-
-        ProbeRun failed = ProbeRun.run(args, "");
+        ProbeRun failed = tcpRunWithFio(AcceptanceFixtures.failingFio(dir.resolve("bin/failing-fio")));
 
         assertThat(failed.exitCode()).isEqualTo(1);
         JsonNode doc = json(failed.stdout());
@@ -142,6 +137,22 @@ class AcceptanceCommandTest {
         assertThat(doc.get("disconnected")).extracting(JsonNode::asText).containsExactly("nvme2");
         assertThat(log(AcceptanceFixtures.NVME_LOG)).last().isEqualTo("disconnect -d nvme2");
         assertThat(host.path("/sys/class/nvme/nvme2")).doesNotExist();
+    }
+
+    /** A connecting tcp run whose fio is the given stub. */
+    private ProbeRun tcpRunWithFio(Path fio) throws IOException {
+        Files.writeString(dir.resolve("spec.json"), spec("[\"tcp\"]", true));
+        return ProbeRun.run(List.of("acceptance", "--host-root", host.root().toString(), "--exec-mode", "direct",
+                "--node", "test-node", "--spec", dir.resolve("spec.json").toString(), "--tool", "fio=" + fio), "");
+    }
+
+    @Test
+    void anInterruptedFioIsAPartialRunWithItsFiguresNotNoIo() throws IOException {
+        JsonNode doc = json(tcpRunWithFio(AcceptanceFixtures.interruptedFio(dir.resolve("bin/fio"))).stdout());
+
+        assertThat(doc.get("complete").asBoolean()).isFalse();
+        assertThat(doc.get("message").asText()).startsWith("tcp: latency: fio was stopped by signal 2 after 501,656 I/Os in 60.0 s")
+                .contains("8,361 IOPS", "a partial run, not judged").doesNotContain("no I/O");
     }
 
     @Test

@@ -40,6 +40,36 @@ class NfsRdmaCheckTest {
         assertThat(ProbeRun.on(NfsFixtures.tcp(FixtureHost.at(dir.resolve("tcp")))).hasCheck("NfsRdma")).isFalse();
     }
 
+    private static final String RDMA6 = "nfs/proc-1-mounts+mountstats_nfs4.2-over-rdma6_ipv6-server_constructed.txt";
+    private static final String TCP6 = "nfs/proc-1-mounts+mountstats_nfs4.2-over-tcp6_ipv6-server_constructed.txt";
+
+    @Test
+    void rdma6ToAnIpv6ServerIsNfsOverRdma() {
+        JsonNode check = ProbeRun.withSpec(NfsFixtures.ipv6(FixtureHost.at(dir), RDMA6), "{\"nfs\":{\"mounts\":[\"/mnt/nfs\"]}}")
+                .check("NfsRdma");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+        assertThat(check.path("message").asText()).contains("[2001:db8::1]:/srv/nfs", "proto=rdma6 port=20049",
+                "1 rdma transport(s)");
+    }
+
+    @Test
+    void withoutASpecAnRdma6MountIsFoundToo() {
+        assertThat(ProbeRun.on(NfsFixtures.ipv6(FixtureHost.at(dir), RDMA6)).check("NfsRdma").path("status").asText())
+                .isEqualTo("True");
+    }
+
+    @Test
+    void tcp6ToAnIpv6ServerIsMountNotRdmaAndTheRemedyKeepsTheFamily() {
+        JsonNode check = ProbeRun.withSpec(NfsFixtures.ipv6(FixtureHost.at(dir), TCP6), "{\"nfs\":{\"mounts\":[\"/mnt/nfs\"]}}")
+                .check("NfsRdma");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("MountNotRdma");
+        // proto=rdma cannot reach an IPv6 server: the remount must name rdma6
+        assertThat(check.path("message").asText()).contains("its I/O goes over tcp6", "-o proto=rdma6,port=20049");
+    }
+
     @Test
     void aBadMountPointIsRefusedBeforeAnythingIsRead() {
         ProbeRun run = ProbeRun.withSpec(NfsFixtures.rdma(FixtureHost.at(dir)), "{\"nfs\":{\"mounts\":[\"/data/../etc\"]}}");

@@ -243,7 +243,8 @@ class RdmaDevicesCheckTest {
         assertThat(check.path("status").asText()).isEqualTo("False");
         assertThat(check.path("reason").asText()).isEqualTo("NoRoceV2Gid");
         assertThat(check.path("message").asText())
-                .startsWith("mlx5_bond_0/1 (RoCE) has no RoCE v2 GID for its netdev bond0 carrying an IP address")
+                .startsWith("mlx5_bond_0/1 (RoCE) has no RoCE v2 GID for its netdev bond0 or a VLAN, macvlan or bond over it, "
+                        + "carrying an IP address")
                 .contains("`ip addr show bond0`");
     }
 
@@ -254,6 +255,62 @@ class RdmaDevicesCheckTest {
         assertThat(check.path("status").asText()).isEqualTo("False");
         assertThat(check.path("reason").asText()).isEqualTo("MtuTooSmall");
         assertThat(check.path("message").asText()).contains("bond0 with MTU 1500").contains("`ip link set bond0 mtu 4200`");
+    }
+
+    @Test
+    void anExpectedDeviceWithoutItsPortsDirectoryIsUnknownNotMissing() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.healthy(host()).delete("/sys/class/infiniband/mlx5_1/ports"),
+                RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("PortStateUnreadable");
+        assertThat(check.path("message").asText()).contains("mlx5_1 is listed under /sys/class/infiniband but shows no ports/");
+    }
+
+    private static final String VLAN_SPEC = "{\"rdma\":{\"devices\":[\"mlx5_0/1\"],\"minMtu\":4096}}";
+
+    @Test
+    void roceOnAVlanWithItsAddressAndJumboFramesIsTrueAndNamesTheVlan() {
+        // the port's own eth4 has only link-local GIDs: the storage address lives on eth4.100
+        ProbeRun run = ProbeRun.withSpec(RdmaFixtures.roceOnVlan(host(), 9000), VLAN_SPEC);
+        JsonNode check = run.check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText()).contains("RoCE storage on eth4.100 (over eth4)").contains("MTU ≥ 4096");
+        assertThat(check.path("details").path("netdevs").get(0).asText())
+                .isEqualTo("mlx5_0/1: eth4 mtu 9000, storage on eth4.100 (over eth4) mtu 9000");
+        assertThat(run.report().path("inventory").path("rdmaMtu").asText()).isEqualTo("9000");
+    }
+
+    @Test
+    void aVlanLeftAt1500OverAJumboParentIsMtuTooSmallNamingTheVlan() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.roceOnVlan(host(), 1500), VLAN_SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("MtuTooSmall");
+        assertThat(check.path("message").asText()).contains("eth4.100 (over eth4 at MTU 9000) with MTU 1500")
+                .contains("`ip link set eth4.100 mtu 4200`");
+    }
+
+    @Test
+    void aRocePortWithoutAGidsDirectoryIsUnknownNotAnEmptyTable() {
+        JsonNode check = ProbeRun.withSpec(RdmaFixtures.roceWithoutGidTable(host()), VLAN_SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("GidTableUnreadable");
+        assertThat(check.path("message").asText()).contains("/sys/class/infiniband/mlx5_0/ports/1/gids");
+    }
+
+    @Test
+    void roceLagWithItsAddressOnAnUpperDeviceIsTrue() {
+        // samples/roce/show_gids_mlx5_bond_0_vxlan-upper-and-bond1_ucx-pr9484: the address on b3.vxlan.30100 and bond1
+        FixtureHost host = RdmaFixtures.roce(host());
+        host.delete("/sys/class/infiniband/mlx5_bond_0/ports/1/gids").delete("/sys/class/infiniband/mlx5_bond_0/ports/1/gid_attrs");
+        RdmaFixtures.showGids(host, "roce/show_gids_mlx5_bond_0_vxlan-upper-and-bond1_ucx-pr9484.txt");
+        JsonNode check = ProbeRun.withSpec(host, "{\"rdma\":{\"devices\":[\"mlx5_bond_0/1\"]}}").check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+        assertThat(check.path("message").asText()).contains("RoCE storage on b3.vxlan.30100");
     }
 
     @Test

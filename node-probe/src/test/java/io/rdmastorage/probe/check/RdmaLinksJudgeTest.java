@@ -75,8 +75,9 @@ class RdmaLinksJudgeTest {
 
         assertThat(result.status()).isEqualTo(Status.FALSE);
         assertThat(result.reason()).isEqualTo("NoRoceV2Gid");
-        assertThat(result.message()).startsWith("rxe0/1 (RoCE) has no RoCE v2 GID for its netdev veth0 carrying an IP address "
-                        + "(its RoCE v2 GIDs are link-local only (fe80::), no storage address)")
+        assertThat(result.message()).startsWith("rxe0/1 (RoCE) has no RoCE v2 GID for its netdev veth0 or a VLAN, macvlan or "
+                        + "bond over it, carrying an IP address (its RoCE v2 GIDs are link-local only (fe80::) on veth0, no "
+                        + "storage address)")
                 .contains("Failed to modify QP to RTR").contains("`ip addr show veth0`").contains("`show_gids rxe0`")
                 .contains("`ibv_devinfo -v -d rxe0`");
     }

@@ -261,6 +261,38 @@ class RdmaTrafficJudgeTest {
         assertThat(result.message()).startsWith("mlx5_0/1 carried 400.0 MB/s (400,000 packets/s) on priority 3; storage TCP 0 B/s");
     }
 
+    /** ethtool -S prio3 bytes of the given netdevs: {@code bytes} each, tx and rx. */
+    private static Consumer<CounterSnapshot.Builder> prio3(long bytes, String... netdevs) {
+        return s -> {
+            for (String netdev : netdevs) {
+                for (String d : List.of("tx", "rx")) {
+                    s.put(new CounterKey(Source.NETDEV, netdev, d + "_prio3_bytes"), CounterReading.of(bytes));
+                }
+            }
+        };
+    }
+
+    @Test
+    void aBondCountsItsPrioritiesOnItsSlaves() {
+        // a bond's own ethtool -S has no per-priority counters: its slaves' are summed
+        Port bond = new Port(new DevicePort("mlx5_0", 1), "Ethernet", Optional.of("bond0"), List.of("ens1f0", "ens1f1"));
+        CheckResult result = verdict(spec(3), window(ib(bond, 0, 0).andThen(prio3(0, "ens1f0", "ens1f1")),
+                ib(bond, 500_000_000, 2_000_000).andThen(prio3(500_000_000, "ens1f0", "ens1f1"))), bond);
+
+        assertThat(result.reason()).isEqualTo("DataOverRdma");
+        assertThat(result.message()).contains("on priority 3");
+    }
+
+    @Test
+    void aBondWhoseSlavesCountNoPrioritiesSaysSoNotInstallEthtool() {
+        Port bond = new Port(new DevicePort("mlx5_0", 1), "Ethernet", Optional.of("bond0"), List.of("ens1f0", "ens1f1"));
+        CheckResult result = verdict(spec(3), window(ib(bond, 0, 0), ib(bond, 500_000_000, 2_000_000)), bond);
+
+        assertThat(result.reason()).isEqualTo("NoCounterDelta");
+        assertThat(result.message()).contains("no per-priority byte delta of bond0 (ens1f0, ens1f1)",
+                "`ethtool -S ens1f0`, `ethtool -S ens1f1` show no tx/rx_prio3_bytes").doesNotContain("install ethtool");
+    }
+
     @Test
     void aPriorityWithoutPerPriorityCountersIsNoCounterDelta() {
         CheckResult result = verdict(spec(3), window(rxe(false), rxe(true)), RXE0);

@@ -199,6 +199,27 @@ class RoceLosslessCheckTest {
     }
 
     @Test
+    void aPortWhoseLinkLayerCannotBeReadIsUnknownNotInfiniband() {
+        JsonNode check = check(RoceFixtures.healthy(host()).delete(RoceFixtures.PORT + "link_layer"));
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("NoRocePort");
+        assertThat(check.path("message").asText()).contains("mlx5_0/1 unreadable link_layer");
+    }
+
+    @Test
+    void aRoceLagPortIsJudgedOnTheBondsSlaves() {
+        // mlnx_qos answers for the Ethernet ports (the stub only for eth0); bond0 itself has no DCB
+        FixtureHost host = RoceFixtures.healthy(host()).file(RoceFixtures.PORT + "gid_attrs/ndevs/0", "bond0\n")
+                .file("/sys/class/net/bond0/bonding/slaves", "eth0\n");
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+        assertThat(check.path("message").asText()).startsWith("mlx5_0/1 (eth0): trust dscp");
+    }
+
+    @Test
     void withoutTheHostsSysfs() {
         JsonNode check = check(host().mkdir("/etc"));
 

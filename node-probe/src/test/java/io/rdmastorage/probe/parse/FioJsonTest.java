@@ -92,4 +92,56 @@ class FioJsonTest {
         assertThat(FioJson.parseWrite(Samples.body("fio/fio_json_net-tcp_connection-refused_fio-3.33.txt")).orElseThrow().error())
                 .isEqualTo(111);
     }
+
+    @Test
+    void anInterruptedRunSaysItsSignalAndKeepsItsFigures() {
+        FioJson.Run run = FioJson.parse(Samples.body("fio/fio_json_4k-randread_fio-3.14_interrupted-signal-2_constructed.txt"))
+                .orElseThrow();
+
+        assertThat(run.signal()).isEqualTo(2);
+        assertThat(run.interrupted()).isTrue();
+        assertThat(run.totalIos()).isEqualTo(501656);
+        assertThat(run.movedData()).isTrue();
+        assertThat(FioJson.parse(Samples.body(SATA_QD1)).orElseThrow().interrupted()).isFalse();
+    }
+
+    @Test
+    void fio2LatenciesAreMicrosecondsAndBandwidthKibibytes() {
+        FioJson.Run run = FioJson.parseWrite(Samples.body(
+                "fio/fio_json_seq-write_qd32_libaio_xvda_fio-2.2.10_usec-latencies_benchmark-notes.txt")).orElseThrow();
+
+        assertThat(run.version()).isEqualTo("fio-2.2.10");
+        assertThat(run.iops()).isCloseTo(15624.70, within(0.01));
+        assertThat(run.bytesPerSecond()).isEqualTo(62499L * 1024);
+        assertThat(run.ioBytes()).isEqualTo(37500272L * 1024);
+        assertThat(run.p50Micros()).isEqualTo(8160.0);
+        assertThat(run.p99Micros()).isEqualTo(8640.0);
+        assertThat(run.p999Micros()).isEqualTo(14912.0);
+        assertThat(run.totalIos()).isEqualTo(9374944);
+    }
+
+    @Test
+    void fio2WithoutTotalIosStillMovedItsBytes() {
+        // fio-2.1.4 counts no I/Os: its io_bytes (KiB) say what it read, and it is not "no I/O"
+        FioJson.Run run = FioJson.parse(Samples.body("fio/fio_json_read_fio-2.1.4_no-total_ios_usec-clat_docstring.txt"))
+                .orElseThrow();
+
+        assertThat(run.totalIos()).isEqualTo(FioJson.Run.IOS_NOT_REPORTED);
+        assertThat(run.ioBytes()).isEqualTo(131072L * 1024);
+        assertThat(run.movedData()).isTrue();
+        assertThat(run.p50Micros()).isEqualTo(8.0);
+        assertThat(run.p99Micros()).isEqualTo(68.0);
+        assertThat(run.figures()).startsWith("134,217,728 bytes in 0.0 s");
+    }
+
+    @Test
+    void jobsThatNeverStartedAreLeftOut() {
+        String body = Samples.body(SATA_QD1);
+        String partial = body.replaceFirst("\"jobs\" : \\[", "\"jobs\" : [ { \"jobname\" : \"never\", \"error\" : 0 },");
+
+        FioJson.Run run = FioJson.parse(partial).orElseThrow();
+
+        assertThat(run.jobs()).isEqualTo(1);
+        assertThat(run.p99Micros()).isEqualTo(150.528);
+    }
 }

@@ -30,10 +30,11 @@ class RoceGidTest {
         RoceGid ipv4 = RoceGid.of(1, sysfs.get(p + "gids/1"), sysfs.get(p + "gid_attrs/types/1"), sysfs.get(p + "gid_attrs/ndevs/1"));
 
         assertThat(linkLocal.zero()).isFalse();
-        assertThat(linkLocal.roceV2On("veth0")).isTrue();
+        assertThat(linkLocal.roceV2()).isTrue();
+        assertThat(linkLocal.ndev()).isEqualTo("veth0");
         assertThat(ipv4.gid()).isEqualTo("0000:0000:0000:0000:0000:ffff:c000:0201");
-        assertThat(ipv4.roceV2On("veth0")).isTrue();
-        assertThat(ipv4.roceV2On("veth1")).isFalse();
+        assertThat(ipv4.roceV2()).isTrue();
+        assertThat(ipv4.ndev()).isEqualTo("veth0");
     }
 
     @Test
@@ -41,7 +42,7 @@ class RoceGidTest {
         RoceGid unused = RoceGid.of(7, "0000:0000:0000:0000:0000:0000:0000:0000\n", null, null);
 
         assertThat(unused.zero()).isTrue();
-        assertThat(unused.roceV2On("")).isFalse();
+        assertThat(unused.roceV2()).isFalse();
         assertThat(RoceGid.of(2, "fe80::1", "IB/RoCE v1", "bond0").roceV2()).isFalse();
     }
 }

@@ -161,9 +161,28 @@ public final class AcceptanceFixtures {
 
     /** A fio that fails as on a device error, for {@code --tool fio=PATH}. */
     public static Path failingFio(Path path) {
+        return scriptedFio(path, "echo 'fio: io_u error on file /dev/nvme2n1: Input/output error' >&2\nexit 1\n");
+    }
+
+    /**
+     * A fio stopped by SIGINT: it prints the constructed interrupted sample (the line "fio:
+     * terminating on signal 2", then the figures of the time it ran) and exits 1.
+     */
+    public static Path interruptedFio(Path path) {
         try {
             Files.createDirectories(path.getParent());
-            Files.writeString(path, "#!/bin/sh\necho 'fio: io_u error on file /dev/nvme2n1: Input/output error' >&2\nexit 1\n");
+            Path out = Files.writeString(path.resolveSibling("interrupted.out"),
+                    Samples.body("fio/fio_json_4k-randread_fio-3.14_interrupted-signal-2_constructed.txt"));
+            return scriptedFio(path, "cat " + FixtureHost.shQuote(out.toString()) + "\nexit 1\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path scriptedFio(Path path, String script) {
+        try {
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, "#!/bin/sh\n" + script);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -63,6 +63,20 @@ public final class NfsFixtures {
         return host;
     }
 
+    /**
+     * /mnt/nfs from an IPv6 server, as the sample (constructed from the VM node's recording) shows
+     * it: {@code [2001:db8::1]:/srv/nfs} with {@code proto=rdma6} or {@code proto=tcp6}; the
+     * /proc/1/mounts lines are the sample's lines before its first mountstats block.
+     */
+    public static FixtureHost ipv6(FixtureHost host, String sample) {
+        String body = Samples.body(sample);
+        int stats = body.indexOf("device ");
+        host.file("/proc/1/mounts", body.substring(0, stats));
+        host.file("/proc/1/mountstats", body.substring(stats));
+        host.file("/proc/modules", MODULES);
+        return host;
+    }
+
     /** The recorded RDMA mountstats block, named as this node's mount. */
     public static String rdmaBlock() {
         return Samples.body("nfs/mountstats_nfs3-over-rdma_proto-rdma_nconnect16_16-xprt-rdma-lines_procfs-fixture.txt")

@@ -130,6 +130,50 @@ public final class RdmaFixtures {
         return roce(host).file("/sys/class/net/bond0/mtu", "1500\n");
     }
 
+    /**
+     * Lossless RoCE on a VLAN: mlx5_0 port 1 on eth4 (MTU 9000) with the GID table of
+     * samples/roce/show_gids_mlx5_0_vlan-eth4.100_constructed (link-local v1/v2 on eth4, the storage
+     * address 12.12.11.12 as v1/v2 on eth4.100), and eth4.100 over eth4 as sysfs links them
+     * ({@code lower_eth4} / {@code upper_eth4.100}).
+     */
+    public static FixtureHost roceOnVlan(FixtureHost host, int vlanMtu) {
+        hca(host, "mlx5_0", MLX5_0_PCI, "0", "268a:0703:008f:9bbc");
+        String p = classDir("mlx5_0") + "/ports/1/";
+        host.file(p + "state", "4: ACTIVE\n").file(p + "phys_state", "5: LinkUp\n")
+                .file(p + "rate", "100 Gb/sec (4X EDR)\n").file(p + "link_layer", "Ethernet\n")
+                .file(p + "lid", "0x0\n").file(p + "sm_lid", "0x0\n");
+        showGids(host, "roce/show_gids_mlx5_0_vlan-eth4.100_constructed.txt");
+        return host.file("/sys/class/net/eth4/mtu", "9000\n").file("/sys/class/net/eth4.100/mtu", vlanMtu + "\n")
+                .symlink("/sys/class/net/eth4.100/lower_eth4", "../eth4")
+                .symlink("/sys/class/net/eth4/upper_eth4.100", "../eth4.100");
+    }
+
+    /** The VLAN layout on a host whose sysfs shows mlx5_0 port 1 without its gids/ directory. */
+    public static FixtureHost roceWithoutGidTable(FixtureHost host) {
+        roceOnVlan(host, 9000);
+        return host.delete(classDir("mlx5_0") + "/ports/1/gids");
+    }
+
+    /**
+     * The GID table of a recorded {@code show_gids} listing written as sysfs holds it:
+     * {@code gids/<i>}, {@code gid_attrs/types/<i>} ("IB/RoCE v1" for v1, "RoCE v2") and
+     * {@code gid_attrs/ndevs/<i>}, per row's device and port.
+     */
+    public static FixtureHost showGids(FixtureHost host, String sample) {
+        for (String line : Samples.body(sample).split("\n")) {
+            String[] c = line.strip().split("\\s+");
+            if (c.length < 6 || !c[1].chars().allMatch(Character::isDigit) || !c[2].chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            String ver = c[c.length - 2];
+            String p = classDir(c[0]) + "/ports/" + c[1] + "/";
+            host.file(p + "gids/" + c[2], c[3] + "\n")
+                    .file(p + "gid_attrs/types/" + c[2], (ver.equals("v2") ? "RoCE v2" : "IB/RoCE v1") + "\n")
+                    .file(p + "gid_attrs/ndevs/" + c[2], c[c.length - 1] + "\n");
+        }
+        return host;
+    }
+
     private static void gid(FixtureHost host, int index, String gid, String type) {
         String p = classDir("mlx5_bond_0") + "/ports/1/";
         host.file(p + "gids/" + index, gid + "\n").file(p + "gid_attrs/types/" + index, type + "\n")

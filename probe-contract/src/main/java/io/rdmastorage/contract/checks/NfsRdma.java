@@ -25,7 +25,7 @@ public final class NfsRdma {
     public static final String TRANSPORT_UNKNOWN = "TransportUnknown";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("NfsRdma", "nfs", Measurement.NODE_PROBE, List.of(
-            Reason.probe(MOUNTS_OVER_RDMA, TRUE, "every listed mount is proto=rdma and its RPC transports are all rdma"),
+            Reason.probe(MOUNTS_OVER_RDMA, TRUE, "every listed mount is proto=rdma (rdma6 to an IPv6 server) and its RPC transports are all rdma"),
             Reason.probe(MOUNT_NOT_RDMA, FALSE, "a listed mount is proto=tcp (or udp), or some of its RPC transports are not rdma"),
             Reason.probe(NOT_MOUNTED, FALSE, "no NFS file system is mounted at a listed mount point"),
             Reason.probe(NO_NFS_MOUNTS, UNKNOWN, "the section lists no mounts and the host has no NFS mount: nothing to judge"),

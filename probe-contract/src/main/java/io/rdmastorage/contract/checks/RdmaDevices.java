@@ -24,6 +24,7 @@ public final class RdmaDevices {
     public static final String MEMLOCK_TOO_LOW = "MemlockTooLow";
     public static final String MEMORY_REGISTRATION_FAILED = "MemoryRegistrationFailed";
     public static final String NO_ROCE_V2_GID = "NoRoceV2Gid";
+    public static final String GID_TABLE_UNREADABLE = "GidTableUnreadable";
     public static final String MTU_TOO_SMALL = "MtuTooSmall";
     public static final String MTU_UNREADABLE = "MtuUnreadable";
     public static final String RATE_BELOW_EXPECTED = "RateBelowExpected";
@@ -39,8 +40,9 @@ public final class RdmaDevices {
             Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe"),
             Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low"),
             Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed"),
-            Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID for its netdev: \"Failed to modify QP to RTR\""),
-            Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU or its netdev's MTU is below rdma.minMtu"),
+            Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID with an IP address on its netdev or a VLAN, macvlan or bond over it: \"Failed to modify QP to RTR\""),
+            Reason.probe(GID_TABLE_UNREADABLE, UNKNOWN, "a RoCE port has no gids/ directory in sysfs: its GID table is unknown, not empty"),
+            Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU, or the MTU of the netdev that carries its storage (a VLAN over the port's netdev included), is below rdma.minMtu"),
             Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
             Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),
             Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width")),
