@@ -2,7 +2,9 @@
 # Runs in the VM node (shared in at /mnt/share, so editing it rebuilds nothing): sets up and
 # changes the node's real RDMA state for the tests, and runs node-probe as its pod would.
 #   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive
-#   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected
+#   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected,
+#                                          mounted or running: undoes what any scenario leaves, then fails
+#                                          naming what is still there (the test classes share one boot)
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
 #                                          transport (rdma: port 20049), the NFS server started first
@@ -24,6 +26,7 @@ NVMET=/sys/kernel/config/nvmet
 POD=/var/lib/probe-pod/rootfs
 NFS_EXPORT=/srv/nfs
 NFS_MOUNT=/mnt/nfs
+RDMA_CM=/sys/kernel/config/rdma_cm
 SHARE=/mnt/share   # node-probe.jar, this script, node-probe's Dockerfile and image-cds.sh, dockerfile-array.sh
 
 # the image's last build steps on the jar just built: where the Dockerfile copies it, and the
@@ -69,10 +72,29 @@ wire() {
   ip neigh replace "$ADDR0" lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
 }
 
+# What scenarios start and may leave running: node-probe (a latency or acceptance server, a run stopped
+# mid-way), the tools it runs (fio, perftest) and the tests' background read (dd). Process names, pgrep -x.
+TOOLS='fio|dd|ib_(write|read|send)_(lat|bw)'
+
+stop_leftovers() {   # TERM first (an acceptance run's hook removes its file and disconnects), then KILL
+  local sig
+  for sig in TERM KILL; do
+    pkill "-$sig" -f 'node-probe\.jar' 2>/dev/null || true
+    pkill "-$sig" -x "$TOOLS" 2>/dev/null || true
+    for _ in $(seq 100); do
+      pgrep -f 'node-probe\.jar' >/dev/null || pgrep -x "$TOOLS" >/dev/null || return 0
+      sleep 0.2
+    done
+  done
+}
+
 reset() {
-  pkill -f 'node-probe.jar latency' 2>/dev/null || true
+  stop_leftovers
   nvme disconnect-all >/dev/null 2>&1 || true
-  ! mountpoint -q "$NFS_MOUNT" || umount -f "$NFS_MOUNT"
+  # every NFS client mount (the export's server, like the nvmet target, stays up: set up idempotently)
+  awk '$3 == "nfs" || $3 == "nfs4" {print $2}' /proc/self/mounts | while read -r m; do umount -f "$m"; done
+  # the tests' files (dd.pid, a server's output); the agent's own request folders are directories
+  find /tmp -maxdepth 1 -type f -delete
   ip link show veth0 >/dev/null 2>&1 || ip link add veth0 type veth peer name veth1
   ip addr replace "$ADDR0/24" dev veth0
   ip addr replace "$ADDR1/24" dev veth1
@@ -81,6 +103,13 @@ reset() {
   wire
   rdma link show rxe0/1 >/dev/null 2>&1 || rdma link add rxe0 type rxe netdev veth0
   rdma link show rxe1/1 >/dev/null 2>&1 || rdma link add rxe1 type rxe netdev veth1
+  # rdma_cm keeps a default ToS after its configfs directory is gone: written back to the kernel's 0
+  local dev
+  for dev in rxe0 rxe1; do
+    [ -d "$RDMA_CM" ] || break
+    roce-tos "$dev" 0 >/dev/null
+    roce-tos-undo "$dev" 0
+  done
   local sub=$NVMET/subsystems/$NQN
   if [ ! -d "$sub" ]; then
     mkdir "$sub"
@@ -92,14 +121,46 @@ reset() {
   port 1 rdma
   port 2 tcp
   # the ports report ACTIVE, and the IPv4-mapped RoCE v2 GIDs come back, a moment after the netdev is up
+  local active=""
   for _ in $(seq 50); do
     [ "$(cat /sys/class/infiniband/rxe0/ports/1/state)" = "4: ACTIVE" ] \
       && [ "$(cat /sys/class/infiniband/rxe1/ports/1/state)" = "4: ACTIVE" ] \
       && grep -qs ':ffff:c000:0201$' /sys/class/infiniband/rxe0/ports/1/gids/* \
-      && grep -qs ':ffff:c000:0202$' /sys/class/infiniband/rxe1/ports/1/gids/* && return 0
+      && grep -qs ':ffff:c000:0202$' /sys/class/infiniband/rxe1/ports/1/gids/* && active=1 && break
     sleep 0.1
   done
-  echo "rxe ports not ACTIVE" >&2
+  [ -n "$active" ] || { echo "rxe ports not ACTIVE" >&2; return 1; }
+  clean
+}
+
+# The node as reset leaves it, or a failure naming what is not: a leak (a controller that would not
+# disconnect, a busy mount, a file left in the export) must fail here, not pass into the next test.
+clean() {
+  local left=() found
+  for _ in $(seq 50); do   # a controller being deleted lingers a moment in sysfs
+    [ -z "$(ls /sys/class/nvme)" ] && break
+    sleep 0.1
+  done
+  found=$(ls /sys/class/nvme | paste -sd' ')
+  [ -z "$found" ] || left+=("nvme controllers: $found")
+  found=$(awk -v pod="$POD" '$3 == "nfs" || $3 == "nfs4" || (index($2, pod "/") == 1 && $2 != pod "/opt/node-probe/node-probe.jar") \
+    {print $2 " (" $3 ")"}' /proc/self/mounts | paste -sd' ')
+  [ -z "$found" ] || left+=("mounts: $found")
+  found=$( { pgrep -a -f 'node-probe\.jar'; pgrep -a -x "$TOOLS"; } | paste -sd';' || true)
+  [ -z "$found" ] || left+=("processes: $found")
+  found=$(ls "$RDMA_CM" 2>/dev/null | paste -sd' ' || true)
+  [ -z "$found" ] || left+=("rdma_cm configfs: $found")
+  found=$(rdma link show | awk '{print $2}' | sort | paste -sd' ')
+  [ "$found" = "rxe0/1 rxe1/1" ] || left+=("rdma links: $found")
+  found=$(for i in veth0 veth1; do ip -4 -o addr show dev "$i" | awk -v i="$i" '{print i " " $4}'; done | paste -sd' ')
+  [ "$found" = "veth0 $ADDR0/24 veth1 $ADDR1/24" ] || left+=("IPv4 addresses: $found")
+  if mountpoint -q "$NFS_EXPORT"; then
+    found=$(ls -A "$NFS_EXPORT" | paste -sd' ')
+    [ "$found" = file ] || left+=("$NFS_EXPORT holds: $found")
+  fi
+  [ ${#left[@]} -gt 0 ] || return 0
+  echo "the node is not clean after reset:" >&2
+  printf '  %s\n' "${left[@]}" >&2
   return 1
 }
 
@@ -130,7 +191,6 @@ nfs-mount() {
   cat "$NFS_MOUNT/file" >/dev/null   # I/O over the transport, not only a mount
 }
 
-RDMA_CM=/sys/kernel/config/rdma_cm
 roce-tos() {
   modprobe rdma_cm
   mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config

@@ -82,7 +82,7 @@ class AcceptanceVmIT extends VmNodeTest {
     @Test
     void aPathOnNfsIsMeasuredOverTheTransportItsMountUsesAndItsFileRemoved() throws Exception {
         for (String transport : new String[] {"rdma", "tcp"}) {
-            vm.run("bash /mnt/share/scenario.sh reset", Duration.ofSeconds(60)).requireSuccess("scenario.sh reset");
+            scenario("reset").requireSuccess("scenario.sh reset");
             vm.run("bash /mnt/share/scenario.sh nfs-mount " + transport, Duration.ofSeconds(120))
                     .requireSuccess("nfs-mount " + transport);
             String before = nfsEntries();

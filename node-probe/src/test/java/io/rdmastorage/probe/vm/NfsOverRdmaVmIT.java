@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * NfsRdma on a real kernel's NFS client and server: the VM node (see {@link VmNode}) serves a tmpfs
  * with nfsd, listening on tcp 2049 and on rdma 20049 over soft-RoCE, and mounts that export on
  * /mnt/nfs over one transport or the other. node-probe reads the host's /proc/1/mounts and
- * /proc/1/mountstats as its pod does, through /host. One boot for the class.
+ * /proc/1/mountstats as its pod does, through /host. The JVM's shared boot: reset unmounts, and
+ * keeps the NFS server running (as it keeps the nvmet target).
  */
 class NfsOverRdmaVmIT extends VmNodeTest {
 

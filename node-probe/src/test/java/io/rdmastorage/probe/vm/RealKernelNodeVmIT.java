@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * node-probe on a real Linux kernel's RDMA stack: a VM (see {@link VmNode}) with two soft-RoCE
  * devices (rxe0 on veth0, rxe1 on veth1) and an nvmet target exporting a null_blk namespace on an
  * rdma and a tcp port. node-probe runs as its pod does: in the probe image's root file system with
- * the VM's root at {@code /host}, {@code --exec-mode chroot}. One boot for the class; every test
- * starts from {@code scenario.sh reset} (both ports ACTIVE, nothing connected).
+ * the VM's root at {@code /host}, {@code --exec-mode chroot}. The JVM's shared boot (see {@link
+ * VmNodeTest}); every test starts from {@code scenario.sh reset} (both ports ACTIVE, nothing connected).
  */
 class RealKernelNodeVmIT extends VmNodeTest {
 

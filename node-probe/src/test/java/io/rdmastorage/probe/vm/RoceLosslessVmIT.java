@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * RoceLossless on a real kernel: the VM node (see {@link VmNode}) with soft-RoCE rxe0 on veth0.
  * What rxe has of the lossless class is rdma_cm's configfs default ToS, which the tests set through
  * {@code /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos} and undo afterwards (the value
- * written back, the directory removed). The rest has no source there, as on any NIC without DCB:
+ * written back, the directory removed; the shared VM's reset writes the kernel's default 0 back too). The rest has no source there, as on any NIC without DCB:
  * veth has no DCB operations (iproute2's dcb answers "Operation not supported", and Debian 12's
  * iproute2 6.1 has no {@code dcb apptrust} yet), there is no mlnx_qos and no mlx5 ECN sysfs. node-probe
  * runs as its pod does, in a network namespace of its own, so its dcb has to reach the host's.

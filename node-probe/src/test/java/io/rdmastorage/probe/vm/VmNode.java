@@ -32,6 +32,7 @@ import java.util.stream.Stream;
  *
  * <p>Bounded: every command has a timeout in the guest and a slightly longer one here, boot has
  * one, and {@link #close()} (or a JVM shutdown hook) kills qemu, so nothing outlives the tests.
+ * node-probe's VM test classes share one per JVM ({@link #shared()}).
  */
 public final class VmNode implements AutoCloseable {
 
@@ -126,6 +127,34 @@ public final class VmNode implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    private static VmNode shared;
+    private static Exception sharedBootFailure;
+
+    /**
+     * One VM node for the whole JVM (failsafe runs a module's ITs in one), booted on first use with
+     * {@link #bootWithBuiltProbe} and killed at exit by its shutdown hook: a boot under TCG takes
+     * minutes, and {@code scenario.sh reset} gives each test a clean node. A failed boot is not
+     * tried again for every class, and a VM that died is reported, not reused.
+     */
+    public static synchronized VmNode shared() throws IOException, InterruptedException {
+        if (sharedBootFailure != null) {
+            throw new IllegalStateException("the shared VM node failed to boot", sharedBootFailure);
+        }
+        if (shared == null) {
+            try {
+                shared = bootWithBuiltProbe();
+            } catch (IOException | RuntimeException e) {
+                sharedBootFailure = e;
+                throw e;
+            }
+        }
+        if (!shared.qemu.isAlive()) {
+            throw new IllegalStateException("the shared VM node's qemu exited with " + shared.qemu.exitValue()
+                    + log(shared.workDir));
+        }
+        return shared;
     }
 
     /**

@@ -1,37 +1,33 @@
 package io.rdmastorage.probe.vm;
 
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 
 /**
- * A test class on the real-kernel VM node: one boot for the class (a boot under TCG takes minutes),
- * the VM closed after its last test, and every test starting from {@code scenario.sh reset}
- * (both rxe ports ACTIVE, nothing connected or mounted).
+ * A test class on the real-kernel VM node: every class of this JVM shares one boot ({@link
+ * VmNode#shared()}: a boot under TCG takes minutes), and every test starts from {@code scenario.sh
+ * reset} (both rxe ports ACTIVE, nothing connected, mounted or left running), which fails naming
+ * what it finds left over, and the test that ran before.
  */
 abstract class VmNodeTest {
 
     private static final Duration SCENARIO_TIMEOUT = Duration.ofSeconds(90);
 
     static VmNode vm;
+    /** The test that ran on the shared VM before this one: a leak reset finds is most likely its. */
+    private static String previousTest = "none (the first since boot)";
 
     @BeforeAll
     static void boot() throws Exception {
-        vm = VmNode.bootWithBuiltProbe();
-    }
-
-    @AfterAll
-    static void shutdown() throws Exception {
-        if (vm != null) {
-            vm.close();
-            vm = null;
-        }
+        vm = VmNode.shared();
     }
 
     @BeforeEach
-    void reset() {
-        scenario("reset").requireSuccess("scenario.sh reset");
+    void reset(TestInfo test) {
+        scenario("reset").requireSuccess("scenario.sh reset after " + previousTest);
+        previousTest = getClass().getSimpleName() + "." + test.getTestMethod().map(m -> m.getName()).orElse(test.getDisplayName());
     }
 
     /** {@code vm-node/scenario.sh} with these arguments (they are the test's own constants, never input). */
