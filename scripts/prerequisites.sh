@@ -25,6 +25,11 @@ ensure_prerequisites() {
     command -v cpio >/dev/null || missing+=(cpio)
     PATH="$PATH:/usr/sbin:/sbin" command -v depmod >/dev/null || missing+=(kmod)
   fi
+  # the real-node tier (RealNode): namespaces, mounts and the node's addresses
+  command -v unshare >/dev/null && command -v nsenter >/dev/null || missing+=(util-linux)
+  PATH="$PATH:/usr/sbin:/sbin" command -v ip >/dev/null || missing+=(iproute2)
+  command -v umoci >/dev/null || missing+=(umoci)
+  command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
   if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
   fi

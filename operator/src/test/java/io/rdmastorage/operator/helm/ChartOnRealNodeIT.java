@@ -131,6 +131,8 @@ class ChartOnRealNodeIT {
             // only the node's network namespace has this socket: the probe pod reached it through /proc/1/ns/net
             assertThat(traffic.getReason()).as(traffic.getMessage()).isEqualTo("DataOnTcp");
             assertThat(traffic.getMessage()).contains(target);
+            // /host is the node's root: the kernel the probe pod read there is this machine's
+            assertThat(verdict.getStatus().getInventory()).containsEntry("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
             Condition ready = condition(verdict, "Ready").orElseThrow();
             assertThat(ready.getStatus()).as(ready.getMessage()).isEqualTo("False");
             assertThat(ready.getMessage()).contains("RdmaTraffic: DataOnTcp");
