@@ -258,34 +258,34 @@ public final class LocalControlPlane implements AutoCloseable {
         return nodeToken + "-" + node;
     }
 
-    private void startControllers() {
-        Path pki = workDir.resolve("pki");
-        String kubeconfigFlag = kubeconfig.toString();
-        controllers.add(ServerProcess.start("kube-controller-manager", List.of(binaries.kubeControllerManager().toString(),
-                "--kubeconfig=" + kubeconfigFlag,
-                "--authentication-kubeconfig=" + kubeconfigFlag,
-                "--authorization-kubeconfig=" + kubeconfigFlag,
+    /** What kube-controller-manager and kube-scheduler share: the admin kubeconfig, no election, loopback only. */
+    private List<String> controllerCommand(Path binary, String name) {
+        String admin = kubeconfig.toString();
+        return new ArrayList<>(List.of(binary.toString(),
+                "--kubeconfig=" + admin,
+                "--authentication-kubeconfig=" + admin,
+                "--authorization-kubeconfig=" + admin,
                 "--leader-elect=false",
                 "--bind-address=127.0.0.1",
                 "--secure-port=" + LoopbackPorts.free(),
-                "--cert-dir=" + workDir.resolve("controller-manager-pki"),
+                "--cert-dir=" + workDir.resolve(name + "-pki"),
+                "--v=1"));
+    }
+
+    private void startControllers() {
+        Path pki = workDir.resolve("pki");
+        List<String> controllerManager = controllerCommand(binaries.kubeControllerManager(), "controller-manager");
+        controllerManager.addAll(List.of(
                 // no cloud and no pod CIDRs to allocate; the node lifecycle controller stays: it lifts the
                 // not-ready taint a kubelet registers with, so that Deployments' pods can be scheduled
                 "--controllers=*,-nodeipam,-route,-cloud-node-lifecycle,-service-lb-controller",
                 // published as the kube-root-ca.crt ConfigMap that every pod's token volume carries
                 "--root-ca-file=" + pki.resolve("apiserver.crt"),
                 "--service-account-private-key-file=" + pki.resolve("sa.key"),
-                "--flex-volume-plugin-dir=" + workDir.resolve("flexvolume"),
-                "--v=1"), workDir.resolve("kube-controller-manager.log")));
-        controllers.add(ServerProcess.start("kube-scheduler", List.of(binaries.kubeScheduler().toString(),
-                "--kubeconfig=" + kubeconfigFlag,
-                "--authentication-kubeconfig=" + kubeconfigFlag,
-                "--authorization-kubeconfig=" + kubeconfigFlag,
-                "--leader-elect=false",
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + LoopbackPorts.free(),
-                "--cert-dir=" + workDir.resolve("scheduler-pki"),
-                "--v=1"), workDir.resolve("kube-scheduler.log")));
+                "--flex-volume-plugin-dir=" + workDir.resolve("flexvolume")));
+        controllers.add(ServerProcess.start("kube-controller-manager", controllerManager, workDir.resolve("kube-controller-manager.log")));
+        controllers.add(ServerProcess.start("kube-scheduler", controllerCommand(binaries.kubeScheduler(), "scheduler"),
+                workDir.resolve("kube-scheduler.log")));
         long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
         // the default service account in default: the service-account controller is working
         while (adminClient.serviceAccounts().inNamespace("default").withName("default").get() == null) {

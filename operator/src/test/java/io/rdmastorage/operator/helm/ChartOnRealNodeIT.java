@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.testing.Await;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.ProjectImages;
 import io.rdmastorage.testing.RealNode;
@@ -201,17 +202,12 @@ class ChartOnRealNodeIT {
                 .map(l -> l.substring("appVersion:".length()).replace("\"", "").strip()).findFirst().orElseThrow();
     }
 
-    private static <T> T await(Duration timeout, Supplier<T> value, Predicate<T> done, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        T last = null;
-        while (System.nanoTime() < deadline) {
-            last = value.get();
-            if (last != null && done.test(last)) {
-                return last;
-            }
-            Thread.sleep(500);
+    /** {@link Await#until}, with the end of the kubelet's log when it times out. */
+    private static <T> T await(Duration timeout, Supplier<T> value, Predicate<T> done, String what) {
+        try {
+            return Await.until(timeout, Duration.ofMillis(500), value, done, what);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nkubelet log:\n" + node.kubeletLogTail(30), e);
         }
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last value: " + last
-                + "\nkubelet log:\n" + node.kubeletLogTail(30));
     }
 }

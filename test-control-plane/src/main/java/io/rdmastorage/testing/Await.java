@@ -4,16 +4,16 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /** Polls until a value satisfies a condition; tests against a real API server are eventually consistent. */
-final class Await {
+public final class Await {
 
     private Await() {
     }
 
-    static <T> T until(Duration timeout, Supplier<T> value, java.util.function.Predicate<T> done, String what) {
+    public static <T> T until(Duration timeout, Supplier<T> value, java.util.function.Predicate<T> done, String what) {
         return until(timeout, Duration.ofMillis(100), value, done, what);
     }
 
-    static <T> T until(Duration timeout, Duration interval, Supplier<T> value, java.util.function.Predicate<T> done,
+    public static <T> T until(Duration timeout, Duration interval, Supplier<T> value, java.util.function.Predicate<T> done,
                        String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         T last = null;
