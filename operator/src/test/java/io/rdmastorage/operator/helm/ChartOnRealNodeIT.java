@@ -121,6 +121,7 @@ class ChartOnRealNodeIT {
                       interval: 30m
                       probeTimeout: 60s
                       nodeLabels: true
+                      taintNotReady: true
                       traffic:
                         window: 3s
                         maxTcpBytesPerSecond: 100000
@@ -149,7 +150,10 @@ class ChartOnRealNodeIT {
         // kubectl as users read it, node labels and Events
         String table = plane.kubectl().run("get", "rdmastorage").orThrow("kubectl get rdmastorage");
         assertThat(table).contains(PROFILE).contains(PROFILE + "." + NODE);
-        assertThat(admin.nodes().withName(NODE).get().getMetadata().getLabels()).containsEntry("rdmastorage.io/" + PROFILE, "not-ready");
+        Node marked = admin.nodes().withName(NODE).get();
+        assertThat(marked.getMetadata().getLabels()).containsEntry("rdmastorage.io/" + PROFILE, "not-ready");
+        // NoSchedule: the operator's own pods on this node keep running
+        assertThat(marked.getSpec().getTaints()).anyMatch(t -> t.getKey().equals("rdmastorage.io/" + PROFILE));
         assertThat(plane.kubectl().run("get", "events", "-n", "default", "--field-selector", "involvedObject.kind=RdmaStorageNode")
                 .orThrow("events")).contains(NODE);
 
@@ -160,8 +164,9 @@ class ChartOnRealNodeIT {
         // delete the profile, uninstall: no pod, label, taint or object of ours stays
         admin.resources(io.rdmastorage.operator.api.RdmaStorageProfile.class).withName(PROFILE).delete();
         await(STARTUP, () -> admin.nodes().withName(NODE).get(),
-                n -> n.getMetadata().getLabels().keySet().stream().noneMatch(k -> k.startsWith("rdmastorage.io/")),
-                "the verdict label removed");
+                n -> n.getMetadata().getLabels().keySet().stream().noneMatch(k -> k.startsWith("rdmastorage.io/"))
+                        && (n.getSpec().getTaints() == null || n.getSpec().getTaints().stream().noneMatch(t -> t.getKey().startsWith("rdmastorage.io/"))),
+                "the verdict label and taint removed");
         Helm.uninstall(RELEASE).withNamespace(NAMESPACE).withKubeConfig(plane.kubeconfig()).call();
         await(STARTUP, () -> admin.pods().inNamespace(NAMESPACE).list().getItems(), List::isEmpty, "every pod of the release gone");
         Node after = admin.nodes().withName(NODE).get();

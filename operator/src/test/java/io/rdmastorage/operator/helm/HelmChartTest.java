@@ -234,6 +234,42 @@ class HelmChartTest {
                 .containsEntry("team", "storage");
     }
 
+    /**
+     * openshift.enabled: the probe pods' account (the namespace's default) may use the privileged SCC,
+     * in the release namespace only; no Pod Security label on the rendered namespace; the operator's
+     * pod leaves its user and group to the SCC's range and stays restricted otherwise.
+     */
+    @Test
+    void openShiftGrantsThePrivilegedSccToTheProbePodsAccountOnly() {
+        List<HasMetadata> plain = objects(template(NS, Map.of()));
+        assertThat(plain).noneMatch(o -> o.getMetadata().getName().endsWith("-probe-scc"));
+
+        List<HasMetadata> objects = objects(template(NS, Map.of("openshift.enabled", true, "namespace.create", true)));
+        Role scc = objects.stream().filter(Role.class::isInstance).map(Role.class::cast)
+                .filter(r -> r.getMetadata().getName().equals(FULLNAME + "-probe-scc")).findFirst().orElseThrow();
+        assertThat(scc.getMetadata().getNamespace()).isEqualTo(NS);
+        assertThat(scc.getRules()).isEqualTo(HelmChart.rulesFile("probe-scc-rules.yaml")).singleElement().satisfies(r -> {
+            assertThat(r.getApiGroups()).containsExactly("security.openshift.io");
+            assertThat(r.getResources()).containsExactly("securitycontextconstraints");
+            assertThat(r.getResourceNames()).containsExactly("privileged");
+            assertThat(r.getVerbs()).containsExactly("use");
+        });
+        RoleBinding binding = objects.stream().filter(RoleBinding.class::isInstance).map(RoleBinding.class::cast)
+                .filter(b -> b.getMetadata().getName().equals(FULLNAME + "-probe-scc")).findFirst().orElseThrow();
+        assertThat(binding.getRoleRef().getName()).isEqualTo(FULLNAME + "-probe-scc");
+        assertThat(binding.getSubjects()).singleElement().satisfies(subject -> {
+            assertThat(subject.getKind()).isEqualTo("ServiceAccount");
+            assertThat(subject.getName()).isEqualTo("default");
+            assertThat(subject.getNamespace()).isEqualTo(NS);
+        });
+        assertThat(only(objects, Namespace.class).getMetadata().getLabels()).doesNotContainKey("pod-security.kubernetes.io/enforce");
+        var podSecurity = only(objects, Deployment.class).getSpec().getTemplate().getSpec().getSecurityContext();
+        assertThat(podSecurity.getRunAsUser()).as("assigned by the SCC").isNull();
+        assertThat(podSecurity.getRunAsGroup()).isNull();
+        assertThat(podSecurity.getRunAsNonRoot()).isTrue();
+        assertThat(podSecurity.getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+    }
+
     @Test
     void serviceMonitorIsOffByDefaultAndOnWhenAsked() {
         assertThat(kinds(objects(template(NS, Map.of())))).doesNotContain("ServiceMonitor", "Namespace");
@@ -253,6 +289,7 @@ class HelmChartTest {
             "podSecurityContext.runAsUser|0|runAsUser",
             "metrics.serviceMonitor.interval|soon|interval",
             "replicas|2|replicas",
+            "openshift.enabled|yes|enabled",
     })
     void schemaRefusesBadValues(String key, String value, String named) {
         Map<String, Object> values = new LinkedHashMap<>();

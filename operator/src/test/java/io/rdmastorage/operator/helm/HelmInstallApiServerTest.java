@@ -13,6 +13,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.operator.events.VerdictEvents;
@@ -100,6 +102,29 @@ class HelmInstallApiServerTest {
     }
 
     /**
+     * OpenShift's way, as far as a Kubernetes API server shows it: no Pod Security label needed or
+     * checked, and the probe pods' account (and only it) may use the privileged SCC, in the release
+     * namespace only. (No OpenShift cluster here: the SCC admission itself is not exercised.)
+     */
+    @Test
+    void helmInstallWithOpenShiftGrantsTheSccInsteadOfNeedingTheLabel() {
+        String ns = "rso-helm-openshift";
+        createNamespace(ns, null);
+        String release = "rso-openshift";
+        String fullname = release + "-rdma-storage-operator";
+        HelmChart.helm().install().withName(release).withNamespace(ns).set("openshift.enabled", true)
+                .withKubeConfig(plane.kubeconfig()).call();
+        try {
+            assertThat(mayUsePrivilegedScc(ns, "default", ns)).isTrue();
+            assertThat(mayUsePrivilegedScc(ns, "default", "default")).as("in the release namespace only").isFalse();
+            assertThat(mayUsePrivilegedScc(ns, fullname, ns)).as("not the operator's own account").isFalse();
+        } finally {
+            Helm.uninstall(release).withNamespace(ns).withKubeConfig(plane.kubeconfig()).call();
+        }
+        assertThat(admin.rbac().roles().inNamespace(ns).withName(fullname + "-probe-scc").get()).as("uninstalled").isNull();
+    }
+
+    /**
      * Argo CD's way: render (the Namespace object with its Pod Security label, the ServiceMonitor)
      * and apply. The ServiceMonitor needs prometheus-operator's CRD, which is not available
      * offline here: a minimal stand-in (same group, version and kind, schema open) is applied first.
@@ -164,6 +189,21 @@ class HelmInstallApiServerTest {
             namespace.editMetadata().addToLabels("pod-security.kubernetes.io/enforce", podSecurity).endMetadata();
         }
         admin.namespaces().resource(namespace.build()).serverSideApply();
+    }
+
+    /**
+     * What OpenShift's SCC admission asks RBAC: may the service account {@code namespace/account}
+     * {@code use} the SCC {@code privileged} in {@code where}? (A SubjectAccessReview: kubectl's
+     * {@code auth can-i} would first look the resource type up, and this server has no SCCs.)
+     */
+    private static boolean mayUsePrivilegedScc(String namespace, String account, String where) {
+        SubjectAccessReview review = new SubjectAccessReviewBuilder().withNewSpec()
+                .withUser("system:serviceaccount:" + namespace + ":" + account)
+                .withGroups("system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated")
+                .withNewResourceAttributes().withGroup("security.openshift.io").withResource("securitycontextconstraints")
+                    .withName("privileged").withVerb("use").withNamespace(where).endResourceAttributes()
+                .endSpec().build();
+        return admin.authorization().v1().subjectAccessReview().create(review).getStatus().getAllowed();
     }
 
     private static boolean canI(Kubectl kubectl, String... args) {
