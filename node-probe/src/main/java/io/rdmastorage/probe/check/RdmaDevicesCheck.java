@@ -10,6 +10,7 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.ProcLimits;
+import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.parse.SysfsIbPort;
 import io.rdmastorage.probe.verbs.Errno;
 import io.rdmastorage.probe.verbs.UserspaceVerbs;
@@ -38,7 +39,7 @@ import java.util.Optional;
  */
 public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
 
-    static final String SYSFS_CLASS = "/sys/class/infiniband";
+    static final String SYSFS_CLASS = PortView.IB_CLASS;
 
 
     /**
@@ -100,8 +101,9 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     protected Facts gather(ProbeContext context) {
         HostRoot host = context.host();
         ProbeSpec.Rdma rdma = context.spec().rdma();
-        List<String> devices = host.list(SYSFS_CLASS);
-        Map<String, SysfsIbPort> ports = readPorts(host, devices);
+        PortView view = context.ports();
+        List<String> devices = view.deviceNames();
+        Map<String, SysfsIbPort> ports = view.sysfsPorts();
         Optional<VerbsAttempt> attempt = Optional.empty();
         if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
             SysfsJudgement sysfs = judgeSysfs(devices, ports, rdma.devicePorts());
@@ -109,8 +111,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
-        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt,
-                RdmaLinks.gather(host, devices, ports));
+        return new Facts(host.root().toString(), view.sysfsVisible(), devices, ports, attempt, RdmaLinks.gather(host, view));
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -183,27 +184,6 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     @Override
     protected List<String> precedence() {
         return List.of(DEVICE_MISSING);
-    }
-
-    private static Map<String, SysfsIbPort> readPorts(HostRoot host, List<String> devices) {
-        Map<String, SysfsIbPort> ports = new LinkedHashMap<>();
-        for (String device : devices) {
-            String dir = SYSFS_CLASS + "/" + device + "/ports";
-            List<Integer> numbers = host.list(dir).stream()
-                    .filter(n -> !n.isEmpty() && n.length() <= 3 && n.chars().allMatch(Character::isDigit))
-                    .map(Integer::parseInt).sorted().toList();
-            for (int n : numbers) {
-                String p = dir + "/" + n + "/";
-                SysfsIbPort port = SysfsIbPort.of(device, n, attr(host, p + "state"), attr(host, p + "phys_state"),
-                        attr(host, p + "rate"), attr(host, p + "link_layer"), attr(host, p + "sm_lid"));
-                ports.put(port.name(), port);
-            }
-        }
-        return ports;
-    }
-
-    private static String attr(HostRoot host, String path) {
-        return host.readAttribute(path).orElse(null);
     }
 
     /** rdma.devices given: each must exist and work; else every port is reported and one working port is enough. */
