@@ -2,7 +2,7 @@ package io.rdmastorage.probe.acceptance;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.ProbeSpec;
-import io.rdmastorage.probe.check.NvmeofRdmaCheck;
+import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
@@ -71,7 +71,7 @@ public final class AcceptanceRun {
 
     private AcceptanceReport.TransportRun measure(String transport, NvmeConnections connections) {
         ProbeSpec.Target target = spec.nvmeof().target();
-        List<NvmeController> controllers = NvmeofRdmaCheck.controllers(host);
+        List<NvmeController> controllers = NvmeControllers.list(host);
         Optional<NvmeController> existing = controllers.stream()
                 .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
                         && c.reaches(target.address(), target.port()) && c.isLive())
@@ -100,7 +100,7 @@ public final class AcceptanceRun {
         Optional<NamespaceDevice> device = awaitNamespace(controller);
         if (device.isEmpty()) {
             return new AcceptanceReport.TransportRun(transport, controller.name(), "", ours, Map.of(),
-                    controller.name() + " has no namespace under " + NvmeofRdmaCheck.NVME_CLASS + "/" + controller.name()
+                    controller.name() + " has no namespace under " + NvmeControllers.NVME_CLASS + "/" + controller.name()
                             + " after " + NAMESPACE_WAIT.toSeconds() + "s; check that the subsystem exports one (nvme list-subsys)", "");
         }
         String dev = device.get().device();
@@ -132,9 +132,9 @@ public final class AcceptanceRun {
     private Optional<NamespaceDevice> awaitNamespace(NvmeController controller) {
         long deadline = System.nanoTime() + NAMESPACE_WAIT.toNanos();
         while (true) {
-            List<NvmeController> all = NvmeofRdmaCheck.controllers(host);
+            List<NvmeController> all = NvmeControllers.list(host);
             Map<String, List<String>> entries = new LinkedHashMap<>();
-            all.forEach(c -> entries.put(c.name(), host.list(NvmeofRdmaCheck.NVME_CLASS + "/" + c.name())));
+            all.forEach(c -> entries.put(c.name(), host.list(NvmeControllers.NVME_CLASS + "/" + c.name())));
             Optional<NamespaceDevice> device = NamespaceDevice.of(controller, entries, all);
             if (device.isPresent() || System.nanoTime() > deadline) {
                 return device;

@@ -1,7 +1,7 @@
 package io.rdmastorage.probe.acceptance;
 
 import io.rdmastorage.contract.spec.ProbeSpec;
-import io.rdmastorage.probe.check.NvmeofRdmaCheck;
+import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
@@ -48,10 +48,10 @@ public final class NvmeConnections implements AutoCloseable {
      * for it: one that was not there before, of this transport, subsystem and address.
      */
     public synchronized Outcome connect(ProbeSpec.Target target, String transport) {
-        Set<String> before = names(NvmeofRdmaCheck.controllers(host));
+        Set<String> before = names(NvmeControllers.list(host));
         ToolResult result = hostTools.run("nvme", "connect", "-t", transport, "-a", target.address(),
                 "-s", Integer.toString(target.port()), "-n", target.nqn());
-        List<NvmeController> created = NvmeofRdmaCheck.controllers(host).stream()
+        List<NvmeController> created = NvmeControllers.list(host).stream()
                 .filter(c -> !before.contains(c.name()))
                 .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
                         && c.reaches(target.address(), target.port()))

@@ -18,6 +18,7 @@ import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
 import io.rdmastorage.probe.parse.PciePath;
+import io.rdmastorage.probe.ports.PortView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     static final String MODULES = "/proc/modules";
     static final String CUFILE_JSON = "/etc/cufile.json";
     static final String PCI_DEVICES = "/sys/bus/pci/devices";
-    static final String INFINIBAND = "/sys/class/infiniband";
+    static final String INFINIBAND = PortView.IB_CLASS;
     private static final String NVIDIA_VENDOR = "0x10de";
     private static final String RELOAD_NVFS = "`modprobe -r nvidia_fs && modprobe nvidia_fs`";
 
@@ -177,7 +178,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                 backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
                 host.read(CUFILE_JSON),
                 topology ? nvidiaGpus(host) : Map.of(),
-                topology ? rdmaNics(host, context.spec()) : Map.of(),
+                topology ? rdmaNics(context.ports(), context.spec()) : Map.of(),
                 new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
                         host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
                         HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)),
@@ -618,13 +619,13 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     }
 
     /** The RDMA devices the spec names (rdma.devices), else every device in /sys/class/infiniband. */
-    private static Map<String, PciePath> rdmaNics(HostRoot host, ProbeSpec spec) {
+    private static Map<String, PciePath> rdmaNics(PortView view, ProbeSpec spec) {
         List<String> names = spec.rdma() != null && !spec.rdma().devices().isEmpty()
                 ? spec.rdma().devicePorts().stream().map(DevicePort::device).distinct().toList()
-                : host.list(INFINIBAND);
+                : view.deviceNames();
         Map<String, PciePath> nics = new LinkedHashMap<>();
         for (String name : names) {
-            PciePath.parse(host.hostRealPath(INFINIBAND + "/" + name + "/device")).ifPresent(p -> nics.put(name, p));
+            view.device(name).flatMap(d -> PciePath.parse(d.pciFunction())).ifPresent(p -> nics.put(name, p));
         }
         return nics;
     }

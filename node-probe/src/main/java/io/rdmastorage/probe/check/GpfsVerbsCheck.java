@@ -11,6 +11,7 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
 import io.rdmastorage.probe.parse.GpfsConfig;
@@ -137,8 +138,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         for (String port : parsedConfig(config).map(GpfsConfig::verbsPorts).orElse(List.of())) {
             if (Rules.DEVICE_PORT.matcher(port).matches()) {
                 DevicePort p = DevicePort.parse(port);
-                context.host().readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + p.device() + "/ports/" + p.port() + "/link_layer")
-                        .ifPresent(layer -> linkLayers.put(port, layer));
+                context.ports().port(p).flatMap(RdmaPort::linkLayer).ifPresent(layer -> linkLayers.put(port, layer));
             }
         }
         return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers,

@@ -19,7 +19,9 @@ import java.util.Set;
 public enum HostView {
     SYSFS("/sys", "/sys/class", true),
     PROCFS("/proc", "/proc", true),
-    ETC("/etc", "/etc", false);
+    ETC("/etc", "/etc", false),
+    /** devtmpfs: an empty mount point when the host's / is mounted without its submounts. */
+    DEV("/dev", "/dev", true);
 
     private final String mount;
     private final String marker;

@@ -6,6 +6,7 @@ import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.parse.NvmeController;
 import io.rdmastorage.probe.spec.IpAddress;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ import java.util.function.Predicate;
  */
 public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
 
-    public static final String NVME_CLASS = "/sys/class/nvme";
+    static final String NVME_CLASS = NvmeControllers.NVME_CLASS;
     /** When several targets fail, the first reason of this list is the check's reason. */
     private static final List<String> REASON_ORDER =
             List.of(TRANSPORT_TCP, TARGET_NOT_CONNECTED, CONTROLLER_NOT_LIVE, CONTROLLER_UNREADABLE);
@@ -67,13 +68,13 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
             return true;
         }
         return (context.discovery() || nvmeof != null)
-                && controllers(context.host()).stream().anyMatch(NvmeofRdmaCheck::isJudgedInSurvey);
+                && NvmeControllers.list(context.host()).stream().anyMatch(NvmeofRdmaCheck::isJudgedInSurvey);
     }
 
     @Override
     protected Facts gather(ProbeContext context) {
         HostRoot host = context.host();
-        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), controllers(host));
+        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), NvmeControllers.list(host));
     }
 
     @Override
@@ -210,35 +211,6 @@ public final class NvmeofRdmaCheck extends FactsCheck<NvmeofRdmaCheck.Facts> {
                 : message + "; other paths not live: " + String.join(", ", others) + " (see " + DIAGNOSE + ")";
     }
 
-    /**
-     * Every controller under /sys/class/nvme, by number; entries there are symbolic links into
-     * /sys/devices. The acceptance run reads them the same way.
-     */
-    public static List<NvmeController> controllers(HostRoot host) {
-        List<NvmeController> controllers = new ArrayList<>();
-        for (String name : host.list(NVME_CLASS)) {
-            if (!isControllerName(name)) {
-                continue;
-            }
-            Map<String, String> attributes = new LinkedHashMap<>();
-            for (String attribute : NvmeController.ATTRIBUTES) {
-                host.read(NVME_CLASS + "/" + name + "/" + attribute).ifPresent(v -> attributes.put(attribute, v));
-            }
-            controllers.add(NvmeController.fromSysfs(name, attributes));
-        }
-        controllers.sort((a, b) -> Integer.compare(number(a.name()), number(b.name())));
-        return controllers;
-    }
-
-    /** nvme0, nvme12: not the per-namespace or generic entries some kernels add elsewhere. */
-    private static boolean isControllerName(String name) {
-        return name.length() > 4 && name.length() < 12 && name.startsWith("nvme")
-                && name.substring(4).chars().allMatch(Character::isDigit);
-    }
-
-    private static int number(String name) {
-        return Integer.parseInt(name.substring(4));
-    }
 
     private static List<NvmeController> matching(List<NvmeController> controllers, Predicate<NvmeController> filter) {
         return controllers.stream().filter(filter).toList();

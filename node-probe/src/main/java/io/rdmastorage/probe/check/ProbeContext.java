@@ -3,7 +3,9 @@ package io.rdmastorage.probe.check;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.ports.PortView;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 /**
  * Everything a check may look at.
@@ -11,6 +13,32 @@ import java.time.Instant;
  * @param spec      the validated spec; {@link ProbeSpec#discover()} when none was given
  * @param discovery true when no spec was given: report what the node has
  * @param now       the probe's start time, for "recent" log lines
+ * @param portView  the host's RDMA ports, read at most once per run ({@link #ports()})
  */
-public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now) {
+public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now,
+                           Supplier<PortView> portView) {
+
+    /** With the host's RDMA ports read from {@code host} the first time a check asks. */
+    public ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now) {
+        this(host, tools, spec, discovery, node, now, once(() -> PortView.read(host)));
+    }
+
+    /** The host's RDMA ports: every check of a run sees the same reading. */
+    public PortView ports() {
+        return portView.get();
+    }
+
+    private static Supplier<PortView> once(Supplier<PortView> reader) {
+        return new Supplier<>() {
+            private PortView view;
+
+            @Override
+            public synchronized PortView get() {
+                if (view == null) {
+                    view = reader.get();
+                }
+                return view;
+            }
+        };
+    }
 }

@@ -10,6 +10,8 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.ProcLimits;
+import io.rdmastorage.probe.ports.DeviceNodes;
+import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.parse.SysfsIbPort;
 import io.rdmastorage.probe.verbs.Errno;
 import io.rdmastorage.probe.verbs.UserspaceVerbs;
@@ -38,7 +40,7 @@ import java.util.Optional;
  */
 public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
 
-    static final String SYSFS_CLASS = "/sys/class/infiniband";
+    static final String SYSFS_CLASS = PortView.IB_CLASS;
 
 
     /**
@@ -50,9 +52,16 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
      * @param ports   every port of those devices, by {@code device/port}
      * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
      * @param links   GIDs, netdev MTUs, PCIe links and firmware: the link expectations and the fleet's facts
+     * @param nodes   the uverbs/umad/issm character devices sysfs announces, against the host's /dev/infiniband
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
-                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links) {
+                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes) {
+
+        /** Without device-node facts: sysfs announces no uverbs or umad nodes to compare with /dev. */
+        public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                     Optional<VerbsAttempt> verbs, RdmaLinks.Facts links) {
+            this(hostRoot, sysfsVisible, devices, ports, verbs, links, DeviceNodes.none());
+        }
 
         /** Without link facts: a host whose GIDs, MTUs and PCIe links show nothing to judge. */
         public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
@@ -100,8 +109,9 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     protected Facts gather(ProbeContext context) {
         HostRoot host = context.host();
         ProbeSpec.Rdma rdma = context.spec().rdma();
-        List<String> devices = host.list(SYSFS_CLASS);
-        Map<String, SysfsIbPort> ports = readPorts(host, devices);
+        PortView view = context.ports();
+        List<String> devices = view.deviceNames();
+        Map<String, SysfsIbPort> ports = view.sysfsPorts();
         Optional<VerbsAttempt> attempt = Optional.empty();
         if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
             SysfsJudgement sysfs = judgeSysfs(devices, ports, rdma.devicePorts());
@@ -109,8 +119,8 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
-        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, ports, attempt,
-                RdmaLinks.gather(host, devices, ports));
+        return new Facts(host.root().toString(), view.sysfsVisible(), devices, ports, attempt, RdmaLinks.gather(host, view),
+                DeviceNodes.read(host));
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -155,6 +165,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(), expected);
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
+        findings.addAll(deviceNodes(facts, sysfs.working()));
         findings.addAll(RdmaLinks.judge(facts.links(), rdma, sysfs.working(), report, details));
         String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(facts.links(), sysfs.working(), rdma);
         if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
@@ -185,25 +196,35 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         return List.of(DEVICE_MISSING);
     }
 
-    private static Map<String, SysfsIbPort> readPorts(HostRoot host, List<String> devices) {
-        Map<String, SysfsIbPort> ports = new LinkedHashMap<>();
-        for (String device : devices) {
-            String dir = SYSFS_CLASS + "/" + device + "/ports";
-            List<Integer> numbers = host.list(dir).stream()
-                    .filter(n -> !n.isEmpty() && n.length() <= 3 && n.chars().allMatch(Character::isDigit))
-                    .map(Integer::parseInt).sorted().toList();
-            for (int n : numbers) {
-                String p = dir + "/" + n + "/";
-                SysfsIbPort port = SysfsIbPort.of(device, n, attr(host, p + "state"), attr(host, p + "phys_state"),
-                        attr(host, p + "rate"), attr(host, p + "link_layer"), attr(host, p + "sm_lid"));
-                ports.put(port.name(), port);
-            }
+    /**
+     * The working ports' devices whose uverbs/umad/issm node sysfs announces but the host's
+     * /dev/infiniband lacks: False naming the node; Unknown when the host's /dev cannot be seen.
+     */
+    private static List<Finding> deviceNodes(Facts facts, List<SysfsIbPort> working) {
+        List<String> devices = working.stream().map(SysfsIbPort::device).distinct()
+                .filter(facts.nodes()::announced).toList();
+        if (devices.isEmpty()) {
+            return List.of();
         }
-        return ports;
-    }
-
-    private static String attr(HostRoot host, String path) {
-        return host.readAttribute(path).orElse(null);
+        if (!facts.nodes().devVisible()) {
+            return List.of(HostView.DEV.missing(facts.hostRoot()));
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (String device : devices) {
+            List<String> missing = facts.nodes().missing(device);
+            if (missing.isEmpty()) {
+                continue;
+            }
+            String paths = String.join(", ", missing.stream().map(n -> DeviceNodes.DEV_DIR + "/" + n).toList());
+            String ports = String.join(", ", working.stream().filter(p -> p.device().equals(device)).map(SysfsIbPort::name).toList());
+            findings.add(Finding.of(Status.FALSE, DEVICE_NODE_MISSING, paths + " missing on the host although " + ports
+                    + " is ACTIVE and sysfs announces " + (missing.size() == 1 ? "it" : "them") + " for " + device
+                    + ": every RDMA pod fails with `lstat " + DeviceNodes.DEV_DIR + "/" + missing.get(0) + "`; check "
+                    + "`ls -l " + DeviceNodes.DEV_DIR + "` and udev (`udevadm trigger --subsystem-match=infiniband_verbs "
+                    + "--subsystem-match=infiniband_mad`), or reload the modules (`modprobe -r ib_uverbs ib_umad && modprobe "
+                    + "ib_uverbs ib_umad`)", device + " " + String.join(", ", missing) + " missing"));
+        }
+        return findings;
     }
 
     /** rdma.devices given: each must exist and work; else every port is reported and one working port is enough. */

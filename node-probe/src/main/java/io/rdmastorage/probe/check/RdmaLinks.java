@@ -10,6 +10,9 @@ import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.parse.PcieLink;
 import io.rdmastorage.probe.parse.RoceGid;
 import io.rdmastorage.probe.parse.SysfsIbPort;
+import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.RdmaDevice;
+import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +39,7 @@ public final class RdmaLinks {
      *
      * @param gids        the used GID entries of RoCE ports (Ethernet, not iWARP), by port name; a port whose
      *                    {@code gids/} directory is not there is in {@code gidsMissing} instead
-     * @param netdevs     the port's own netdev ({@link NetdevStack#ofPort}), by port name, where one is known
+     * @param netdevs     the port's own netdev ({@link io.rdmastorage.probe.ports.NetdevStack#ofPort}), by port name, where one is known
      * @param netdevMtu   the MTU of each netdev the ports and their GIDs name
      * @param hcas        firmware, board id and PCIe link per device
      * @param lowers      for a GID's netdev that is not the port's own (a VLAN, a macvlan, a bond), the device it sits on
@@ -84,89 +87,55 @@ public final class RdmaLinks {
     private RdmaLinks() {
     }
 
-    static Facts gather(HostRoot host, List<String> devices, Map<String, SysfsIbPort> ports) {
+    /** The link facts of the port view; only the HCAs' firmware, board id and PCIe link are read here. */
+    static Facts gather(HostRoot host, PortView view) {
         Map<String, List<RoceGid>> gids = new LinkedHashMap<>();
         Map<String, String> netdevs = new LinkedHashMap<>();
         Map<String, Integer> mtus = new LinkedHashMap<>();
         Map<String, String> lowers = new LinkedHashMap<>();
         List<String> gidsMissing = new ArrayList<>();
-        for (SysfsIbPort port : ports.values()) {
-            if (port.infiniband()) {
-                continue;
-            }
-            // iWARP (node_type "4: RNIC") is Ethernet too, but addresses peers by IP, without RoCE GIDs
-            boolean iwarp = host.readAttribute(RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/node_type")
-                    .map(t -> t.startsWith("4:")).orElse(false);
-            Optional<String> own = NetdevStack.ofPort(host, RdmaDevicesCheck.SYSFS_CLASS, port.device(), port.port());
-            own.ifPresent(netdev -> netdevs.put(port.name(), netdev));
-            List<String> named = new ArrayList<>(own.stream().toList());
-            if (!iwarp) {
-                Optional<List<RoceGid>> table = gidTable(host, port);
-                if (table.isEmpty()) {
-                    gidsMissing.add(port.name());
+        for (RdmaDevice device : view.devices()) {
+            for (RdmaPort port : device.ports()) {
+                if (port.sysfs().infiniband()) {
+                    continue;
                 }
-                gids.put(port.name(), table.orElse(List.of()));
-                table.orElse(List.of()).stream().map(RoceGid::ndev).filter(n -> !n.isEmpty() && !named.contains(n))
-                        .forEach(named::add);
-            }
-            for (String netdev : named) {
-                NetdevStack.mtu(host, netdev).ifPresent(mtu -> mtus.put(netdev, mtu));
-                if (own.isPresent() && !netdev.equals(own.get())) {
-                    NetdevStack.under(host, netdev).stream().findFirst().ifPresent(lower -> lowers.put(netdev, lower));
+                Optional<String> own = port.netdev();
+                own.ifPresent(netdev -> netdevs.put(port.name(), netdev));
+                List<String> named = new ArrayList<>(own.stream().toList());
+                // iWARP (node_type "4: RNIC") is Ethernet too, but addresses peers by IP, without RoCE GIDs
+                if (!device.iwarp()) {
+                    if (port.gids().isEmpty()) {
+                        gidsMissing.add(port.name());
+                    }
+                    List<RoceGid> table = port.gids().orElse(List.of());
+                    gids.put(port.name(), table);
+                    table.stream().map(RoceGid::ndev).filter(n -> !n.isEmpty() && !named.contains(n)).forEach(named::add);
+                }
+                for (String netdev : named) {
+                    Optional<PortView.Netdev> stack = view.netdev(netdev);
+                    stack.flatMap(PortView.Netdev::mtu).ifPresent(mtu -> mtus.put(netdev, mtu));
+                    if (own.isPresent() && !netdev.equals(own.get())) {
+                        stack.flatMap(n -> n.under().stream().findFirst()).ifPresent(lower -> lowers.put(netdev, lower));
+                    }
                 }
             }
         }
         Map<String, Hca> hcas = new LinkedHashMap<>();
-        for (String device : devices) {
-            String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + device;
+        for (RdmaDevice device : view.devices()) {
+            String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + device.name();
             String pci = dir + "/device/";
             Optional<PcieLink> link = host.exists(pci + "current_link_speed")
-                    ? PcieLink.of(bdf(host, dir + "/device"), attr(host, pci + "current_link_speed"),
+                    ? PcieLink.of(device.bdf(), attr(host, pci + "current_link_speed"),
                             attr(host, pci + "current_link_width"), attr(host, pci + "max_link_speed"),
                             attr(host, pci + "max_link_width"))
                     : Optional.empty();
-            hcas.put(device, new Hca(attr(host, dir + "/fw_ver"), attr(host, dir + "/board_id"), link));
+            hcas.put(device.name(), new Hca(attr(host, dir + "/fw_ver"), attr(host, dir + "/board_id"), link));
         }
         return new Facts(gids, netdevs, mtus, hcas, lowers, gidsMissing);
     }
 
-    /**
-     * The used entries; an unused slot reads as the zero GID and its attributes fail to read. Empty
-     * when the port has no {@code gids/} directory: a table that is not there is not an empty one.
-     */
-    private static Optional<List<RoceGid>> gidTable(HostRoot host, SysfsIbPort port) {
-        String dir = RdmaDevicesCheck.SYSFS_CLASS + "/" + port.device() + "/ports/" + port.port() + "/";
-        if (!host.isDirectory(dir + "gids")) {
-            return Optional.empty();
-        }
-        List<RoceGid> table = new ArrayList<>();
-        for (String index : host.list(dir + "gids")) {
-            Optional<Integer> i = number(index);
-            if (i.isEmpty()) {
-                continue;
-            }
-            RoceGid gid = RoceGid.of(i.get(), attr(host, dir + "gids/" + index), null, null);
-            if (!gid.zero()) {
-                table.add(RoceGid.of(i.get(), gid.gid(), attr(host, dir + "gid_attrs/types/" + index),
-                        attr(host, dir + "gid_attrs/ndevs/" + index)));
-            }
-        }
-        table.sort(java.util.Comparator.comparingInt(RoceGid::index));
-        return Optional.of(table);
-    }
-
-    private static String bdf(HostRoot host, String deviceLink) {
-        String real = host.hostRealPath(deviceLink);
-        return real.substring(real.lastIndexOf('/') + 1);
-    }
-
     private static String attr(HostRoot host, String path) {
         return host.readAttribute(path).orElse("");
-    }
-
-    private static Optional<Integer> number(String s) {
-        return !s.isEmpty() && s.length() <= 6 && s.chars().allMatch(Character::isDigit)
-                ? Optional.of(Integer.parseInt(s)) : Optional.empty();
     }
 
     // ---- judging -------------------------------------------------------------------------

@@ -16,6 +16,8 @@ import io.rdmastorage.probe.counters.TransportTraffic;
 import io.rdmastorage.probe.counters.TransportTraffic.PeerTraffic;
 import io.rdmastorage.probe.counters.TransportTraffic.PortTraffic;
 import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.parse.EthtoolStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -128,16 +130,17 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         HostRoot host = context.host();
         ProbeSpec spec = context.spec();
         ProbeSpec.Traffic traffic = spec.traffic();
-        StorageCounters probeScope = new StorageCounters(host, context.tools(),
-                new StorageCounters.Scope(traffic.devicePorts(), List.of(), Set.of(), false));
+        PortView view = context.ports();
+        List<DevicePort> judged = traffic.devicePorts().isEmpty()
+                ? view.ports().stream().map(RdmaPort::devicePort).toList() : traffic.devicePorts();
         List<Port> ports = new ArrayList<>();
         List<String> netdevs = new ArrayList<>();
-        for (DevicePort p : probeScope.ports()) {
-            String linkLayer = host.readAttribute(StorageCounters.IB_CLASS + "/" + p.device() + "/ports/" + p.port()
-                    + "/link_layer").orElse("");
-            Optional<String> netdev = linkLayer.equals("Ethernet")
-                    ? NetdevStack.ofPort(host, StorageCounters.IB_CLASS, p.device(), p.port()) : Optional.empty();
-            List<String> counted = netdev.map(n -> NetdevStack.bond(host, n) ? NetdevStack.ports(host, n) : List.of(n))
+        for (DevicePort p : judged) {
+            Optional<RdmaPort> port = view.port(p);
+            String linkLayer = port.flatMap(RdmaPort::linkLayer).orElse("");
+            Optional<String> netdev = port.filter(RdmaPort::ethernet).flatMap(RdmaPort::netdev);
+            // a bond counts no priorities itself: its slaves do
+            List<String> counted = netdev.map(n -> port.get().bond() ? port.get().ethernetPorts() : List.of(n))
                     .orElse(List.of());
             counted.stream().filter(n -> !netdevs.contains(n)).forEach(netdevs::add);
             ports.add(new Port(p, linkLayer, netdev, counted));
@@ -149,7 +152,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         }
         StorageCounters counters = new StorageCounters(host, context.tools(), new StorageCounters.Scope(
                 ports.stream().map(Port::port).toList(), netdevs, tcpPorts, true));
-        boolean sysfs = HostView.SYSFS.visible(host);
+        boolean sysfs = view.sysfsVisible();
         boolean procfs = HostView.PROCFS.visible(host);
         CounterWindow window = sysfs && procfs ? CounterSampler.sample(counters.reader(), traffic.windowDuration(), pause)
                 : null;

@@ -17,6 +17,9 @@ import io.rdmastorage.probe.parse.DcbPfc;
 import io.rdmastorage.probe.parse.MlnxQos;
 import io.rdmastorage.probe.parse.RoceTos;
 import io.rdmastorage.probe.parse.SysfsFlag;
+import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.RdmaDevice;
+import io.rdmastorage.probe.ports.RdmaPort;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +58,7 @@ import java.util.function.Function;
  */
 public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts> {
 
-    static final String IB_CLASS = "/sys/class/infiniband";
+    static final String IB_CLASS = PortView.IB_CLASS;
     static final String CONFIGFS_RDMA_CM = "/sys/kernel/config/rdma_cm";
     /** A Linux interface name as sysfs lists it: passed to tools as one argv item, never as an option. */
     private static final String UNREADABLE_LINK_LAYER = "unreadable link_layer";
@@ -139,39 +142,28 @@ public final class RoceLosslessCheck extends FactsCheck<RoceLosslessCheck.Facts>
 
     @Override
     protected Facts gather(ProbeContext context) {
-        HostRoot host = context.host();
-        List<String> devices = host.list(IB_CLASS);
+        PortView view = context.ports();
         List<String> nonRoce = new ArrayList<>();
         List<RocePort> ports = new ArrayList<>();
-        for (String device : devices) {
-            if (!host.isDirectory(IB_CLASS + "/" + device + "/ports")) {
-                nonRoce.add(device + " " + UNREADABLE_PORTS);
+        for (RdmaDevice device : view.devices()) {
+            if (!device.portsDirectory()) {
+                nonRoce.add(device.name() + " " + UNREADABLE_PORTS);
                 continue;
             }
-            for (String p : host.list(IB_CLASS + "/" + device + "/ports")) {
-                if (!p.chars().allMatch(Character::isDigit) || p.isEmpty() || p.length() > 3) {
-                    continue;
-                }
-                String dir = IB_CLASS + "/" + device + "/ports/" + p;
-                String linkLayer = host.readAttribute(dir + "/link_layer").orElse("");
-                if (linkLayer.equals("Ethernet")) {
-                    int n = Integer.parseInt(p);
+            for (RdmaPort port : device.ports()) {
+                if (port.ethernet()) {
                     // DCB settings live on the Ethernet ports at the bottom: a bond's slaves, a VLAN's parent
-                    for (Optional<String> netdev : dcbNetdevs(host, device, n)) {
-                        ports.add(port(context, device, n, netdev));
+                    List<Optional<String>> netdevs = port.netdev().isEmpty() ? List.of(Optional.empty())
+                            : port.ethernetPorts().stream().map(Optional::of).toList();
+                    for (Optional<String> netdev : netdevs) {
+                        ports.add(port(context, device.name(), port.port(), netdev));
                     }
                 } else {
-                    nonRoce.add(device + "/" + p + " " + (linkLayer.isEmpty() ? UNREADABLE_LINK_LAYER : linkLayer));
+                    nonRoce.add(port.name() + " " + port.linkLayer().filter(l -> !l.isEmpty()).orElse(UNREADABLE_LINK_LAYER));
                 }
             }
         }
-        return new Facts(host.root().toString(), HostView.SYSFS.visible(host), devices, nonRoce, ports);
-    }
-
-    private static List<Optional<String>> dcbNetdevs(HostRoot host, String device, int port) {
-        Optional<String> own = NetdevStack.ofPort(host, IB_CLASS, device, port);
-        return own.isEmpty() ? List.of(Optional.empty())
-                : NetdevStack.ports(host, own.get()).stream().map(Optional::of).toList();
+        return new Facts(context.host().root().toString(), view.sysfsVisible(), view.deviceNames(), nonRoce, ports);
     }
 
     private static RocePort port(ProbeContext context, String device, int port, Optional<String> netdev) {

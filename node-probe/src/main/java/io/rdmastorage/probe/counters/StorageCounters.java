@@ -3,6 +3,7 @@ package io.rdmastorage.probe.counters;
 import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.probe.counters.CounterKey.Source;
 import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.EthtoolStats;
@@ -32,7 +33,7 @@ import java.util.function.Supplier;
  */
 public final class StorageCounters {
 
-    public static final String IB_CLASS = "/sys/class/infiniband";
+    public static final String IB_CLASS = PortView.IB_CLASS;
     /** The storage protocols' TCP ports: NVMe/TCP (IANA), NFS, GPFS's daemon port. */
     public static final int NVME_TCP_PORT = 4420;
     public static final int NFS_PORT = 2049;
@@ -80,15 +81,7 @@ public final class StorageCounters {
         if (!scope.ports().isEmpty()) {
             return scope.ports();
         }
-        List<DevicePort> all = new ArrayList<>();
-        for (String device : host.list(IB_CLASS)) {
-            for (String p : host.list(IB_CLASS + "/" + device + "/ports")) {
-                if (!p.isEmpty() && p.length() <= 3 && p.chars().allMatch(Character::isDigit)) {
-                    all.add(new DevicePort(device, Integer.parseInt(p)));
-                }
-            }
-        }
-        return all;
+        return PortView.list(host);
     }
 
     public CounterSnapshot read() {

@@ -235,7 +235,9 @@ public final class RdmaFixtures {
                 // what libibverbs enumerates on a real host; node-probe's sysfs check does not need it
                 .file(pci + "/infiniband_verbs/uverbs" + uverbs + "/ibdev", device + "\n")
                 .symlink("/sys/class/infiniband_verbs/uverbs" + uverbs,
-                        "../../devices" + pci.substring("/sys/devices".length()) + "/infiniband_verbs/uverbs" + uverbs);
+                        "../../devices" + pci.substring("/sys/devices".length()) + "/infiniband_verbs/uverbs" + uverbs)
+                // the character device udev made for it (a plain file stands in for the char device)
+                .file("/dev/infiniband/uverbs" + uverbs, "");
         for (String bridge : new String[] {"/sys/devices/pci0000:00/0000:00:01.0", SWITCH, pci.substring(0, pci.lastIndexOf('/'))}) {
             host.file(bridge + "/class", "0x060400\n");    // PCI-to-PCI bridge
         }

@@ -29,6 +29,7 @@ public final class RdmaDevices {
     public static final String MTU_UNREADABLE = "MtuUnreadable";
     public static final String RATE_BELOW_EXPECTED = "RateBelowExpected";
     public static final String PCIE_LINK_DEGRADED = "PcieLinkDegraded";
+    public static final String DEVICE_NODE_MISSING = "DeviceNodeMissing";
     public static final String PORTS_ACTIVE = "PortsActive";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaDevices", "rdma", Measurement.NODE_PROBE, List.of(
@@ -45,7 +46,8 @@ public final class RdmaDevices {
             Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU, or the MTU of the netdev that carries its storage (a VLAN over the port's netdev included), is below rdma.minMtu"),
             Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
             Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),
-            Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width")),
+            Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width"),
+            Reason.probe(DEVICE_NODE_MISSING, FALSE, "a port is ACTIVE but the host's /dev/infiniband lacks a uverbs, umad or issm node that /sys/class/infiniband_verbs or infiniband_mad announces for its device: every RDMA pod fails with \"lstat /dev/infiniband/...\"")),
             Optional.empty());
 
     private RdmaDevices() {

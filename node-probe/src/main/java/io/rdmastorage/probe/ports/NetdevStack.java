@@ -1,4 +1,4 @@
-package io.rdmastorage.probe.check;
+package io.rdmastorage.probe.ports;
 
 import io.rdmastorage.probe.host.HostRoot;
 import java.util.ArrayList;
@@ -14,11 +14,11 @@ import java.util.regex.Pattern;
  * and MTU belong to the upper device that carries the storage traffic (the GID table names it), while
  * DCB settings and per-priority counters belong to the Ethernet ports at the bottom of the stack.
  */
-final class NetdevStack {
+public final class NetdevStack {
 
-    static final String NET_CLASS = "/sys/class/net";
+    public static final String NET_CLASS = "/sys/class/net";
     /** A Linux interface name as sysfs lists it: passed to tools as one argv item, never as an option. */
-    static final Pattern NETDEV = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,14}");
+    public static final Pattern NETDEV = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.@-]{0,14}");
     private static final String LOWER = "lower_";
     /** A bond of bonds of VLANs is the deepest layout seen; more is a loop in a broken fixture. */
     private static final int MAX_DEPTH = 4;
@@ -31,7 +31,7 @@ final class NetdevStack {
      * from the port's netdev, never from a VLAN over it), else soft-RoCE's {@code parent}, else the
      * PCI function's only {@code device/net} entry.
      */
-    static Optional<String> ofPort(HostRoot host, String ibClass, String device, int port) {
+    public static Optional<String> ofPort(HostRoot host, String ibClass, String device, int port) {
         String dir = ibClass + "/" + device;
         Optional<String> ndev = host.readAttribute(dir + "/ports/" + port + "/gid_attrs/ndevs/0").filter(NetdevStack::valid);
         if (ndev.isPresent()) {
@@ -50,7 +50,7 @@ final class NetdevStack {
      * macvlan's lower device ({@code lower_*} links), down to the bottom; {@code netdev} itself when
      * nothing is under it.
      */
-    static List<String> ports(HostRoot host, String netdev) {
+    public static List<String> ports(HostRoot host, String netdev) {
         List<String> out = new ArrayList<>();
         collectPorts(host, netdev, 0, out);
         return out;
@@ -70,7 +70,7 @@ final class NetdevStack {
     }
 
     /** The devices directly under {@code netdev}: a bond's slaves first, else its {@code lower_*} links. */
-    static List<String> under(HostRoot host, String netdev) {
+    public static List<String> under(HostRoot host, String netdev) {
         String dir = NET_CLASS + "/" + netdev;
         Optional<String> slaves = host.readAttribute(dir + "/bonding/slaves");
         if (slaves.isPresent() && !slaves.get().isBlank()) {
@@ -81,17 +81,17 @@ final class NetdevStack {
     }
 
     /** Whether {@code netdev} is a bond: its slaves, not itself, count per priority and hold DCB settings. */
-    static boolean bond(HostRoot host, String netdev) {
+    public static boolean bond(HostRoot host, String netdev) {
         return host.isDirectory(NET_CLASS + "/" + netdev + "/bonding");
     }
 
-    static Optional<Integer> mtu(HostRoot host, String netdev) {
+    public static Optional<Integer> mtu(HostRoot host, String netdev) {
         return host.readAttribute(NET_CLASS + "/" + netdev + "/mtu")
                 .filter(s -> !s.isEmpty() && s.length() <= 6 && s.chars().allMatch(Character::isDigit))
                 .map(Integer::parseInt);
     }
 
-    static boolean valid(String netdev) {
+    public static boolean valid(String netdev) {
         return NETDEV.matcher(netdev).matches();
     }
 }

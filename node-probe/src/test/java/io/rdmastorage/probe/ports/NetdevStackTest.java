@@ -1,4 +1,4 @@
-package io.rdmastorage.probe.check;
+package io.rdmastorage.probe.ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
