@@ -53,9 +53,16 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
      * @param verbs   the user-space verbs attempt, made only when asked for and sysfs says the ports work
      * @param links   GIDs, netdev MTUs, PCIe links and firmware: the link expectations and the fleet's facts
      * @param nodes   the uverbs/umad/issm character devices sysfs announces, against the host's /dev/infiniband
+     * @param log     the mlx5 fault signatures of the host's kernel log
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
-                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes) {
+                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes, RdmaKernelLog.Facts log) {
+
+        /** Without kernel-log facts: a host whose log was read and shows no mlx5 signature. */
+        public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                     Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes) {
+            this(hostRoot, sysfsVisible, devices, ports, verbs, links, nodes, RdmaKernelLog.Facts.quiet());
+        }
 
         /** Without device-node facts: sysfs announces no uverbs or umad nodes to compare with /dev. */
         public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
@@ -120,7 +127,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             }
         }
         return new Facts(host.root().toString(), view.sysfsVisible(), devices, ports, attempt, RdmaLinks.gather(host, view),
-                DeviceNodes.read(host));
+                DeviceNodes.read(host), RdmaKernelLog.gather(host, view, context.now()));
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -166,6 +173,11 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
         findings.addAll(deviceNodes(facts, sysfs.working()));
+        for (Finding logged : RdmaKernelLog.judge(facts.log(), rdma, facts.hostRoot(), details)) {
+            if (!findings.contains(logged)) {
+                findings.add(logged);
+            }
+        }
         findings.addAll(RdmaLinks.judge(facts.links(), rdma, sysfs.working(), report, details));
         String passedMessage = sysfs.passedMessage() + RdmaLinks.passedSuffix(facts.links(), sysfs.working(), rdma);
         if (!sysfs.findings().isEmpty() || rdma == null || !rdma.userspaceVerbs()) {
@@ -190,10 +202,10 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         return Findings.Mention.COUNTED;
     }
 
-    /** Among False findings, a missing device before a port that is down. */
+    /** Among False findings, a missing device before a device whose firmware failed, before a port that is down. */
     @Override
     protected List<String> precedence() {
-        return List.of(DEVICE_MISSING);
+        return List.of(DEVICE_MISSING, DEVICE_FATAL_LOGGED);
     }
 
     /**

@@ -12,7 +12,7 @@ public final class Errno {
             Map.entry(EPERM, "EPERM"), Map.entry(2, "ENOENT"), Map.entry(5, "EIO"), Map.entry(6, "ENXIO"),
             Map.entry(11, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"), Map.entry(13, "EACCES"), Map.entry(14, "EFAULT"),
             Map.entry(16, "EBUSY"), Map.entry(19, "ENODEV"), Map.entry(22, "EINVAL"), Map.entry(24, "EMFILE"),
-            Map.entry(38, "ENOSYS"), Map.entry(95, "EOPNOTSUPP"));
+            Map.entry(32, "EPIPE"), Map.entry(38, "ENOSYS"), Map.entry(95, "EOPNOTSUPP"));
 
     private Errno() {
     }

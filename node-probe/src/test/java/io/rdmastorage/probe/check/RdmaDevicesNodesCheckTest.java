@@ -57,7 +57,7 @@ class RdmaDevicesNodesCheckTest {
 
     @Test
     void aHostDevThatCannotBeSeenIsUnknownNotMissing() {
-        FixtureHost host = host().delete("/dev/infiniband");
+        FixtureHost host = host().delete("/dev");
 
         JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
 

@@ -25,6 +25,8 @@ public final class RdmaFixtures {
     public static final String RATE_NDR = "400 Gb/sec (4X NDR)";
     /** The firmware of the healthy node's HCAs (ConnectX-7). */
     public static final String FIRMWARE = "28.39.1002";
+    /** The healthy node's /proc/uptime: up four hours. */
+    public static final String QUIET_UPTIME = "14400.00 226871.34\n";
 
     /**
      * The spec that passes on the healthy node: the DESIGN.md example's rdma section without
@@ -180,6 +182,11 @@ public final class RdmaFixtures {
                 .file(p + "gid_attrs/ndevs/" + index, "bond0\n");
     }
 
+    /** The host's kernel log with no mlx5 fault in it (a plain file stands in for /dev/kmsg), and its uptime. */
+    public static FixtureHost quietKernelLog(FixtureHost host) {
+        return host.file("/dev/kmsg", "").file("/proc/uptime", QUIET_UPTIME);
+    }
+
     /** No RDMA at all: sysfs without /sys/class/infiniband (no HCA, or mlx5_ib not loaded). */
     public static FixtureHost noDevices(FixtureHost host) {
         return host.mkdir("/sys/class/net").mkdir("/sys/devices");
@@ -238,6 +245,7 @@ public final class RdmaFixtures {
                         "../../devices" + pci.substring("/sys/devices".length()) + "/infiniband_verbs/uverbs" + uverbs)
                 // the character device udev made for it (a plain file stands in for the char device)
                 .file("/dev/infiniband/uverbs" + uverbs, "");
+        quietKernelLog(host);
         for (String bridge : new String[] {"/sys/devices/pci0000:00/0000:00:01.0", SWITCH, pci.substring(0, pci.lastIndexOf('/'))}) {
             host.file(bridge + "/class", "0x060400\n");    // PCI-to-PCI bridge
         }

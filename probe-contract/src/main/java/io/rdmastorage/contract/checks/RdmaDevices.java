@@ -30,6 +30,9 @@ public final class RdmaDevices {
     public static final String RATE_BELOW_EXPECTED = "RateBelowExpected";
     public static final String PCIE_LINK_DEGRADED = "PcieLinkDegraded";
     public static final String DEVICE_NODE_MISSING = "DeviceNodeMissing";
+    public static final String DEVICE_FATAL_LOGGED = "DeviceFatalLogged";
+    public static final String DEVICE_WARNING_LOGGED = "DeviceWarningLogged";
+    public static final String KERNEL_LOG_UNREADABLE = "KernelLogUnreadable";
     public static final String PORTS_ACTIVE = "PortsActive";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaDevices", "rdma", Measurement.NODE_PROBE, List.of(
@@ -47,7 +50,10 @@ public final class RdmaDevices {
             Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
             Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),
             Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width"),
-            Reason.probe(DEVICE_NODE_MISSING, FALSE, "a port is ACTIVE but the host's /dev/infiniband lacks a uverbs, umad or issm node that /sys/class/infiniband_verbs or infiniband_mad announces for its device: every RDMA pod fails with \"lstat /dev/infiniband/...\"")),
+            Reason.probe(DEVICE_NODE_MISSING, FALSE, "a port is ACTIVE but the host's /dev/infiniband lacks a uverbs, umad or issm node that /sys/class/infiniband_verbs or infiniband_mad announces for its device: every RDMA pod fails with \"lstat /dev/infiniband/...\""),
+            Reason.probe(DEVICE_FATAL_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 fatal signature for a device: health compromised, unrecoverable hardware error, or a firmware command timeout that leaks a command resource"),
+            Reason.probe(DEVICE_WARNING_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 warning for a device: insufficient power on the PCIe slot, a module's high temperature, or a transmit queue timed out (NETDEV WATCHDOG)"),
+            Reason.probe(KERNEL_LOG_UNREADABLE, UNKNOWN, "the host's kernel log (/dev/kmsg) or uptime cannot be read (absent, EPERM, dmesg_restrict), so mlx5 fault signatures are unknown")),
             Optional.empty());
 
     private RdmaDevices() {

@@ -33,11 +33,28 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
      * {@code minMtu}: the smallest acceptable RDMA path MTU (one of {@link Rules#IB_MTUS}); on RoCE
      * the netdev MTU must also carry it with the RoCE headers. {@code minRate}: the slowest
      * acceptable port rate as sysfs writes it ("400 Gb/sec"). Both absent = not checked.
+     * {@code kernelLogWindow}: how far back the host's kernel log is searched for mlx5 fault
+     * signatures (default 15m, the profile's default interval: "since the previous round").
      */
-    public record Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate) implements Section {
+    public record Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate,
+                       String kernelLogWindow) implements Section {
+        /**
+         * How far back the host's kernel log is searched for mlx5 fault signatures: the profile's
+         * default interval, so a probe round sees what the log gained since the round before.
+         */
+        public static final String DEFAULT_KERNEL_LOG_WINDOW = "15m";
+        public static final java.time.Duration MIN_KERNEL_LOG_WINDOW = java.time.Duration.ofSeconds(1);
+        public static final java.time.Duration MAX_KERNEL_LOG_WINDOW = java.time.Duration.ofDays(1);
+
         public Rdma {
             devices = devices == null ? List.of() : List.copyOf(devices);
             userspaceVerbs = userspaceVerbs != null && userspaceVerbs;
+            kernelLogWindow = kernelLogWindow == null ? DEFAULT_KERNEL_LOG_WINDOW : kernelLogWindow;
+        }
+
+        /** Without the kernel-log window: its default. */
+        public Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate) {
+            this(devices, userspaceVerbs, minMtu, minRate, null);
         }
 
         /** Without the link expectations: the section as it was before minMtu and minRate existed. */
@@ -47,6 +64,12 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
 
         public List<DevicePort> devicePorts() {
             return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        /** The kernel-log window as a duration; only for a validated section. */
+        public java.time.Duration kernelLogWindowDuration() {
+            return Rules.windowDuration(kernelLogWindow)
+                    .orElseThrow(() -> new IllegalStateException("unvalidated kernelLogWindow " + kernelLogWindow));
         }
 
         /** minRate in Gb/s; empty when not required. */
@@ -66,6 +89,11 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             if (minRate != null && !Rules.LINK_RATE.matcher(minRate).matches()) {
                 throw new InvalidSpecException("rdma.minRate", Rules.show(minRate) + " must be a rate as sysfs writes it, "
                         + "such as 400 Gb/sec");
+            }
+            java.util.Optional<java.time.Duration> w = Rules.windowDuration(kernelLogWindow);
+            if (w.isEmpty() || w.get().compareTo(MIN_KERNEL_LOG_WINDOW) < 0 || w.get().compareTo(MAX_KERNEL_LOG_WINDOW) > 0) {
+                throw new InvalidSpecException("rdma.kernelLogWindow", Rules.show(kernelLogWindow) + " must be a duration "
+                        + "from 1s to 1440m such as 15m, 90s or 1440m");
             }
         }
     }

@@ -1,0 +1,194 @@
+package io.rdmastorage.probe.check;
+
+import static io.rdmastorage.contract.checks.RdmaDevices.DEVICE_FATAL_LOGGED;
+import static io.rdmastorage.contract.checks.RdmaDevices.DEVICE_WARNING_LOGGED;
+import static io.rdmastorage.contract.checks.RdmaDevices.KERNEL_LOG_UNREADABLE;
+
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.KernelLog;
+import io.rdmastorage.probe.parse.Kmsg;
+import io.rdmastorage.probe.parse.Mlx5LogSignatures;
+import io.rdmastorage.probe.parse.Mlx5LogSignatures.Hit;
+import io.rdmastorage.probe.parse.Mlx5LogSignatures.Kind;
+import io.rdmastorage.probe.parse.Mlx5LogSignatures.Severity;
+import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.RdmaDevice;
+import io.rdmastorage.probe.ports.RdmaPort;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * RdmaDevices' kernel-log part: the mlx5 fault signatures ({@link Mlx5LogSignatures}) the host's
+ * kernel log holds within {@code rdma.kernelLogWindow} (default: the profile's interval, standing
+ * in for "since the previous round"), each named with its line, its RDMA device and its time.
+ * An HCA whose firmware stopped answering still shows its ports ACTIVE: the log is the evidence.
+ */
+public final class RdmaKernelLog {
+
+    /**
+     * What the host's log shows.
+     *
+     * @param hidden    the parts of the host the log and uptime live on that the probe cannot see (/dev, /proc)
+     * @param failure   why the log could not be read; empty when it was
+     * @param uptimeUs  the host's uptime when the log was read, in µs; empty when /proc/uptime cannot be read
+     * @param now       the probe's time, to say when a line was logged
+     * @param entries   the records with an mlx5 signature, oldest first (the whole log: the window is the spec's)
+     * @param devices   PCIe function or netdev → the RDMA device it belongs to
+     */
+    public record Facts(Set<HostView> hidden, Optional<String> failure, OptionalLong uptimeUs, Instant now, List<Entry> entries, Map<String, String> devices) {
+
+        public Facts {
+            hidden = Set.copyOf(hidden);
+            entries = List.copyOf(entries);
+            devices = Map.copyOf(devices);
+        }
+
+        /** A log read whole with nothing in it: the facts of a host whose HCAs logged nothing. */
+        static Facts quiet() {
+            return new Facts(Set.of(), Optional.empty(), OptionalLong.of(3_600_000_000L), Instant.EPOCH, List.of(), Map.of());
+        }
+    }
+
+    /** One signature line: its record (for its time) and what it says. */
+    public record Entry(Kmsg.Record record, Hit hit) {
+    }
+
+    private RdmaKernelLog() {
+    }
+
+    static Facts gather(HostRoot host, PortView view, Instant now) {
+        KernelLog log = KernelLog.read(host);
+        Map<String, String> devices = new LinkedHashMap<>();
+        for (RdmaDevice device : view.devices()) {
+            devices.put(device.bdf(), device.name());
+            for (RdmaPort port : device.ports()) {
+                port.netdev().ifPresent(n -> devices.putIfAbsent(n, device.name()));
+                port.ethernetPorts().forEach(n -> devices.putIfAbsent(n, device.name()));
+            }
+        }
+        List<Entry> entries = new ArrayList<>();
+        log.records().ifPresent(text -> {
+            for (Kmsg.Record record : Kmsg.parse(text)) {
+                Mlx5LogSignatures.match(record.message()).ifPresent(hit -> entries.add(new Entry(record, hit)));
+            }
+        });
+        OptionalLong uptime = log.uptime().map(Kmsg::uptimeMicros).orElse(OptionalLong.empty());
+        return new Facts(HostView.missing(host, HostView.DEV, HostView.PROCFS), log.failure(), uptime, now, entries, devices);
+    }
+
+    /**
+     * One finding per device and kind of signature seen in the window, naming its latest line;
+     * Unknown when the log or the host's uptime cannot be read. With {@code rdma.devices}, lines of
+     * other RDMA devices are not this profile's concern; a line whose function is no RDMA device
+     * is still named (mlx5_ib may not have bound it).
+     */
+    static List<Finding> judge(Facts facts, ProbeSpec.Rdma rdma, String hostRoot, Details details) {
+        for (HostView view : List.of(HostView.DEV, HostView.PROCFS)) {
+            if (facts.hidden().contains(view)) {
+                return List.of(view.missing(hostRoot));
+            }
+        }
+        if (facts.failure().isPresent()) {
+            return List.of(Finding.of(Status.UNKNOWN, KERNEL_LOG_UNREADABLE, "the host's kernel log cannot be read ("
+                    + facts.failure().get() + "), so mlx5 fault signatures are unknown; run `dmesg | grep -e mlx5_core "
+                    + "-e 'NETDEV WATCHDOG'` on the host", "kernel log unreadable"));
+        }
+        if (facts.uptimeUs().isEmpty()) {
+            return List.of(Finding.of(Status.UNKNOWN, KERNEL_LOG_UNREADABLE, "the host's " + KernelLog.UPTIME + " cannot "
+                    + "be read, so the kernel log's records cannot be placed in time; check the probe's /proc mount",
+                    "kernel log undated"));
+        }
+        ProbeSpec.Rdma section = rdma != null ? rdma : new ProbeSpec.Rdma(null, null);
+        Duration window = section.kernelLogWindowDuration();
+        long uptime = facts.uptimeUs().getAsLong();
+        Set<String> wanted = section.devicePorts().stream().map(p -> p.device()).collect(Collectors.toSet());
+        Map<String, List<Entry>> groups = new LinkedHashMap<>();
+        for (Entry entry : facts.entries()) {
+            long ageUs = Math.max(0, uptime - entry.record().usec());
+            if (ageUs > window.toNanos() / 1000) {
+                continue;
+            }
+            Optional<String> device = device(facts, entry.hit());
+            if (!wanted.isEmpty() && device.isPresent() && !wanted.contains(device.get())) {
+                continue;
+            }
+            groups.computeIfAbsent(name(facts, entry.hit()) + "\u0000" + entry.hit().kind(), k -> new ArrayList<>()).add(entry);
+        }
+        if (!groups.isEmpty()) {
+            details.put("kernelLogWindow", section.kernelLogWindow());
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (List<Entry> group : groups.values()) {
+            findings.add(finding(facts, group, section.kernelLogWindow()));
+        }
+        return findings;
+    }
+
+    private static Finding finding(Facts facts, List<Entry> group, String window) {
+        Entry latest = group.get(group.size() - 1);
+        Hit hit = latest.hit();
+        Kind kind = hit.kind();
+        String name = name(facts, hit);
+        long ageUs = Math.max(0, facts.uptimeUs().getAsLong() - latest.record().usec());
+        Instant at = facts.now().minus(ageUs, ChronoUnit.MICROS).truncatedTo(ChronoUnit.SECONDS);
+        String where = hit.bdf().map(b -> device(facts, hit).map(d -> d + " (" + b + (hit.netdev().map(n -> " " + n).orElse("")) + ")")
+                .orElse(b + hit.netdev().map(n -> " " + n).orElse(""))).orElse(name);
+        String more = group.size() == 1 ? "" : " (" + (group.size() - 1) + " more such line" + (group.size() == 2 ? "" : "s")
+                + " within " + window + ")";
+        String message = where + " logged \"" + hit.text() + "\" at " + at + ", " + ago(ageUs) + " ago" + more + ": "
+                + kind.meaning() + "; " + advice(kind, hit);
+        boolean fatal = kind.severity() == Severity.FATAL;
+        return Finding.of(Status.FALSE, fatal ? DEVICE_FATAL_LOGGED : DEVICE_WARNING_LOGGED, message, name + " " + kind.label());
+    }
+
+    private static Optional<String> device(Facts facts, Hit hit) {
+        Optional<String> byBdf = hit.bdf().map(facts.devices()::get);
+        if (byBdf.isPresent()) {
+            return byBdf;
+        }
+        return hit.netdev().map(facts.devices()::get);
+    }
+
+    /** The RDMA device, else the PCIe function, else the netdev the line names. */
+    private static String name(Facts facts, Hit hit) {
+        return device(facts, hit).or(hit::bdf).or(hit::netdev).orElse("mlx5");
+    }
+
+    private static String ago(long us) {
+        long seconds = us / 1_000_000;
+        if (seconds < 120) {
+            return seconds + "s";
+        }
+        return seconds < 7200 ? seconds / 60 + "m" : seconds / 3600 + "h" + (seconds % 3600) / 60 + "m";
+    }
+
+    private static String advice(Kind kind, Hit hit) {
+        String pci = hit.bdf().map(b -> "pci/" + b).orElse("pci/<function>");
+        String netdev = hit.netdev().orElse("<netdev>");
+        return switch (kind) {
+            case HEALTH_COMPROMISED, UNRECOVERABLE_ERROR -> "storage on this HCA fails until it is reset: drain the node, "
+                    + "`devlink health show " + pci + "`, then `devlink dev reload " + pci + "` or reboot; if it recurs, update "
+                    + "the firmware (`mlxfwmanager`) or replace the card";
+            case COMMAND_TIMEOUT -> "new QPs, MRs and connections fail while it lasts: drain the node, `devlink health show "
+                    + pci + "`, then reset the device (`devlink dev reload " + pci + "`) or reboot, and report the firmware "
+                    + "version with the log to NVIDIA support";
+            case INSUFFICIENT_POWER -> "the card may throttle or drop off the bus: move it to a slot that powers it, or fix "
+                    + "the slot's power budget in the BIOS/BMC";
+            case MODULE_HIGH_TEMPERATURE -> "the module may shut its link down: check airflow and fans, and the module with "
+                    + "`mlxlink -d " + hit.bdf().orElse("<function>") + " -m`";
+            case TX_TIMEOUT -> "the driver resets the queue, RoCE traffic on it stalls meanwhile: check `devlink health show "
+                    + pci + " reporter tx` and `ethtool -S " + netdev + "`; a recurring timeout is a firmware or PCIe fault";
+        };
+    }
+}
