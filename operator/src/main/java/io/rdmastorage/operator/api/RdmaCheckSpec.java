@@ -1,8 +1,10 @@
 package io.rdmastorage.operator.api;
 
+import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import java.util.List;
 
@@ -35,6 +37,18 @@ public class RdmaCheckSpec {
     @Size(max = 16)
     private String minRate;
 
+    /**
+     * How far back the host's kernel log is searched for mlx5 fault lines (health compromised,
+     * command timeouts, insufficient PCIe power, module temperature), 1s–1440m (default 15m, the
+     * default interval: about one round), e.g. 30m.
+     */
+    @Default(ProbeSpec.Rdma.DEFAULT_KERNEL_LOG_WINDOW)
+    @Pattern(Rules.WINDOW_REGEX)
+    @Size(max = 12)
+    @ValidationRule(value = "duration(self) >= duration('1s') && duration(self) <= duration('1440m')",
+            message = "must be between 1s and 1440m")
+    private String kernelLogWindow;
+
     public List<String> getDevices() {
         return devices;
     }
@@ -65,5 +79,13 @@ public class RdmaCheckSpec {
 
     public void setMinRate(String minRate) {
         this.minRate = minRate;
+    }
+
+    public String getKernelLogWindow() {
+        return kernelLogWindow;
+    }
+
+    public void setKernelLogWindow(String kernelLogWindow) {
+        this.kernelLogWindow = kernelLogWindow;
     }
 }
