@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -18,9 +20,10 @@ import io.rdmastorage.contract.spec.Rules;
  * overwritten. A file system such as GPFS cannot switch its transport without restarting its
  * daemon, so RDMA is compared with TCP across two runs: {@code compareWith} names the earlier one.
  */
+@JsonClassDescription("A file-system directory to measure (GPFS, NFS, ...) over the transport its file system uses now. The run writes one file of its own there (rdmastorage-acceptance-<run>.fio), reads it and removes it; nothing else is touched.")
 public class AcceptancePathTarget {
 
-    /** Absolute directory on the node, such as /gpfs/fs0/acceptance/ (no .., no white space, not under /proc, /sys, /dev). */
+    @JsonPropertyDescription("Absolute directory on the node, such as /gpfs/fs0/acceptance/ (no .., no white space, not under /proc, /sys, /dev).")
     @Required
     @Pattern(Rules.ACCEPTANCE_DIRECTORY_REGEX)
     @Size(max = Rules.ACCEPTANCE_DIRECTORY_MAX_LENGTH)
@@ -29,17 +32,13 @@ public class AcceptancePathTarget {
             message = "must be a directory on a file system, not under /proc, /sys or /dev")
     private String directory;
 
-    /** Size of the run's one file in MiB (default 4096: more than the caches between the node and the disks hold). */
+    @JsonPropertyDescription("Size of the run's one file in MiB (default 4096: more than the caches between the node and the disks hold).")
     @Default("" + AcceptanceSpec.Path.DEFAULT_FILE_SIZE_MIB)
     @Min(AcceptanceSpec.Path.MIN_FILE_SIZE_MIB)
     @Max(AcceptanceSpec.Path.MAX_FILE_SIZE_MIB)
     private Integer fileSizeMiB;
 
-    /**
-     * An earlier RdmaStorageAcceptance to put beside this one: Succeeded, with a path target on the
-     * same directory of the same node and the same workloads (typically the same directory measured
-     * before the file system's transport was switched).
-     */
+    @JsonPropertyDescription("An earlier RdmaStorageAcceptance to put beside this one: Succeeded, with a path target on the same directory of the same node and the same workloads (typically the same directory measured before the file system's transport was switched).")
     @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
     @Size(max = RdmaStorageProfile.MAX_NAME_LENGTH)
     private String compareWith;

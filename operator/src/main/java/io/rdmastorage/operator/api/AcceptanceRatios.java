@@ -1,21 +1,24 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /** TCP divided by RDMA for the run's three numbers: above 1 means RDMA is faster or cheaper. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("TCP divided by RDMA for the run's numbers: above 1 means RDMA is faster or cheaper.")
 public class AcceptanceRatios {
 
-    /** TCP p50 latency / RDMA p50 latency. */
+    @JsonPropertyDescription("TCP p50 latency / RDMA p50 latency.")
     private Double latency;
 
-    /** TCP p99 latency / RDMA p99 latency. */
+    @JsonPropertyDescription("TCP p99 latency / RDMA p99 latency.")
     private Double latencyP99;
 
-    /** TCP CPU per I/O / RDMA CPU per I/O. */
+    @JsonPropertyDescription("TCP CPU per I/O / RDMA CPU per I/O.")
     private Double cpuPerIo;
 
-    /** TCP GB/s / RDMA GB/s (a reference: both may reach line rate). */
+    @JsonPropertyDescription("TCP GB/s / RDMA GB/s (a reference: both may reach line rate).")
     private Double bandwidth;
 
     public Double getLatency() {

@@ -1,8 +1,10 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The NVMe-oF transports an acceptance run compares. */
+@JsonClassDescription("An NVMe-oF transport: rdma or tcp.")
 public enum AcceptanceTransport {
     @JsonProperty("rdma")
     RDMA,

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -9,57 +11,58 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * the other transport, fio failed).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One transport's numbers: latency percentiles at depth 1, IOPS and their host CPU, sequential bandwidth; problem says when they must not be compared.")
 public class AcceptanceTransportResult {
 
-    /** rdma or tcp (a path run: the transport the counters showed, or unknown). */
+    @JsonPropertyDescription("rdma or tcp (a path run: the transport the counters showed, or unknown).")
     private String transport;
 
-    /** Set on a row put beside this run's from an earlier run (path.compareWith): that run's name. */
+    @JsonPropertyDescription("Set on a row put beside this run's from an earlier run (path.compareWith): that run's name.")
     private String run;
 
-    /** The NVMe controller measured through, such as nvme1. */
+    @JsonPropertyDescription("The NVMe controller measured through, such as nvme1.")
     private String controller;
 
-    /** Its namespace's block device, such as /dev/nvme1n1; for a path run the file it read. */
+    @JsonPropertyDescription("Its namespace's block device, such as /dev/nvme1n1; for a path run the file it read.")
     private String device;
 
-    /** True when the run connected (and then disconnected) this controller. */
+    @JsonPropertyDescription("True when the run connected (and then disconnected) this controller.")
     private Boolean connectedByProbe;
 
-    /** 4 KiB random read at depth 1: median completion latency, µs. */
+    @JsonPropertyDescription("4 KiB random read at depth 1: median completion latency, µs.")
     private Double latencyP50Micros;
 
-    /** Its 99th percentile, µs. */
+    @JsonPropertyDescription("Its 99th percentile, µs.")
     private Double latencyP99Micros;
 
-    /** Its 99.9th percentile, µs. */
+    @JsonPropertyDescription("Its 99.9th percentile, µs.")
     private Double latencyP999Micros;
 
-    /** 4 KiB random read at depth: I/O operations per second. */
+    @JsonPropertyDescription("4 KiB random read at depth: I/O operations per second.")
     private Double iops;
 
-    /** Host cores busy during the IOPS workload (from /proc/stat). */
+    @JsonPropertyDescription("Host cores busy during the IOPS workload (from /proc/stat).")
     private Double iopsCoresBusy;
 
-    /** Softirq share of all host CPU time during it, percent. */
+    @JsonPropertyDescription("Softirq share of all host CPU time during it, percent.")
     private Double iopsSoftPercent;
 
-    /** System share of all host CPU time during it, percent. */
+    @JsonPropertyDescription("System share of all host CPU time during it, percent.")
     private Double iopsSysPercent;
 
-    /** Host CPU time per I/O in the IOPS workload, µs (cores busy / IOPS). */
+    @JsonPropertyDescription("Host CPU time per I/O in the IOPS workload, µs (cores busy / IOPS).")
     private Double cpuMicrosPerIo;
 
-    /** 1 MiB sequential read: GB/s (10^9 bytes). */
+    @JsonPropertyDescription("1 MiB sequential read: GB/s (10^9 bytes).")
     private Double bandwidthGBps;
 
-    /** Host cores busy during the bandwidth workload. */
+    @JsonPropertyDescription("Host cores busy during the bandwidth workload.")
     private Double bandwidthCoresBusy;
 
-    /** What the node's storage counters showed over this transport's workloads (RDMA packets, NVMe/TCP bytes). */
+    @JsonPropertyDescription("What the node's storage counters showed over this transport's workloads (RDMA packets, NVMe/TCP bytes).")
     private String traffic;
 
-    /** Why these numbers do not count, when they do not. */
+    @JsonPropertyDescription("Why these numbers do not count, when they do not.")
     private String problem;
 
     public String getTransport() {

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,22 +12,26 @@ import java.util.List;
  * same size at 5,000 nodes; the FleetConsistent condition names the first few minority nodes.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("One inventory fact over the profile's nodes: how many nodes hold each value, the most common first (counts only, never node names).")
 public class FleetFactCounts {
 
-    /** The fact's key, as in fleet.allowMixed (hcaFirmware, kernel, ...). */
+    @JsonPropertyDescription("The fact's key, as in fleet.allowMixed (hcaFirmware, kernel, ...).")
     private String fact;
-    /** The most common values with their node counts, most nodes first. */
+    @JsonPropertyDescription("The most common values with their node counts, most nodes first.")
     private List<ValueCount> values = new ArrayList<>();
-    /** How many more distinct values there are beyond those listed; absent when none. */
+    @JsonPropertyDescription("How many more distinct values there are beyond those listed; absent when none.")
     private Integer otherValues;
-    /** How many nodes hold those other values; absent when none. */
+    @JsonPropertyDescription("How many nodes hold those other values; absent when none.")
     private Integer otherNodes;
-    /** fleet.allowMixed names it: its values may differ. */
+    @JsonPropertyDescription("fleet.allowMixed names it: its values may differ.")
     private Boolean allowMixed;
 
     /** One value and how many nodes hold it. */
+@JsonClassDescription("One value of the fact and how many nodes hold it.")
     public static class ValueCount {
+        @JsonPropertyDescription("The fact's value, such as a kernel release.")
         private String value;
+        @JsonPropertyDescription("How many nodes hold it.")
         private Integer nodes;
 
         public ValueCount() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
@@ -12,11 +13,11 @@ import java.util.List;
  */
 public class FleetSpec {
 
-    /** Inventory facts that may differ between nodes, e.g. [kernel] during a rolling upgrade. */
+    @JsonPropertyDescription("Inventory facts that may differ between nodes, e.g. [kernel] during a rolling upgrade.")
     @Size(max = 16)
     private List<@Pattern(InventoryFact.KEY_REGEX) String> allowMixed;
 
-    /** A node whose facts differ from the fleet's majority is not ready (default false: report, don't fence). */
+    @JsonPropertyDescription("A node whose facts differ from the fleet's majority is not ready (default false: report, don't fence).")
     @Default("false")
     private Boolean required;
 

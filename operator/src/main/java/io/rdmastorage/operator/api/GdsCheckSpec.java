@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Size;
 import io.rdmastorage.contract.spec.Rules;
@@ -8,24 +9,24 @@ import java.util.List;
 /** GPUDirect Storage readiness: the probe's {@code gds} section. */
 public class GdsCheckSpec {
 
-    /** Filesystems nvidia-fs must serve: nvme, nvmeof, scsi, gpfs, nfs, lustre, beegfs, wekafs. */
+    @JsonPropertyDescription("Filesystems nvidia-fs must serve: nvme, nvmeof, scsi, gpfs, nfs, lustre, beegfs, wekafs.")
     @Size(max = Rules.MAX_LIST)
     private List<GdsFilesystem> filesystems;
 
-    /** The IOMMU must be off (default true). */
+    @JsonPropertyDescription("The IOMMU must be off (default true).")
     @Default("true")
     private Boolean requireIommuDisabled;
 
-    /** Each GPU must share a PCIe switch with an RDMA NIC. */
+    @JsonPropertyDescription("Each GPU must share a PCIe switch with an RDMA NIC.")
     private Boolean requireNicGpuSameSwitch;
 
-    /** cufile.json allow_compat_mode (silent POSIX fallback) fails the check. */
+    @JsonPropertyDescription("cufile.json allow_compat_mode (silent POSIX fallback) fails the check.")
     private Boolean forbidCompatMode;
 
-    /** cuFile's own RDMA path (libcufile_rdma, cufile.json rdma_dev_addr_list) must be loaded, configured and up. */
+    @JsonPropertyDescription("cuFile's own RDMA path (libcufile_rdma, cufile.json rdma_dev_addr_list) must be loaded, configured and up.")
     private Boolean requireUserspaceRdma;
 
-    /** nvidia-fs's counters must show GDS I/O it served (IO stats enabled, reads or writes counted, not compat mode). */
+    @JsonPropertyDescription("nvidia-fs's counters must show GDS I/O it served (IO stats enabled, reads or writes counted, not compat mode).")
     private Boolean verifyDataPath;
 
     public List<GdsFilesystem> getFilesystems() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
@@ -7,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * (ProbeSpec.GDS_FILESYSTEMS; a test keeps the two lists equal). An enum so that the CRD refuses
  * anything else with the list of supported values.
  */
+@JsonClassDescription("A filesystem GPUDirect Storage can serve: nvme, nvmeof, scsi, gpfs, nfs, lustre, beegfs or wekafs.")
 public enum GdsFilesystem {
     @JsonProperty("nvme") NVME,
     @JsonProperty("nvmeof") NVMEOF,

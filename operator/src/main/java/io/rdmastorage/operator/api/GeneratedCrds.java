@@ -29,7 +29,8 @@ import java.util.Optional;
  * crd-generator 7.5.2 sorts printer columns by JSON path, so NODE would follow AGE; this puts them
  * back in the order the {@link AdditionalPrinterColumn} annotations are written on the model class,
  * which is the order {@code kubectl get} shows, and adds the checks' own columns to
- * RdmaStorageNode from their descriptors in probe-contract (after READY, in check order). Build
+ * RdmaStorageNode from their descriptors in probe-contract (after READY, in check order), and
+ * gives the schema nodes crd-generator leaves without a description theirs ({@link SchemaDescriptions}). Build
  * tooling, not used by the running operator.
  */
 public final class GeneratedCrds {
@@ -110,6 +111,7 @@ public final class GeneratedCrds {
             try {
                 CustomResourceDefinition crd = orderPrinterColumns(
                         SERIALIZATION.unmarshal(Files.readString(file), CustomResourceDefinition.class), resource);
+                SchemaDescriptions.describe(crd, resource);
                 if (resource == RdmaStorageNode.class) {
                     withCheckColumns(crd);
                 }

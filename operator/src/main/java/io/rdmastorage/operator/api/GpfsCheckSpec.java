@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -9,20 +10,20 @@ import java.util.List;
 /** GPFS verbs RDMA expectations: the probe's {@code gpfs} section. */
 public class GpfsCheckSpec {
 
-    /** The effective verbsPorts expected, as device/port. */
+    @JsonPropertyDescription("The verbsPorts GPFS must use in effect (the effective value, not only the configured one), as device/port such as mlx5_0/1. Absent: not compared.")
     @Size(max = Rules.MAX_LIST)
     private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = RdmaCheckSpec.DEVICE_PORT_MAX_LENGTH) String> verbsPorts;
 
-    /** GPFS node names or IPs that must be reached over RDMA (e.g. NSD servers). */
+    @JsonPropertyDescription("GPFS nodes that must be connected over RDMA, not TCP, by GPFS node name (such as nsd-01.example.com) or IP address; typically the NSD servers. Absent: not checked.")
     @Size(max = Rules.MAX_LIST)
     @ValidationRule(value = "self.all(p, p.matches(r'" + Rules.NODE_NAME_REGEX + "') || isIP(p))",
             message = "each peer must be a GPFS node name (a DNS name such as nsd-01.example.com) or an IP address")
     private List<@Size(min = 1, max = Rules.NODE_NAME_MAX_LENGTH) String> requiredPeers;
 
-    /** verbsRdmaSend must be enabled. */
+    @JsonPropertyDescription("When true, verbsRdmaSend must be enabled. Default false.")
     private Boolean requireVerbsRdmaSend;
 
-    /** Minimum pagepool, as a Kubernetes quantity such as 16Gi. */
+    @JsonPropertyDescription("The smallest acceptable GPFS pagepool, a Kubernetes quantity in whole bytes such as 16Gi. Absent: not checked.")
     @Pattern(Rules.BYTE_QUANTITY_REGEX)
     @Size(max = 32)
     @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "must be a positive size such as 16Gi")

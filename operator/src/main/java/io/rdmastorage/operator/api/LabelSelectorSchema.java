@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -14,6 +16,7 @@ import java.util.Map;
  * admission and then failed every reconcile. This schema says what Kubernetes accepts in its own
  * selectors, and bounds the lists so the API server can afford the CEL rule.
  */
+@JsonClassDescription("A label selector: matchLabels and matchExpressions must all match.")
 public final class LabelSelectorSchema {
 
     /** A qualified label key: an optional DNS-subdomain prefix (253), a slash, a name (63). */
@@ -21,9 +24,11 @@ public final class LabelSelectorSchema {
     static final int MAX_VALUE_LENGTH = 63;
 
     @Size(max = Rules.MAX_LIST)
+    @JsonPropertyDescription("Labels a node must have, key: value; each is the same as a matchExpressions entry with operator In and that one value.")
     public Map<String, String> matchLabels;
 
     @Size(max = Rules.MAX_LIST)
+    @JsonPropertyDescription("Requirements on the node's labels, all of which must hold.")
     public List<Requirement> matchExpressions;
 
     /** The operators of Kubernetes label selectors (Gt/Lt are node-affinity only). */
@@ -33,13 +38,17 @@ public final class LabelSelectorSchema {
             + " : (!has(self.values) || size(self.values) == 0)",
             messageExpression = "'values must be ' + (self.operator in ['In', 'NotIn'] ? 'non-empty' : 'empty')"
                     + " + ' for operator ' + self.operator")
+@JsonClassDescription("A requirement on one label: key, operator and values.")
     public static final class Requirement {
         @Required
         @Size(min = 1, max = MAX_KEY_LENGTH)
+        @JsonPropertyDescription("Required. The label key, such as topology.kubernetes.io/zone.")
         public String key;
         @Required
+        @JsonPropertyDescription("Required. In or NotIn (the label's value is or is not one of values), Exists or DoesNotExist (values must be empty).")
         public Operator operator;
         @Size(max = Rules.MAX_LIST)
+        @JsonPropertyDescription("Label values; non-empty for In and NotIn, empty for Exists and DoesNotExist.")
         public List<@Size(max = MAX_VALUE_LENGTH) String> values;
     }
 

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
@@ -19,49 +20,46 @@ import io.rdmastorage.contract.spec.Rules;
  */
 public class LatencyCheckSpec {
 
-    /** RDMA device, e.g. mlx5_0. */
+    @JsonPropertyDescription("RDMA device, e.g. mlx5_0.")
     @Required
     @Pattern(Rules.DEVICE_REGEX)
     @Size(max = 64)
     private String device;
 
-    /** HCA port (default 1). */
+    @JsonPropertyDescription("HCA port (default 1).")
     @Default("1")
     @Min(Rules.MIN_HCA_PORT)
     @Max(Rules.MAX_HCA_PORT)
     private Integer port;
 
-    /** Bytes per message (default 2). */
+    @JsonPropertyDescription("Bytes per message (default 2).")
     @Default("2")
     @Min(ProbeSpec.Latency.MIN_SIZE)
     @Max(ProbeSpec.Latency.MAX_SIZE)
     private Integer size;
 
-    /** Iterations (default 1000). */
+    @JsonPropertyDescription("Iterations (default 1000).")
     @Default("1000")
     @Min(ProbeSpec.Latency.MIN_ITERATIONS)
     @Max(ProbeSpec.Latency.MAX_ITERATIONS)
     private Integer iterations;
 
-    /** Highest acceptable typical latency in microseconds (default 5). */
+    @JsonPropertyDescription("Highest acceptable typical latency in microseconds (default 5).")
     @Default("5")
     @Min(value = 0, inclusive = false)
     @Max(ProbeSpec.Latency.MAX_TYPICAL_MICROS)
     private Double maxTypicalMicros;
 
-    /** Also measure the same pair over plain TCP and report how much faster RDMA is (default false). */
+    @JsonPropertyDescription("Also measure the same pair over plain TCP and report how much faster RDMA is (default false).")
     @Default("false")
     private Boolean transportComparison;
 
-    /**
-     * Nodes that serve as latency peers instead of the ring, such as storage servers; they need not
-     * match the profile's nodeSelector (they get no verdict unless they do). Unset: the ring.
-     */
+    @JsonPropertyDescription("Nodes that serve as latency peers instead of the ring, such as storage servers; they need not match the profile's nodeSelector (they get no verdict unless they do). Unset: the ring.")
     @OperatorOnly
     @SchemaFrom(type = LabelSelectorSchema.class)
     private LabelSelector referenceNodeSelector;
 
-    /** Which address of a peer's Node object the client connects to (default InternalIP). */
+    @JsonPropertyDescription("Which address of a peer's Node object the client connects to (default InternalIP).")
     @Default("InternalIP")
     @OperatorOnly
     private PeerAddressType addressType;

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,28 +12,29 @@ import java.util.List;
  * upper-cases headers, and "ΜS" reads as milliseconds).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The last verbs latency measurement of the node as the client of a peer: the numbers behind its VerbsLatency condition.")
 public class LatencyResult {
 
-    /** The peer node measured against (the latency-server side). */
+    @JsonPropertyDescription("The peer node measured against (the latency-server side).")
     private String peer;
-    /** The peer's address the client connected to. */
+    @JsonPropertyDescription("The peer's address the client connected to.")
     private String peerAddress;
-    /** perftest's t_typical in microseconds. */
+    @JsonPropertyDescription("perftest's t_typical in microseconds.")
     private Double typicalMicros;
-    /** perftest's 99th percentile in microseconds. */
+    @JsonPropertyDescription("perftest's 99th percentile in microseconds.")
     private Double p99Micros;
-    /** transportComparison: the same pair over TCP, typical one-way microseconds. */
+    @JsonPropertyDescription("transportComparison: the same pair over TCP, typical one-way microseconds.")
     private Double tcpTypicalMicros;
-    /** transportComparison: tcpTypicalMicros / typicalMicros. */
+    @JsonPropertyDescription("transportComparison: tcpTypicalMicros / typicalMicros.")
     private Double rdmaSpeedup;
-    /** Peers this node could not reach in the measurement, before it tried another. */
+    @JsonPropertyDescription("Peers this node could not reach in the measurement, before it tried another.")
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private List<String> unreachablePeers = new ArrayList<>();
-    /** When the measurement was harvested (RFC 3339). */
+    @JsonPropertyDescription("When the measurement was harvested (RFC 3339).")
     private String measuredAt;
-    /** Latency rounds run for this node; names the next latency pods. */
+    @JsonPropertyDescription("Latency rounds run for this node; names the next latency pods.")
     private Long round;
-    /** The profile generation the measurement was made for. */
+    @JsonPropertyDescription("The profile generation the measurement was made for.")
     private Long observedGeneration;
 
     public String getPeer() {

@@ -1,18 +1,23 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+
 /** How many matching nodes are in each state. */
+@JsonClassDescription("How many matching nodes are in each state.")
 public class NodeCounts {
 
-    /** Nodes the selector matches. */
+    @JsonPropertyDescription("Nodes the selector matches.")
     private int matched;
 
-    /** Nodes whose every check is True. */
+    @JsonPropertyDescription("Nodes whose every check is True.")
     private int ready;
 
-    /** Nodes with a check False. */
+    @JsonPropertyDescription("Nodes with a check False.")
     private int notReady;
 
-    /** Nodes not probed yet, not probe-able, or whose result is unknown or expired. */
+    @JsonPropertyDescription("Nodes not probed yet, not probe-able, or whose result is unknown or expired.")
     private int unknown;
 
     public int getMatched() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Size;
 import io.rdmastorage.contract.spec.Rules;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.List;
 /** NVMe-oF targets: the probe's {@code nvmeof} section. */
 public class NvmeofCheckSpec {
 
-    /** Targets that must be connected over rdma and live. */
+    @JsonPropertyDescription("Targets that must be connected over rdma and live.")
     @Size(max = Rules.MAX_LIST)
     private List<NvmeofTarget> targets;
 

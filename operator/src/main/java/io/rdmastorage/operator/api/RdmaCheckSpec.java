@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
@@ -20,28 +21,26 @@ public class RdmaCheckSpec {
     static final String DEVICE_PORTS_RULE_MESSAGE = "HCA port numbers must be between " + Rules.MIN_HCA_PORT
             + " and " + Rules.MAX_HCA_PORT;
 
-    /** HCA ports as device/port, e.g. mlx5_0/1; empty = every port the node has. */
+    @JsonPropertyDescription("HCA ports that must be present and ACTIVE, as device/port such as mlx5_0/1 (port 1-255). Absent or empty: every RDMA port the node has.")
     @Size(max = Rules.MAX_LIST)
     @ValidationRule(value = DEVICE_PORTS_RULE, message = DEVICE_PORTS_RULE_MESSAGE)
     private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = DEVICE_PORT_MAX_LENGTH) String> devices;
 
-    /** Also open each device and register memory through libibverbs. */
+    @JsonPropertyDescription("When true, also open each device and register memory through libibverbs, as an application would. Default false.")
     private Boolean userspaceVerbs;
 
-    /** The smallest acceptable RDMA path MTU; on RoCE the netdev MTU must carry it plus the RoCE headers (4096 needs ≥ 4200). */
+    @JsonPropertyDescription("The smallest acceptable active MTU of the ports in bytes: 256, 512, 1024, 2048 or 4096. On RoCE the network interface's MTU must carry it plus the RoCE headers (4096 needs at least 4200). Absent: not checked.")
     @ValidationRule(value = "self in [256, 512, 1024, 2048, 4096]", message = "minMtu must be one of 256, 512, 1024, 2048, 4096")
     private Integer minMtu;
 
-    /** The slowest acceptable port rate as sysfs and perftest write it, e.g. "400 Gb/sec". */
+    @JsonPropertyDescription("The slowest acceptable port rate, written as sysfs and perftest write it, such as 400 Gb/sec. Absent: not checked.")
     @Pattern(Rules.LINK_RATE_REGEX)
     @Size(max = 16)
     private String minRate;
 
-    /**
-     * How far back the host's kernel log is searched for mlx5 fault lines (health compromised,
-     * command timeouts, insufficient PCIe power, module temperature), 1s–1440m (default 15m, the
-     * default interval: about one round), e.g. 30m.
-     */
+    @JsonPropertyDescription("How far back the host's kernel log is searched for mlx5 fault lines (health compromised, "
+            + "command timeouts, insufficient PCIe slot power, module temperature, transmit timeouts), 1s to 1440m such as "
+            + "30m. Default 15m, the default interval: about one round.")
     @Default(ProbeSpec.Rdma.DEFAULT_KERNEL_LOG_WINDOW)
     @Pattern(Rules.WINDOW_REGEX)
     @Size(max = 12)

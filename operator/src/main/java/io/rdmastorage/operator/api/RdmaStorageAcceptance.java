@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -37,6 +38,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "RDMA-EFFECTIVE", jsonPath = ".status.conditions[?(@.type==\"RdmaEffective\")].status")
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"RdmaEffective\")].reason", priority = 1)
+@JsonClassDescription("A one-shot RDMA-against-TCP comparison on one node, like a Job: the same read-only fio workloads on one NVMe-oF target once per transport (nvmeof), on a file-system directory over its current transport beside an earlier run (path), or perftest against TCP to a peer node (verbs); the numbers side by side in status and in a Markdown report. Created by hand when a node or target is commissioned; the spec cannot change. Cluster-scoped.")
 public class RdmaStorageAcceptance extends CustomResource<RdmaStorageAcceptanceSpec, RdmaStorageAcceptanceStatus> {
 
     public static final String KIND = "RdmaStorageAcceptance";

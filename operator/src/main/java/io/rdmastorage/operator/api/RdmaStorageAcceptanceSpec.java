@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
@@ -23,48 +25,45 @@ import java.util.List;
         message = "verbs.peerNode must be another node than nodeName: the two sides of the measurement")
 @ValidationRule(value = "!has(self.verbs) || (!has(self.latency) && !has(self.iops) && !has(self.bandwidth))",
         message = "the verbs target takes its lengths from verbs.iterations and verbs.durationSeconds, not from latency, iops or bandwidth")
+@JsonClassDescription("What the run measures and where: nodeName and exactly one target (nvmeof, path or verbs), with optional workload settings. Immutable once created.")
 public class RdmaStorageAcceptanceSpec {
 
-    /** The node to measure on. */
+    @JsonPropertyDescription("The node to measure on.")
     @Required
     @Pattern(Rules.NODE_NAME_REGEX)
     @Size(max = Rules.NODE_NAME_MAX_LENGTH)
     private String nodeName;
 
-    /** Copied to the run's pod, so it runs on a tainted storage or GPU node. */
+    @JsonPropertyDescription("Copied to the run's pod, so it runs on a tainted storage or GPU node.")
     @Size(max = Rules.MAX_LIST)
     @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
 
-    /** The NVMe-oF target and the transports to compare on it (one target: this, path or verbs). */
+    @JsonPropertyDescription("The NVMe-oF target and the transports to compare on it (one target: this, path or verbs).")
     private AcceptanceNvmeofTarget nvmeof;
 
-    /** A file-system directory, measured over the transport its file system uses; compared with an earlier run. */
+    @JsonPropertyDescription("A file-system directory, measured over the transport its file system uses; compared with an earlier run.")
     private AcceptancePathTarget path;
 
-    /** RDMA against TCP between this node and a peer node (one target: this, nvmeof or path). */
+    @JsonPropertyDescription("RDMA against TCP between this node and a peer node (one target: this, nvmeof or path).")
     private AcceptanceVerbsTarget verbs;
 
-    /** 4 KiB random read at depth 1: p50, p99, p99.9 completion latency. */
+    @JsonPropertyDescription("4 KiB random read at depth 1: p50, p99, p99.9 completion latency.")
     private AcceptanceWorkloadSpec latency;
 
-    /** 4 KiB random read at depth (default 16 jobs x iodepth 32): IOPS and their CPU cost. */
+    @JsonPropertyDescription("4 KiB random read at depth (default 16 jobs x iodepth 32): IOPS and their CPU cost.")
     private AcceptanceWorkloadSpec iops;
 
-    /** 1 MiB sequential read (default 1 job x iodepth 16): GB/s and CPU, a reference value. */
+    @JsonPropertyDescription("1 MiB sequential read (default 1 job x iodepth 16): GB/s and CPU, a reference value.")
     private AcceptanceWorkloadSpec bandwidth;
 
-    /** How many times lower RDMA's p50 small-I/O latency must be than TCP's for RdmaEffective (default 2). */
+    @JsonPropertyDescription("How many times lower RDMA's p50 small-I/O latency must be than TCP's for RdmaEffective (default 2).")
     @Default("2")
     @Min(1)
     @Max(100)
     private Double minLatencyRatio;
 
-    /**
-     * Seconds after which an unfinished run is stopped and Failed (its pod deleted, so the probe
-     * disconnects what it connected); default: every workload's duration on every transport, plus
-     * 60 s per transport and 120 s for the pod's start.
-     */
+    @JsonPropertyDescription("Seconds after which an unfinished run is stopped and Failed (its pod deleted, so the probe disconnects what it connected); default: every workload's duration on every transport, plus 60 s per transport and 120 s for the pod's start.")
     @Min(10)
     @Max(7200)
     private Integer timeoutSeconds;

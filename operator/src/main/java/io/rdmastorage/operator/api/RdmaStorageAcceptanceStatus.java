@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -12,36 +14,37 @@ import java.util.List;
  * {@code report}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("Where the run stands and what it measured: phase, the Complete and RdmaEffective conditions, one row per transport and the TCP/RDMA ratios. The Markdown record is in the ConfigMap named by report.")
 public class RdmaStorageAcceptanceStatus {
 
-    /** The generation this status describes. */
+    @JsonPropertyDescription("The generation this status describes.")
     private Long observedGeneration;
 
-    /** Pending, Running, Succeeded or Failed. */
+    @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
     private String phase;
 
-    /** What the run measures, for kubectl's TARGET column: the subsystem NQN, or the verbs device and peer node. */
+    @JsonPropertyDescription("What the run measures, for kubectl's TARGET column: the subsystem NQN, or the verbs device and peer node.")
     private String target;
 
-    /** Complete and RdmaEffective. */
+    @JsonPropertyDescription("Complete and RdmaEffective.")
     private List<Condition> conditions = new ArrayList<>();
 
-    /** When the run's pod was created. */
+    @JsonPropertyDescription("When the run's pod was created.")
     private String startTime;
 
-    /** When the run ended, either way. */
+    @JsonPropertyDescription("When the run ended, either way.")
     private String completionTime;
 
-    /** The pod that measures (namespace of the operator's probe pods). */
+    @JsonPropertyDescription("The pod that measures (namespace of the operator's probe pods).")
     private String podName;
 
-    /** The ConfigMap (same namespace) with the Markdown record, once the run measured. */
+    @JsonPropertyDescription("The ConfigMap (same namespace) with the Markdown record, once the run measured.")
     private String report;
 
-    /** One row per transport, in the spec's order. */
+    @JsonPropertyDescription("One row per transport, in the spec's order.")
     private List<AcceptanceTransportResult> transports = new ArrayList<>();
 
-    /** TCP divided by RDMA, when both were measured. */
+    @JsonPropertyDescription("TCP divided by RDMA, when both were measured.")
     private AcceptanceRatios ratios;
 
     public Long getObservedGeneration() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Categories;
@@ -30,6 +31,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "LAST PROBE", jsonPath = ".status.lastProbeTime", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)
+@JsonClassDescription("One node's verdict for one RdmaStorageProfile: a condition per check and the facts behind them. Written by the operator (never by users), named <profile>.<node>, owned by the profile and deleted with it. Cluster-scoped.")
 public class RdmaStorageNode extends CustomResource<RdmaStorageNodeSpec, RdmaStorageNodeStatus> {
 
     public static final String PROFILE_LABEL = "rdmastorage.io/profile";

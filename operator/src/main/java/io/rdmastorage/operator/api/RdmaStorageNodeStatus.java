@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -11,34 +13,33 @@ import java.util.Map;
 /** One node's verdict for one profile: a condition per check plus the facts that justify it. */
 // absent facts are left out, not written as null: the schema types them as objects and lists
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The node's verdict: Ready, a condition per check, and the facts the probe reported.")
 public class RdmaStorageNodeStatus {
 
-    /** The profile generation that was probed. */
+    @JsonPropertyDescription("The profile generation that was probed.")
     private Long observedGeneration;
-    /** Ready, plus one per check (RdmaDevices, GpfsVerbs, NvmeofRdma, GdsReady, VerbsLatency, CephMessenger). */
+    @JsonPropertyDescription("Ready, plus one per check (RdmaDevices, GpfsVerbs, NvmeofRdma, GdsReady, VerbsLatency, CephMessenger).")
     private List<Condition> conditions = new ArrayList<>();
-    /** When the last probe's result was harvested (RFC 3339). */
+    @JsonPropertyDescription("When the last probe's result was harvested (RFC 3339).")
     private String lastProbeTime;
-    /** The pod that produced the result. */
+    @JsonPropertyDescription("The pod that produced the result.")
     private String probePod;
-    /** Probe rounds run on this node for this profile; names the next probe pod. */
+    @JsonPropertyDescription("Probe rounds run on this node for this profile; names the next probe pod.")
     private Long probeRound;
-    /** How long the probe itself took. */
+    @JsonPropertyDescription("How long the probe itself took.")
     private Long probeDurationMillis;
-    /** node-probe's version. */
+    @JsonPropertyDescription("node-probe's version.")
     private String probeVersion;
-    /** Per check type, the measured facts the probe reported (peers over RDMA, transports, ...). */
+    @JsonPropertyDescription("Per check, the facts the probe measured (peers over RDMA, transports, ...), keyed by check type; absent when there are none.")
     // Left out when empty: server-side apply of {} over a map we owned leaves null, which the schema refuses.
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, JsonNode> details = new LinkedHashMap<>();
+    @JsonPropertyDescription("The last verbs latency measurement (with a latency section in the profile).")
     private LatencyResult latency;
-    /** The node's inventory facts from its last probe report (kernel, hcaFirmware, ...), compared across the profile's nodes. */
+    @JsonPropertyDescription("The node's inventory facts from its last probe report (kernel, hcaFirmware, ...), compared across the profile's nodes.")
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, String> inventory = new LinkedHashMap<>();
-    /**
-     * SHA-256 over what the operator wrote (see the operator's VerdictDigest): a status someone
-     * else edited no longer matches it, and the operator discards it instead of trusting it.
-     */
+    @JsonPropertyDescription("SHA-256 over what the operator wrote (see the operator's VerdictDigest): a status someone else edited no longer matches it, and the operator discards it instead of trusting it.")
     private String digest;
 
     public Long getObservedGeneration() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -34,6 +35,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "CONSISTENT", jsonPath = ".status.conditions[?(@.type==\"FleetConsistent\")].status")
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp", type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason", priority = 1)
+@JsonClassDescription("What must be true about RDMA storage, and on which nodes: the checks to run (spec) and the verdict over all matching nodes (status). Cluster-scoped; the operator probes each matching node with a short-lived pod and keeps one RdmaStorageNode per node with its verdict. kubectl get rdmastorage lists profiles, nodes and acceptance runs together.")
 public class RdmaStorageProfile extends CustomResource<RdmaStorageProfileSpec, RdmaStorageProfileStatus> {
 
     public static final String GROUP = "rdmastorage.io";

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
@@ -21,6 +23,7 @@ import java.util.List;
         reason = "FieldValueInvalid",
         messageExpression = "'probeTimeout (' + self.probeTimeout + ') must be shorter than interval (' + self.interval"
                 + " + '); the defaults are 3m and 15m'")
+@JsonClassDescription("Which nodes to check, how often, what to do with the verdict, and one section per check: a check runs only when its section is present (spec: {} checks that the nodes can be probed at all).")
 public class RdmaStorageProfileSpec {
 
     /** The shortest re-probe period: probing more often would only load the nodes. */
@@ -33,14 +36,14 @@ public class RdmaStorageProfileSpec {
     public static final int MAX_CONCURRENT_PROBES = 1000;
     static final int MAX_DURATION_LENGTH = 32;
 
-    /** Nodes to check; an empty selector matches every node. */
+    @JsonPropertyDescription("Which nodes this profile checks, by node labels (matchLabels and matchExpressions, as in a Deployment's selector). Absent or empty: every node of the cluster.")
     @SchemaFrom(type = LabelSelectorSchema.class)
     private LabelSelector nodeSelector;
-    /** Copied to the probe pods, so they run on tainted GPU or storage nodes. */
+    @JsonPropertyDescription("Tolerations copied to every probe pod, so that probes run on tainted GPU or storage nodes (the fields of a pod's tolerations). Absent: none.")
     @Size(max = Rules.MAX_LIST)
     @SchemaFrom(type = TolerationSchema[].class)
     private List<Toleration> tolerations;
-    /** Re-probe period per node, a Go duration such as 15m. */
+    @JsonPropertyDescription("How often each node is probed again, a Go duration such as 15m or 1h30m, from 1m to 8760h. Default 15m. A node's result expires (Unknown) when it is older than three intervals.")
     @Default("15m")
     @Pattern(ProfileSettings.DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
@@ -49,37 +52,46 @@ public class RdmaStorageProfileSpec {
     @ValidationRule(value = "duration(self) <= duration('" + MAX_INTERVAL + "')",
             message = "must be at most " + MAX_INTERVAL + " (a probe pod's activeDeadlineSeconds is an int32)")
     private String interval;
-    /** A probe pod that has not finished by then is a failed probe (Unknown). */
+    @JsonPropertyDescription("How long a probe pod may run, a Go duration such as 3m; a probe that has not finished by then failed and the node's verdict is Unknown. Must be shorter than interval. Default 3m.")
     @Default("3m")
     @Pattern(ProfileSettings.DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
     @ValidationRule(value = "duration(self) > duration('0s')", message = "must be longer than 0s")
     private String probeTimeout;
-    /** Bound on probe pods alive at once for this profile. */
+    @JsonPropertyDescription("The most probe pods of this profile that run at the same time, cluster-wide, 1-1000. Default 20.")
     @Default("20")
     @Min(1)
     @Max(MAX_CONCURRENT_PROBES)
     private Integer maxConcurrentProbes;
-    /** Label matching nodes with this profile's verdict. */
+    @JsonPropertyDescription("When true, each matching Node gets a label with this profile's verdict, so workloads can select ready nodes. Default false.")
     @Default("false")
     private Boolean nodeLabels;
-    /** Taint nodes whose verdict is False (NoSchedule), so RDMA jobs avoid them. */
+    @JsonPropertyDescription("When true, a node whose verdict is False (not ready) gets a NoSchedule taint, so new RDMA jobs avoid it. Default false.")
     @Default("false")
     private Boolean taintNotReady;
-    /** Set a Node condition with the verdict, for remediation tools such as Node Healthcheck. */
+    @JsonPropertyDescription("When true, each matching Node gets a condition with this profile's verdict, for remediation tools such as Node Healthcheck. Default false.")
     @Default("false")
     private Boolean nodeCondition;
 
+    @JsonPropertyDescription("Check RDMA devices: the ports must be present and ACTIVE, with at least the given MTU and rate. Absent: not checked.")
     private RdmaCheckSpec rdma;
+    @JsonPropertyDescription("Check that IBM Storage Scale (GPFS) uses verbs RDMA: its verbsPorts, its RDMA connections to the required peers, verbsRdmaSend and the pagepool. Absent: not checked.")
     private GpfsCheckSpec gpfs;
+    @JsonPropertyDescription("Check that NVMe-oF targets are connected over RDMA and live. Absent: not checked.")
     private NvmeofCheckSpec nvmeof;
+    @JsonPropertyDescription("Check GPUDirect Storage readiness (nvidia-fs, IOMMU, PCIe topology, cuFile settings). Absent: not checked.")
     private GdsCheckSpec gds;
+    @JsonPropertyDescription("Measure verbs latency (perftest ib_write_lat) between matching nodes and check it against a bound. Absent: not measured.")
     private LatencyCheckSpec latency;
+    @JsonPropertyDescription("Present ({}): flag an experimental RDMA messenger (async+rdma, xio) configured in /etc/ceph/ceph.conf. It has no settings. Absent: not checked.")
     private CephCheckSpec ceph;
+    @JsonPropertyDescription("Check the lossless traffic class of RoCE storage traffic: the DSCP must map to the priority, with PFC and ECN on. Absent: not checked.")
     private RoceCheckSpec roce;
+    @JsonPropertyDescription("Check which transport really carried the storage bytes, from the counters sampled over a window (RDMA against TCP), with error and congestion counters. Absent: not checked.")
     private TrafficCheckSpec traffic;
+    @JsonPropertyDescription("Check that NFS mounts use the rdma transport (proto=rdma). Absent: not checked.")
     private NfsCheckSpec nfs;
-    /** How the nodes' inventory facts are compared (FleetConsistent, MatchesFleet); absent = every fact must agree, nothing fenced. */
+    @JsonPropertyDescription("How the nodes' inventory facts (kernel, HCA firmware, ...) are compared across the profile's nodes, for the profile's FleetConsistent and each node's MatchesFleet condition. Absent: every fact must agree, and a node that differs is reported but stays ready.")
     private FleetSpec fleet;
 
     public LabelSelector getNodeSelector() {

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonClassDescription;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -12,16 +14,18 @@ import java.util.List;
  */
 // absent facts are left out, not written as null: the schema types them as objects and lists
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonClassDescription("The verdict over all matching nodes, written by the operator: node counts, conditions, the first nodes that are not ready and the fleet's inventory facts. Per-node detail is in the RdmaStorageNode objects.")
 public class RdmaStorageProfileStatus {
 
-    /** The profile generation this status describes. */
+    @JsonPropertyDescription("The profile generation this status describes.")
     private Long observedGeneration;
+    @JsonPropertyDescription("How many matching nodes are ready, not ready and unknown.")
     private NodeCounts nodes;
-    /** Ready, plus one per checked section, aggregated over nodes. */
+    @JsonPropertyDescription("Ready, plus one per checked section, aggregated over nodes.")
     private List<Condition> conditions = new ArrayList<>();
-    /** The first few nodes that are not ready, by name (the messages of the conditions say why). */
+    @JsonPropertyDescription("The first few nodes that are not ready, by name (the messages of the conditions say why).")
     private List<String> notReadyNodes = new ArrayList<>();
-    /** Per inventory fact, how many nodes hold each value (FleetConsistent says which nodes differ). */
+    @JsonPropertyDescription("Per inventory fact, how many nodes hold each value (FleetConsistent says which nodes differ).")
     private List<FleetFactCounts> fleet;
 
     public Long getObservedGeneration() {

@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import com.fasterxml.jackson.annotation.JsonClassDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -16,6 +18,7 @@ import io.fabric8.generator.annotation.ValidationRule;
         message = "operator must be Exists when key is empty")
 @ValidationRule(value = "!has(self.tolerationSeconds) || (has(self.effect) && self.effect == 'NoExecute')",
         message = "tolerationSeconds needs effect NoExecute")
+@JsonClassDescription("A toleration, as in a pod: the probe pods tolerate taints that match it.")
 public final class TolerationSchema {
 
     /** A qualified name (optional DNS-subdomain prefix and slash, then a name of at most 63), or empty. */
@@ -30,12 +33,17 @@ public final class TolerationSchema {
 
     @Pattern(QUALIFIED_NAME)
     @Size(max = LabelSelectorSchema.MAX_KEY_LENGTH)
+    @JsonPropertyDescription("The taint key to tolerate; empty with operator Exists tolerates every taint.")
     public String key;
+    @JsonPropertyDescription("Exists (any value) or Equal (the value must equal value). Default Equal.")
     public Operator operator;
     @Pattern(LABEL_VALUE)
     @Size(max = LabelSelectorSchema.MAX_VALUE_LENGTH)
+    @JsonPropertyDescription("The taint value to tolerate with operator Equal; empty with Exists.")
     public String value;
+    @JsonPropertyDescription("The taint effect to tolerate: NoSchedule, PreferNoSchedule or NoExecute; empty tolerates all effects.")
     public Effect effect;
+    @JsonPropertyDescription("With effect NoExecute: how many seconds a pod stays bound after the taint appears; absent: forever.")
     public Long tolerationSeconds;
 
     private TolerationSchema() {

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.api;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -17,7 +18,7 @@ import java.util.List;
  */
 public class TrafficCheckSpec {
 
-    /** How long the probe samples the counters, 1s–60s (default 10s), e.g. 10s, 1500ms, 1m. */
+    @JsonPropertyDescription("How long the probe samples the counters, 1s–60s (default 10s), e.g. 10s, 1500ms, 1m.")
     @Default(ProbeSpec.Traffic.DEFAULT_WINDOW)
     @Pattern(Rules.WINDOW_REGEX)
     @Size(max = 12)
@@ -25,35 +26,35 @@ public class TrafficCheckSpec {
             message = "must be between 1s and 60s")
     private String window;
 
-    /** RDMA ports to sample as device/port, e.g. mlx5_0/1; empty = every RDMA port. */
+    @JsonPropertyDescription("RDMA ports to sample as device/port, e.g. mlx5_0/1; empty = every RDMA port.")
     @Size(max = Rules.MAX_LIST)
     @ValidationRule(value = RdmaCheckSpec.DEVICE_PORTS_RULE, message = RdmaCheckSpec.DEVICE_PORTS_RULE_MESSAGE)
     private List<@Pattern(Rules.DEVICE_PORT_REGEX) @Size(max = RdmaCheckSpec.DEVICE_PORT_MAX_LENGTH) String> devices;
 
-    /** TCP bytes per second a storage peer may move (control traffic) before it is DataOnTcp (default 1 MiB/s). */
+    @JsonPropertyDescription("TCP bytes per second a storage peer may move (control traffic) before it is DataOnTcp (default 1 MiB/s).")
     @Default("" + ProbeSpec.Traffic.DEFAULT_MAX_TCP_BYTES_PER_SECOND)
     @Min(0)
     @Max(Integer.MAX_VALUE)
     private Integer maxTcpBytesPerSecond;
 
-    /** Packets per second below which an RDMA port counts as idle (keep-alives; default 100). */
+    @JsonPropertyDescription("Packets per second below which an RDMA port counts as idle (keep-alives; default 100).")
     @Default("" + ProbeSpec.Traffic.DEFAULT_MIN_RDMA_PACKETS_PER_SECOND)
     @Min(1)
     @Max(Integer.MAX_VALUE)
     private Integer minRdmaPacketsPerSecond;
 
-    /** The lossless priority RoCE bytes must ride (ethtool -S prio bytes), 0–7; unset = not judged. */
+    @JsonPropertyDescription("The lossless priority RoCE bytes must ride (ethtool -S prio bytes), 0–7; unset = not judged.")
     @Min(0)
     @Max(ProbeSpec.Traffic.MAX_PRIORITY)
     private Integer priority;
 
-    /** How much an error counter (symbol errors, sequence errors, ACK timeouts, ...) may grow over the window (default 0). */
+    @JsonPropertyDescription("How much an error counter (symbol errors, sequence errors, ACK timeouts, ...) may grow over the window (default 0).")
     @Default("" + ProbeSpec.Traffic.DEFAULT_MAX_ERROR_COUNT)
     @Min(0)
     @Max(Integer.MAX_VALUE)
     private Integer maxErrorCount;
 
-    /** ECN-marked packets, CNPs or pause frames per second above which the fabric is congested (default 10000). */
+    @JsonPropertyDescription("ECN-marked packets, CNPs or pause frames per second above which the fabric is congested (default 10000).")
     @Default("" + ProbeSpec.Traffic.DEFAULT_MAX_CONGESTION_PER_SECOND)
     @Min(0)
     @Max(Integer.MAX_VALUE)
