@@ -29,6 +29,10 @@ start() {
   ip addr replace 10.0.0.1/32 dev lo
   ip addr replace 10.99.0.2/32 dev lo
   mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  # the initramfs root may use half the memory, and holds 650 MB already: the images get a tmpfs of
+  # their own (the probe image's two layers unpack to about 450 MB)
+  mkdir -p /var/lib/containerd
+  mountpoint -q /var/lib/containerd || mount -t tmpfs -o size=1800m tmpfs /var/lib/containerd
   # HostToContainer mounts of the probe pods' host root need a shared /
   mount --make-rshared /
   background forward "$RUNTIME/rso-node" forward tcp:10.0.0.1:443 tcp:10.0.2.100:443
@@ -99,6 +103,8 @@ stop() {
   sleep 1
   pkill -TERM -x containerd || true
   pkill -KILL -f containerd-shim || true
+  sleep 1
+  umount -R /var/lib/containerd 2>/dev/null || true
 }
 
 cmd=$1; shift
