@@ -5,6 +5,8 @@
 //	rso-node forward LISTEN CONNECT  copies each connection to LISTEN to a new one to CONNECT;
 //	                                 each is tcp:HOST:PORT or unix:PATH (the node's network
 //	                                 namespace reaches the test's loopback API server this way)
+//	rso-node stdio CONNECT           one connection on stdin/stdout, copied to a new one to
+//	                                 CONNECT (qemu's guestfwd runs it per guest connection)
 //	rso-node get URL                 HTTP GET from inside the node's network namespace; prints
 //	                                 the body, exits 1 unless the answer is 200
 //	rso-node serve LISTEN RATE       a stand-in storage target: writes RATE bytes per second to
@@ -39,6 +41,11 @@ func main() {
 			usage()
 		}
 		forward(os.Args[2], os.Args[3])
+	case "stdio":
+		if len(os.Args) != 3 {
+			usage()
+		}
+		stdio(os.Args[2])
 	case "get":
 		if len(os.Args) != 3 {
 			usage()
@@ -65,7 +72,7 @@ func main() {
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: rso-node pause | forward tcp:HOST:PORT|unix:PATH tcp:HOST:PORT|unix:PATH | get URL"+
-		" | serve tcp:HOST:PORT BYTES_PER_SECOND | read tcp:HOST:PORT")
+		" | stdio tcp:HOST:PORT | serve tcp:HOST:PORT BYTES_PER_SECOND | read tcp:HOST:PORT")
 	os.Exit(2)
 }
 
@@ -129,6 +136,20 @@ func forward(listen, connect string) {
 			<-done
 		}()
 	}
+}
+
+func stdio(connect string) {
+	network, address := endpoint(connect)
+	out, err := net.DialTimeout(network, address, 10*time.Second)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rso-node stdio:", err)
+		os.Exit(1)
+	}
+	defer out.Close()
+	done := make(chan struct{}, 2)
+	go func() { io.Copy(out, os.Stdin); done <- struct{}{} }()
+	go func() { io.Copy(os.Stdout, out); done <- struct{}{} }()
+	<-done
 }
 
 func get(url string) {

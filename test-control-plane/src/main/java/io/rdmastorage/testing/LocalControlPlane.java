@@ -302,7 +302,14 @@ public final class LocalControlPlane implements AutoCloseable {
         if (!nodeNames.contains(node)) {
             throw new IllegalArgumentException("no token for node " + node + ": start the control plane with it");
         }
-        return writeKubeconfig(file, server, "system:node:" + node, nodeToken(node));
+        try {
+            // the CA inline: a kubelet in a VM reads the file where the CA's path means nothing
+            String ca = Base64.getEncoder().encodeToString(Files.readAllBytes(caBundle));
+            Files.writeString(file, kubeconfigYaml(server, "certificate-authority-data: " + ca, "system:node:" + node, nodeToken(node)));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Whether the Node {@code name} exists with condition Ready True. */
@@ -444,14 +451,24 @@ public final class LocalControlPlane implements AutoCloseable {
     }
 
     private Path writeKubeconfig(Path file, String server, String user, String token) {
-        String yaml = """
+        try {
+            Files.writeString(file, kubeconfigYaml(server, "certificate-authority: " + caBundle, user, token));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code ca}: the cluster's {@code certificate-authority} or {@code certificate-authority-data} line. */
+    private static String kubeconfigYaml(String server, String ca, String user, String token) {
+        return """
                 apiVersion: v1
                 kind: Config
                 clusters:
                 - name: local
                   cluster:
                     server: %s
-                    certificate-authority: %s
+                    %s
                 users:
                 - name: %s
                   user:
@@ -463,13 +480,7 @@ public final class LocalControlPlane implements AutoCloseable {
                     user: %s
                     namespace: default
                 current-context: local
-                """.formatted(server, caBundle, user, token, user);
-        try {
-            Files.writeString(file, yaml);
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+                """.formatted(server, ca, user, token, user);
     }
 
     private static SSLContext trusting(Path pemBundle) throws IOException, GeneralSecurityException {

@@ -12,12 +12,12 @@ import java.util.List;
  * and the sandbox image, from {@code fetch-node-runtime.sh}'s cache (fetched on first use), and the
  * kubelet built beside kube-apiserver.
  */
-record NodeRuntime(Path folder, Path kubelet, Path initScript) {
+public record NodeRuntime(Path folder, Path kubelet, Path initScript) {
 
     private static final String SCRIPTS = "test-control-plane/scripts";
 
     /** Fetches what is missing (a download and a Go build, once per version) and finds it all. */
-    static NodeRuntime ensure() {
+    public static NodeRuntime ensure() {
         Path scripts = repository().resolve(SCRIPTS);
         CommandResult fetched = Commands.run(Duration.ofMinutes(10), List.of("bash", scripts.resolve("fetch-node-runtime.sh").toString()));
         String folder = fetched.orThrow("fetch-node-runtime.sh").strip();
@@ -29,7 +29,7 @@ record NodeRuntime(Path folder, Path kubelet, Path initScript) {
      * The repository's root: the system property {@code rdmastorage.repository} (the build sets it),
      * else the nearest folder above the working directory that holds {@value #SCRIPTS}.
      */
-    static Path repository() {
+    public static Path repository() {
         String configured = System.getProperty("rdmastorage.repository");
         if (configured != null && !configured.isBlank()) {
             return Path.of(configured).toAbsolutePath().normalize();
@@ -59,7 +59,7 @@ record NodeRuntime(Path folder, Path kubelet, Path initScript) {
         return folder.resolve("root/usr/lib/cni");
     }
 
-    Path rsoNode() {
+    public Path rsoNode() {
         return folder.resolve("rso-node");
     }
 

@@ -75,15 +75,34 @@ public final class VmNode implements AutoCloseable {
      * shared into the guest, and waits until the guest answers on the command channel.
      */
     public static VmNode boot(Path repository, Path share, Path workDir) throws IOException, InterruptedException {
+        return boot(repository, share, workDir, List.of("-nic", "none"));
+    }
+
+    /**
+     * The guest's one network link for a real kubelet in the VM: qemu's user-mode network with
+     * {@code restrict=on} (no route to the host or beyond) and a single guestfwd, 10.0.2.100:443 in
+     * the guest, each connection of which qemu hands to {@code forwarder} (a command reading and
+     * writing the connection on its stdio) — here one that connects to the host's loopback API server.
+     */
+    public static List<String> apiServerLink(String forwarder) {
+        return List.of("-netdev", "user,id=api,restrict=on,net=10.0.2.0/24,guestfwd=tcp:10.0.2.100:443-cmd:" + forwarder,
+                "-device", "virtio-net-pci,netdev=api");
+    }
+
+    /** {@link #boot} with {@code network}: qemu's network options ({@code -nic none}, or {@link #apiServerLink}). */
+    public static VmNode boot(Path repository, Path share, Path workDir, List<String> network) throws IOException, InterruptedException {
         Path image = build(repository);
         String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
         Files.createDirectories(workDir);
         Path socket = workDir.resolve("agent.sock");
         Files.deleteIfExists(socket);
-        List<String> command = List.of("qemu-system-x86_64",
+        List<String> command = new ArrayList<>(List.of("qemu-system-x86_64",
                 "-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "3G",
-                "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot",
-                "-nic", "none",   // nothing leaves the VM: its only links are the veth pairs the tests create inside
+                "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
+        // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
+        // API server's forward
+        command.addAll(network);
+        command.addAll(List.of(
                 "-serial", "file:" + workDir.resolve("console.log"),
                 "-kernel", image.resolve("vmlinuz").toString(),
                 "-initrd", image.resolve("initramfs.cpio").toString(),
@@ -91,7 +110,7 @@ public final class VmNode implements AutoCloseable {
                 "-device", "virtio-serial-pci",
                 "-chardev", "socket,id=agent,path=" + socket + ",server=on,wait=off",
                 "-device", "virtserialport,chardev=agent,name=vm-agent",
-                "-virtfs", "local,path=" + share + ",mount_tag=share,security_model=none,readonly=on");
+                "-virtfs", "local,path=" + share + ",mount_tag=share,security_model=none,readonly=on"));
         Process qemu = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("qemu.log").toFile()).start();
         long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
@@ -174,16 +193,22 @@ public final class VmNode implements AutoCloseable {
      * the image's CDS archive ({@code scenario.sh image}). Folders under {@code target}.
      */
     public static VmNode bootWithProbe(Path repository, Path jar, Path target) throws IOException, InterruptedException {
+        return bootWithProbe(repository, jar, target, List.of("-nic", "none"));
+    }
+
+    /** {@link #bootWithProbe} with qemu's {@code network} options (see {@link #boot(Path, Path, Path, List)}). */
+    public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> network)
+            throws IOException, InterruptedException {
         Path share = target.resolve("vm-share");
         deleteTree(share);
         Files.createDirectories(share);
         Files.copy(jar, share.resolve("node-probe.jar"));
-        for (String file : List.of("vm-node/scenario.sh", "node-probe/Dockerfile", "node-probe/image-cds.sh",
-                "scripts/dockerfile-array.sh")) {
+        for (String file : List.of("vm-node/scenario.sh", "vm-node/kubelet-node.sh", "node-probe/Dockerfile",
+                "node-probe/image-cds.sh", "scripts/dockerfile-array.sh")) {
             Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
         }
         long start = System.nanoTime();
-        VmNode vm = boot(repository, share, target.resolve("vm-node"));
+        VmNode vm = boot(repository, share, target.resolve("vm-node"), network);
         try {
             System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
             vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");

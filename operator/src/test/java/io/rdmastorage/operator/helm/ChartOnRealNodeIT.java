@@ -56,7 +56,7 @@ class ChartOnRealNodeIT {
 
     @BeforeAll
     static void nodeWithImages() throws Exception {
-        String tag = appVersion();
+        String tag = HelmChart.appVersion();
         Path probeImage = ProjectImages.build("node-probe", tag);
         Path operatorImage = ProjectImages.build("operator", tag);
         plane = LocalControlPlane.startWithControllers(NODE);
@@ -87,7 +87,7 @@ class ChartOnRealNodeIT {
         Deployment deployment = await(STARTUP, () -> admin.apps().deployments().inNamespace(NAMESPACE).withName(FULLNAME).get(),
                 d -> d.getStatus() != null && Objects.equals(d.getStatus().getReadyReplicas(), 2), "both operator replicas Ready");
         assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-                .isEqualTo("ghcr.io/rdma-storage-operator/rdma-storage-operator:" + appVersion());
+                .isEqualTo("ghcr.io/rdma-storage-operator/rdma-storage-operator:" + HelmChart.appVersion());
         List<Pod> operators = admin.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/component", "operator").list().getItems();
         assertThat(operators).hasSize(2).allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isEqualTo(NODE));
 
@@ -143,7 +143,7 @@ class ChartOnRealNodeIT {
         // the probe pod the kubelet ran: from the probe image, terminated with its report as the termination message
         Pod probe = probePods.values().stream().filter(p -> terminated(p) != null).findFirst()
                 .orElseThrow(() -> new AssertionError("no probe pod terminated: " + probePods.keySet()));
-        assertThat(probe.getSpec().getContainers().get(0).getImage()).isEqualTo("ghcr.io/rdma-storage-operator/node-probe:" + appVersion());
+        assertThat(probe.getSpec().getContainers().get(0).getImage()).isEqualTo("ghcr.io/rdma-storage-operator/node-probe:" + HelmChart.appVersion());
         assertThat(probe.getSpec().getVolumes()).as("no service-account token").noneMatch(v -> v.getName().startsWith("kube-api-access-"));
         assertThat(terminated(probe).getMessage()).contains("\"checks\"");
 
@@ -200,11 +200,6 @@ class ChartOnRealNodeIT {
         @Override
         public void onClose(WatcherException cause) {
         }
-    }
-
-    private static String appVersion() throws Exception {
-        return Files.readAllLines(HelmChart.DIR.resolve("Chart.yaml")).stream().filter(l -> l.startsWith("appVersion:"))
-                .map(l -> l.substring("appVersion:".length()).replace("\"", "").strip()).findFirst().orElseThrow();
     }
 
     /** {@link Await#until}, with the end of the kubelet's log when it times out. */

@@ -31,6 +31,16 @@ final class HelmChart {
     private HelmChart() {
     }
 
+    /** The chart's appVersion: the images' tag by default. */
+    static String appVersion() {
+        try {
+            return java.nio.file.Files.readAllLines(DIR.resolve("Chart.yaml")).stream().filter(l -> l.startsWith("appVersion:"))
+                    .map(l -> l.substring("appVersion:".length()).replace("\"", "").strip()).findFirst().orElseThrow();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static Helm helm() {
         return new Helm(DIR);
     }
