@@ -18,6 +18,7 @@ import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.measurement.Lifecycle;
+import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbePodFactory;

@@ -25,6 +25,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
@@ -237,7 +238,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .anyMatch(cm -> cm.getMetadata().getAnnotations() != null && document.sha256()
                         .equals(cm.getMetadata().getAnnotations().get(ProbeSpecConfigMap.SPEC_HASH_ANNOTATION)));
         if (!current) {
-            writes.applySpecConfigMap(ProbeSpecConfigMap.build(profile, document, config));
+            writes.applyConfigMap(ProbeSpecConfigMap.build(profile, document, config));
         }
     }
 
