@@ -175,9 +175,11 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         LOG.warn("profile {}: reconcile failed: {}", profile.getMetadata().getName(), e.toString());
         Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
                 n -> n, (a, b) -> a));
-        Instant wakeAt = FailedReconcile.expireStale(profile, context.getSecondaryResources(RdmaStorageNode.class),
-                nodes, writes(profile, context), new NodeMarkings(context.getClient()), now)
-                .orElse(now.plus(ProfilePlanner.MAX_WAIT));
+        FailedReconcile.Expiry expiry = FailedReconcile.expireStale(profile,
+                context.getSecondaryResources(RdmaStorageNode.class), nodes, now);
+        new PlanExecutor(profile, expiry.settings(), writes(profile, context), new NodeMarkings(context.getClient()),
+                new VerdictEvents(context.getClient()), metrics).carryOutEach(expiry.changes());
+        Instant wakeAt = expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
         RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
         ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
                 ? ErrorStatusUpdateControl.noStatusUpdate() : ErrorStatusUpdateControl.patchStatus(statusPatch(profile, status));
