@@ -63,7 +63,7 @@ final class AcceptanceExecutor {
                 run.getSpec() == null ? null : run.getSpec().getNodeName(), status.getPhase(), complete.getReason(),
                 complete.getMessage(), effective.getStatus());
         events.ended(run, status);
-        metrics.recordAcceptanceRun(AcceptanceSpecDocument.target(run.getSpec()), status.getPhase(), effective.getStatus());
+        metrics.recordAcceptanceRun(AcceptanceTarget.name(run.getSpec()), status.getPhase(), effective.getStatus());
         gauges.show(run, status);
     }
 }

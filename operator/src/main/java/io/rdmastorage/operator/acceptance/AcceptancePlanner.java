@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -304,14 +305,14 @@ final class AcceptancePlanner {
         return pods.stream().filter(p -> name.equals(p.getMetadata().getName())).findFirst();
     }
 
-    /** The nodes a run measures on: its node, and the verbs target's peer. */
+    /** The nodes a run measures on: its node, and its target's others (the verbs target's peer). */
     static Set<String> nodes(RdmaStorageAcceptance run) {
         if (run.getSpec() == null || run.getSpec().getNodeName() == null) {
             return Set.of();
         }
-        return run.getSpec().getVerbs() == null || run.getSpec().getVerbs().getPeerNode() == null
-                ? Set.of(run.getSpec().getNodeName())
-                : Set.of(run.getSpec().getNodeName(), run.getSpec().getVerbs().getPeerNode());
+        Set<String> nodes = new HashSet<>(AcceptanceTarget.of(run.getSpec()).map(AcceptanceTarget::otherNodes).orElse(Set.of()));
+        nodes.add(run.getSpec().getNodeName());
+        return Set.copyOf(nodes);
     }
 
     static boolean finished(RdmaStorageAcceptanceStatus status) {
@@ -327,15 +328,9 @@ final class AcceptancePlanner {
         return status;
     }
 
-    /** What kubectl's TARGET column shows: the subsystem, the directory, or the verbs device and the peer. */
+    /** What kubectl's TARGET column shows ({@link AcceptanceTarget#column}). */
     static String target(RdmaStorageAcceptance run) {
-        if (run.getSpec().getPath() != null) {
-            return "path " + run.getSpec().getPath().getDirectory();
-        }
-        if (run.getSpec().getVerbs() != null) {
-            return "verbs " + run.getSpec().getVerbs().getDevice() + " to " + run.getSpec().getVerbs().getPeerNode();
-        }
-        return run.getSpec().getNvmeof() == null ? null : run.getSpec().getNvmeof().getNqn();
+        return AcceptanceTarget.of(run.getSpec()).map(AcceptanceTarget::column).orElse(null);
     }
 
     /** Complete as given; RdmaEffective from the verdict, or Unknown while there is none. */

@@ -49,7 +49,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         this.metrics = metrics;
         this.gauges = new AcceptanceGauges(metrics);
         this.clock = clock;
-        metrics.registerAcceptanceRuns(AcceptanceSpecDocument.TARGETS);
+        metrics.registerAcceptanceRuns(AcceptanceTarget.NAMES);
     }
 
     @Override
