@@ -38,7 +38,7 @@ import java.util.Set;
  * <li>Running: the run's spec ConfigMap and pod exist ({@link AcceptancePods}); the pod reports
  * through its termination message;</li>
  * <li>the end: the report becomes the status table, the ratios and RdmaEffective
- * ({@link AcceptanceVerdict}), the Markdown record its ConfigMap ({@link AcceptanceRecord}); the
+ * ({@link AcceptanceVerdict}), the Markdown record its ConfigMap ({@link AcceptanceMarkdown}); the
  * pod and spec are deleted. A pod that fails, is lost or passes the deadline ends the run Failed;
  * deleting the pod is what stops the probe, and the probe disconnects what it connected on its way
  * out.</li>
@@ -220,13 +220,13 @@ final class AcceptancePlanner {
             }
             verdict = PathComparison.judge(rows, refusal, compareWith != null, minRatio);
         } else if (document.isVerbs()) {
-            verdict = AcceptanceVerdict.judge(rows, minRatio, VerbsAcceptanceRecord.WORDING);
+            verdict = AcceptanceVerdict.judge(rows, minRatio, VerbsAcceptanceMarkdown.WORDING);
         } else {
             verdict = AcceptanceVerdict.judge(rows, minRatio);
         }
         AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
                 result.fioVersion(), result.startedAt(), rows, result.disconnected());
-        ConfigMap record = AcceptancePods.report(run, AcceptanceRecord.markdown(run, document, shown, verdict), config);
+        ConfigMap record = AcceptancePods.report(run, AcceptanceMarkdown.markdown(run, document, shown, verdict), config);
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = base(run, previous, complete ? AcceptanceReasons.SUCCEEDED : AcceptanceReasons.FAILED);
         status.setStartTime(previous.getStartTime());

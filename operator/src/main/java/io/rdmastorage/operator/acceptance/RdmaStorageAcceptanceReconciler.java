@@ -17,7 +17,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.config.OperatorConfig;
-import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.events.EventWriter;
 import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.reconciler.ClusterWrites;
@@ -84,7 +84,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
 
     private AcceptanceExecutor executor(Context<RdmaStorageAcceptance> context) {
         return new AcceptanceExecutor(new ClusterWrites(context.getClient()),
-                new AcceptanceEvents(new VerdictEvents(context.getClient())), metrics, gauges, config.namespace());
+                new AcceptanceEvents(new EventWriter(context.getClient())), metrics, gauges, config.namespace());
     }
 
     /** Patches the status (ours alone: no resourceVersion) unless it is the same, then looks again when the plan says. */
