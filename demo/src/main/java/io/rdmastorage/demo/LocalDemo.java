@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
-import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
@@ -240,9 +240,9 @@ public final class LocalDemo {
         plane.kubectl().applyYaml(resource("/demo-acceptance.yaml")).orThrow("kubectl apply acceptance");
         awaitAcceptance(admin);
         System.out.println(kubectl.run("get", "rdmastorageacceptance", ACCEPTANCE).orThrow("kubectl get rsa"));
-        step("its report (ConfigMap " + AcceptancePods.reportName(ACCEPTANCE) + ", key " + AcceptanceRecord.KEY + ")");
+        step("its report (ConfigMap " + AcceptancePods.reportName(ACCEPTANCE) + ", key " + AcceptanceMarkdown.KEY + ")");
         System.out.println(admin.configMaps().inNamespace(NAMESPACE).withName(AcceptancePods.reportName(ACCEPTANCE)).get()
-                .getData().get(AcceptanceRecord.KEY));
+                .getData().get(AcceptanceMarkdown.KEY));
 
         step("node-probe where it cannot tell: gpu-08's probe cannot see the host's /sys (HostViewMissing), gpu-09's "
                 + "gdscheck and kernel disagree on the IOMMU (SourcesDisagree); Unknown fences nothing");

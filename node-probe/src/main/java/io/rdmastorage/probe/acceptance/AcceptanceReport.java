@@ -3,7 +3,7 @@ package io.rdmastorage.probe.acceptance;
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.contract.acceptance.AcceptanceSchema;
 import io.rdmastorage.contract.acceptance.Workload;
-import io.rdmastorage.probe.json.Json;
+import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.probe.parse.CpuUsage;
 import java.util.ArrayList;
 import java.util.EnumSet;

@@ -9,7 +9,7 @@ import io.rdmastorage.probe.host.ExecMode;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
 import io.rdmastorage.probe.host.ToolRunner;
-import io.rdmastorage.probe.spec.SpecReader;
+import io.rdmastorage.contract.spec.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

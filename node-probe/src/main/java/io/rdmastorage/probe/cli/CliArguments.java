@@ -37,7 +37,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
 
     public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
     /** perftest's own default out-of-band port; the TCP comparison listens on the next one. */
-    public static final int DEFAULT_TCP_PORT = 18515;
+    public static final int DEFAULT_TCP_PORT = io.rdmastorage.contract.checks.VerbsLatency.DEFAULT_TCP_PORT;
     public static final int MIN_TCP_PORT = 1024;
     public static final int MAX_TCP_PORT = 65534;
     /** Long enough for a server pod that starts a little after its client was told to connect. */

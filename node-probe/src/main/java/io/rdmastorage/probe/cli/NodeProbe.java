@@ -15,7 +15,7 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.report.ReportText;
-import io.rdmastorage.probe.spec.SpecReader;
+import io.rdmastorage.contract.spec.SpecReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;

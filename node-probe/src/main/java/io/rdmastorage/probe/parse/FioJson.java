@@ -1,6 +1,6 @@
 package io.rdmastorage.probe.parse;
 
-import io.rdmastorage.probe.json.Json;
+import io.rdmastorage.contract.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

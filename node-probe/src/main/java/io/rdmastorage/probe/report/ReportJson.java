@@ -2,7 +2,7 @@ package io.rdmastorage.probe.report;
 
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.check.CheckResult;
-import io.rdmastorage.probe.json.Json;
+import io.rdmastorage.contract.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;

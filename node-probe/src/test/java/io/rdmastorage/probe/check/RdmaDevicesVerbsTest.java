@@ -8,7 +8,7 @@ import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.ProcLimits;
-import io.rdmastorage.probe.spec.SpecReader;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.probe.verbs.Errno;

@@ -8,7 +8,7 @@ import io.rdmastorage.probe.host.ExecMode;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
 import io.rdmastorage.probe.host.ToolRunner;
-import io.rdmastorage.probe.spec.SpecReader;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.ProbeRun;
 import io.rdmastorage.probe.testing.Samples;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.contract.spec.SpecValidator;
 import org.junit.jupiter.api.Test;
 

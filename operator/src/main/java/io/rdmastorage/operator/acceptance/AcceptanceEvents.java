@@ -3,14 +3,14 @@ package io.rdmastorage.operator.acceptance;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
-import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.events.EventWriter;
 import io.rdmastorage.operator.verdict.Conditions;
 
 /**
  * The Events of an acceptance run's lifecycle, as the Job controller records its own: Normal when
  * it waits for its node, starts and completes; a Warning with the Complete reason when it fails
  * (TimedOut, ProbeFailed, Incomplete, CompareWithInvalid, ...), and a Warning NotEffective when it
- * measured that RDMA is not worth it. One event per transition, written with {@link VerdictEvents}
+ * measured that RDMA is not worth it. One event per transition, written with {@link EventWriter}
  * (best effort, in namespace default as for every cluster-scoped object).
  */
 final class AcceptanceEvents {
@@ -19,9 +19,9 @@ final class AcceptanceEvents {
     static final String STARTED = "Started";
     static final String COMPLETED = "Completed";
 
-    private final VerdictEvents events;
+    private final EventWriter events;
 
-    AcceptanceEvents(VerdictEvents events) {
+    AcceptanceEvents(EventWriter events) {
         this.events = events;
     }
 

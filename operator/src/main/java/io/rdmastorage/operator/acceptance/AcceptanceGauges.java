@@ -36,7 +36,7 @@ final class AcceptanceGauges {
         }
         Instant completed = Timestamps.parse(status.getCompletionTime()).orElse(Instant.EPOCH);
         String node = run.getSpec().getNodeName();
-        String target = AcceptanceSpecDocument.target(run.getSpec());
+        String target = AcceptanceTarget.name(run.getSpec());
         Shown before = shown.get(node + "/" + target);
         if (before != null && before.completed().isAfter(completed)) {
             return;
@@ -55,11 +55,11 @@ final class AcceptanceGauges {
         if (run.getSpec() == null) {
             return;
         }
-        String key = run.getSpec().getNodeName() + "/" + AcceptanceSpecDocument.target(run.getSpec());
+        String key = run.getSpec().getNodeName() + "/" + AcceptanceTarget.name(run.getSpec());
         Shown s = shown.get(key);
         if (s != null && s.run().equals(run.getMetadata().getName())) {
             shown.remove(key);
-            metrics.setAcceptanceRatios(run.getSpec().getNodeName(), AcceptanceSpecDocument.target(run.getSpec()), Map.of());
+            metrics.setAcceptanceRatios(run.getSpec().getNodeName(), AcceptanceTarget.name(run.getSpec()), Map.of());
         }
     }
 

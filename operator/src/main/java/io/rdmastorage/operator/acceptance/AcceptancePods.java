@@ -120,9 +120,9 @@ public final class AcceptancePods {
         return configMap(run, specName(run.getMetadata().getName()), ProbeSpecConfigMap.KEY, document.json(), config);
     }
 
-    /** The record, key {@value AcceptanceRecord#KEY}. */
+    /** The record, key {@value AcceptanceMarkdown#KEY}. */
     public static ConfigMap report(RdmaStorageAcceptance run, String markdown, OperatorConfig config) {
-        return configMap(run, reportName(run.getMetadata().getName()), AcceptanceRecord.KEY, markdown, config);
+        return configMap(run, reportName(run.getMetadata().getName()), AcceptanceMarkdown.KEY, markdown, config);
     }
 
     private static ConfigMap configMap(RdmaStorageAcceptance run, String name, String key, String value,

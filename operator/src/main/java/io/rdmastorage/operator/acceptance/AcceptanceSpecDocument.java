@@ -1,11 +1,11 @@
 package io.rdmastorage.operator.acceptance;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.contract.spec.SpecDocument;
 import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
 import io.rdmastorage.operator.api.AcceptancePathTarget;
@@ -14,9 +14,7 @@ import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
 import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An acceptance run's spec as node-probe's {@code acceptance} command reads it ({@link AcceptanceSpec}):
@@ -26,7 +24,6 @@ import java.util.Map;
  */
 public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec verbs, String json, Integer timeoutSeconds) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Per transport: connecting, the namespace scan, fio's start and exit for three workloads. */
     static final Duration PER_TRANSPORT_OVERHEAD = Duration.ofSeconds(60);
     /** Once per run: pulling the image, starting the pod and the JVM. */
@@ -56,25 +53,8 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec ve
                 t == null ? null : new AcceptanceSpec.Nvmeof(t.getNqn(), t.getAddress(), t.getPort(), transports, t.getConnect()),
                 p == null ? null : new AcceptanceSpec.Path(p.getDirectory(), p.getFileSizeMiB(), AcceptanceSpec.Path.fileNameFor(runName)),
                 run(spec.getLatency()), run(spec.getIops()), run(spec.getBandwidth())).validate();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        AcceptanceSpec.Nvmeof n = contract.nvmeof();
-        if (n != null) {
-            doc.put("nvmeof", Map.of("nqn", n.nqn(), "address", n.address(), "port", n.port(), "transports", n.transports(),
-                    "connect", n.connect()));
-        }
-        AcceptanceSpec.Path path = contract.path();
-        if (path != null) {
-            doc.put("path", Map.of("directory", path.directory(), "fileSizeMiB", path.fileSizeMiB(), "fileName", path.fileName()));
-        }
-        for (Workload w : Workload.values()) {
-            AcceptanceSpec.Run r = contract.run(w);
-            doc.put(w.field(), Map.of("durationSeconds", r.durationSeconds(), "jobs", r.jobs(), "iodepth", r.iodepth()));
-        }
-        try {
-            return new AcceptanceSpecDocument(contract, null, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the acceptance spec document", e);
-        }
+        // derived from the validated record, defaults applied: node-probe reads the same record back
+        return new AcceptanceSpecDocument(contract, null, Json.write(SpecDocument.of(contract)), spec.getTimeoutSeconds());
     }
 
     /**
@@ -88,18 +68,7 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec ve
         }
         VerbsAcceptanceSpec contract = new VerbsAcceptanceSpec(new VerbsAcceptanceSpec.Verbs(t.getDevice(), t.getPort(),
                 t.getIterations(), t.getDurationSeconds())).validate();
-        VerbsAcceptanceSpec.Verbs v = contract.verbs();
-        Map<String, Object> section = new LinkedHashMap<>();
-        section.put("device", v.device());
-        section.put("port", v.port());
-        section.put("iterations", v.iterations());
-        section.put("durationSeconds", v.durationSeconds());
-        Map<String, Object> doc = Map.of("verbs", section);
-        try {
-            return new AcceptanceSpecDocument(null, contract, JSON.writeValueAsString(doc), spec.getTimeoutSeconds());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the acceptance spec document", e);
-        }
+        return new AcceptanceSpecDocument(null, contract, Json.write(SpecDocument.of(contract)), spec.getTimeoutSeconds());
     }
 
     /** Whether this is the verbs target's run (two pods), not an NVMe-oF target's. */
@@ -145,14 +114,6 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec ve
                 ? spec.path().directory() + " (over the transport its file system uses; one file of " + spec.path().fileSizeMiB()
                         + " MiB, " + spec.path().fileName() + ", written there and removed afterwards)"
                 : String.join(" then ", spec.nvmeof().transports()) + " of " + spec.nvmeof().target();
-    }
-
-    /** The targets a run can have, as metrics name them. */
-    public static final List<String> TARGETS = List.of("nvmeof", "path", "verbs");
-
-    /** The spec's target, as metrics name it: nvmeof, path or verbs. */
-    public static String target(RdmaStorageAcceptanceSpec spec) {
-        return spec.getPath() != null ? "path" : spec.getNvmeof() != null ? "nvmeof" : spec.getVerbs() != null ? "verbs" : "none";
     }
 
     private static AcceptanceSpec.Run run(AcceptanceWorkloadSpec w) {

@@ -34,8 +34,8 @@ final class VerbsServerState {
         String peer = run.getSpec().getVerbs().getPeerNode();
         Optional<Pod> server = pods.stream().filter(p -> name.equals(p.getMetadata().getName())).findFirst();
         if (server.isEmpty()) {
-            Instant started = previous.getStartTime() == null ? now : Timestamps.parse(previous.getStartTime()).orElse(now);
-            return now.isBefore(started.plus(RdmaStorageAcceptanceReconciler.CACHE_LAG)) ? Optional.empty()
+            Instant started = AcceptancePlanner.startedAt(previous, now);
+            return now.isBefore(started.plus(AcceptancePlanner.CACHE_LAG)) ? Optional.empty()
                     : Optional.of("the server pod " + name + " on peer node " + peer + " is gone (deleted, or its node was "
                             + "lost); create a new run");
         }

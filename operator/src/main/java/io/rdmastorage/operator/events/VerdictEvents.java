@@ -2,7 +2,6 @@ package io.rdmastorage.operator.events;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.rdmastorage.operator.api.RdmaStorageNode;
@@ -15,12 +14,8 @@ import io.rdmastorage.operator.verdict.UnknownCause;
 import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Records a Kubernetes Event on an RdmaStorageNode each time one of its conditions changes
@@ -46,36 +41,29 @@ import org.slf4j.LoggerFactory;
  * legacy form needs no eventTime, action or reportingInstance — and it is the API JOSDK users
  * and the Helm chart's RBAC ({@code events} in the core group) already know. RdmaStorageNodes are
  * cluster-scoped, so, as Kubernetes does for Nodes, their events live in namespace {@code default}.
+ * Each is written by {@link EventWriter}, which acceptance runs write their own Events with too.
  */
 public final class VerdictEvents {
 
-    private static final Logger LOG = LoggerFactory.getLogger(VerdictEvents.class);
 
-    public static final String COMPONENT = "rdma-storage-operator";
-    /**
-     * Where events about cluster-scoped objects live, and so every event of this operator: the only
-     * namespace the Helm chart lets it create Events in (a Role there, files/events-rules.yaml).
-     */
-    public static final String NAMESPACE = "default";
-    public static final int MAX_MESSAGE_LENGTH = 1024;
-    /** The API server's limit on a reason. */
-    static final int MAX_REASON_LENGTH = 128;
-    static final int MAX_NAME_LENGTH = 253;
+    public static final String COMPONENT = EventWriter.COMPONENT;
+    /** Where every event of this operator lives ({@link EventWriter#NAMESPACE}). */
+    public static final String NAMESPACE = EventWriter.NAMESPACE;
+    public static final int MAX_MESSAGE_LENGTH = EventWriter.MAX_MESSAGE_LENGTH;
 
-    private final KubernetesClient client;
-    private final Clock clock;
-    private final String instance;
-    private final AtomicLong lastStamp = new AtomicLong();
+    private final EventWriter writer;
 
     /** Reports as this pod (HOSTNAME), or as this host outside a cluster. */
     public VerdictEvents(KubernetesClient client) {
-        this(client, Clock.systemUTC(), System.getenv().getOrDefault("HOSTNAME", COMPONENT));
+        this(new EventWriter(client));
     }
 
     public VerdictEvents(KubernetesClient client, Clock clock, String instance) {
-        this.client = client;
-        this.clock = clock;
-        this.instance = instance;
+        this(new EventWriter(client, clock, instance));
+    }
+
+    public VerdictEvents(EventWriter writer) {
+        this.writer = writer;
     }
 
     /**
@@ -145,67 +133,20 @@ public final class VerdictEvents {
 
     /** Records one change; false when the event could not be written (logged, never thrown). */
     public boolean record(HasMetadata object, VerdictChange change) {
-        try {
-            Event event = eventFor(object, change, clock.instant(), uniqueStamp(), instance);
-            // raw: the API server's answer (the event) is not needed, so it is not deserialized
-            client.raw("/api/v1/namespaces/" + NAMESPACE + "/events", "POST", event);
-            return true;
-        } catch (RuntimeException e) {
-            LOG.warn("could not record event {} on {} {}: {}", change.reason(), object.getKind(),
-                    object.getMetadata().getName(), e.getMessage());
-            return false;
-        }
-    }
-
-    /**
-     * Records an event that is no condition's change (an acceptance run started, ended); false when
-     * it could not be written (logged, never thrown).
-     *
-     * @param type Normal or Warning
-     */
-    public boolean record(HasMetadata object, String type, String reason, String message) {
-        try {
-            client.raw("/api/v1/namespaces/" + NAMESPACE + "/events", "POST",
-                    eventFor(object, type, reason, message, clock.instant(), uniqueStamp(), instance));
-            return true;
-        } catch (RuntimeException e) {
-            LOG.warn("could not record event {} on {} {}: {}", reason, object.getKind(), object.getMetadata().getName(),
-                    e.getMessage());
-            return false;
-        }
+        return writer.record(object, type(change), reason(change), messageOf(change));
     }
 
     /** The event for a change of a (cluster-scoped) object: pure, so its shape is tested without an API server. */
     static Event eventFor(HasMetadata object, VerdictChange change, Instant now, long stamp, String instance) {
-        return eventFor(object, change.toTrue() ? "Normal" : "Warning", change.reason() == null || change.reason().isEmpty()
-                ? change.type() + change.status() : change.reason(), messageOf(change), now, stamp, instance);
+        return EventWriter.eventFor(object, type(change), reason(change), messageOf(change), now, stamp, instance);
     }
 
-    static Event eventFor(HasMetadata object, String type, String reason, String message, Instant now, long stamp,
-                          String instance) {
-        String time = now.truncatedTo(ChronoUnit.SECONDS).toString();
-        return new EventBuilder()
-                .withNewMetadata()
-                    .withName(eventName(object.getMetadata().getName(), stamp))
-                    .withNamespace(NAMESPACE)
-                .endMetadata()
-                .withNewInvolvedObject()
-                    .withApiVersion(HasMetadata.getApiVersion(object.getClass()))
-                    .withKind(HasMetadata.getKind(object.getClass()))
-                    .withName(object.getMetadata().getName())
-                    .withUid(object.getMetadata().getUid())
-                    .withResourceVersion(object.getMetadata().getResourceVersion())
-                .endInvolvedObject()
-                .withType(type)
-                .withReason(truncate(reason, MAX_REASON_LENGTH))
-                .withMessage(truncate(message, MAX_MESSAGE_LENGTH))
-                .withNewSource().withComponent(COMPONENT).endSource()
-                .withReportingComponent(COMPONENT)
-                .withReportingInstance(instance)
-                .withFirstTimestamp(time)
-                .withLastTimestamp(time)
-                .withCount(1)
-                .build();
+    private static String type(VerdictChange change) {
+        return change.toTrue() ? "Normal" : "Warning";
+    }
+
+    private static String reason(VerdictChange change) {
+        return change.reason() == null || change.reason().isEmpty() ? change.type() + change.status() : change.reason();
     }
 
     /** The condition's message, led by the check and its new status: a reason alone does not say which check. */
@@ -214,34 +155,8 @@ public final class VerdictEvents {
         return change.message() == null || change.message().isEmpty() ? head : head + ": " + change.message();
     }
 
-    /** {@code <object>.<hex stamp>}, as client-go names events; the object part shortened to fit. */
+    /** {@code <object>.<hex stamp>}, as client-go names events ({@link EventWriter#eventName}). */
     static String eventName(String objectName, long stamp) {
-        String suffix = "." + Long.toHexString(stamp);
-        String base = objectName.length() + suffix.length() > MAX_NAME_LENGTH
-                ? objectName.substring(0, MAX_NAME_LENGTH - suffix.length())
-                : objectName;
-        // A shortened name must still end alphanumeric before the dot (a DNS subdomain).
-        while (!base.isEmpty() && !Character.isLetterOrDigit(base.charAt(base.length() - 1))) {
-            base = base.substring(0, base.length() - 1);
-        }
-        return base + suffix;
-    }
-
-    /** Nanoseconds since the epoch, strictly increasing within this process so names never collide. */
-    private long uniqueStamp() {
-        Instant now = clock.instant();
-        long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-        return lastStamp.updateAndGet(last -> Math.max(last + 1, nanos));
-    }
-
-    private static String truncate(String text, int max) {
-        if (text == null || text.length() <= max) {
-            return text;
-        }
-        int end = max - 3;
-        if (Character.isHighSurrogate(text.charAt(end - 1))) {
-            end--;
-        }
-        return text.substring(0, end) + "...";
+        return EventWriter.eventName(objectName, stamp);
     }
 }

@@ -2,12 +2,12 @@ package io.rdmastorage.operator.latency;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.checks.VerbsLatency;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.probe.ProbePodFactory;
-import io.rdmastorage.probe.cli.CliArguments;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,7 +39,7 @@ public final class LatencyPods {
     public static final String TCP_PORT_ANNOTATION = "rdmastorage.io/latency-tcp-port";
 
     /** perftest's default out-of-band port, as node-probe defaults to it. */
-    public static final int BASE_TCP_PORT = CliArguments.DEFAULT_TCP_PORT;
+    public static final int BASE_TCP_PORT = VerbsLatency.DEFAULT_TCP_PORT;
     /** Pairs one node serves at once; a further client waits for a free pair of ports. */
     public static final int MAX_SERVED_AT_ONCE = 8;
 

@@ -2,13 +2,13 @@ package io.rdmastorage.operator.probe;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.operator.api.CheckSections;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.Sha256;
-import io.rdmastorage.probe.json.Json;
-import io.rdmastorage.probe.spec.SpecReader;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -25,7 +25,7 @@ import java.util.Map;
  * read it. The operator's own latency fields (referenceNodeSelector, addressType) stay out: they
  * are about pairing, not about the measurement.
  *
- * <p>The document is read back with node-probe's own {@link SpecReader} before it is used, so the
+ * <p>The document is read back with the contract's {@link SpecReader} (node-probe's own reader) before it is used, so the
  * operator and the probe agree on every rule, and a value that slipped past the CRD schema is
  * refused here rather than in a privileged pod.
  *

@@ -10,7 +10,6 @@ import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.measurement.Lifecycle;
-import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.latency.LatencyPlanner;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
@@ -106,18 +105,29 @@ final class FailedReconcile {
     }
 
     /**
-     * Writes every verdict of the profile whose result is due to expire as expired, replaces every
-     * one someone else edited, and brings its node's markings in line; one write failing does not
-     * stop the others.
+     * What a failed reconcile writes for the profile's verdicts, carried out by the same
+     * {@link PlanExecutor} as a reconcile's plan, each node's change by itself.
+     *
+     * @param settings the spec's settings, for the markings
+     * @param changes  one change per verdict whose result is due to expire or that someone else
+     *                 edited: its write, and its node's markings brought in line
+     * @param wakeAt   the earliest expiry still to come, to wake for
+     */
+    record Expiry(ProfileSettings settings, List<ProfilePlan.NodeChange> changes, Optional<Instant> wakeAt) {
+    }
+
+    /**
+     * Pure: every verdict of the profile whose result is due to expire is written as expired, every
+     * one someone else edited is replaced, and its node's markings follow; a verdict whose upkeep
+     * cannot be worked out does not stop the others.
      *
      * @param nodes the cached nodes by name, for the markings
-     * @return the earliest expiry still to come, to wake for
      */
-    static Optional<Instant> expireStale(RdmaStorageProfile profile, Collection<RdmaStorageNode> verdicts,
-                                         Map<String, Node> nodes, ClusterWrites writes, NodeMarkings markings,
-                                         Instant now) {
+    static Expiry expireStale(RdmaStorageProfile profile, Collection<RdmaStorageNode> verdicts, Map<String, Node> nodes,
+                              Instant now) {
         ProfileSettings settings = settings(profile.getSpec());
         String profileName = profile.getMetadata().getName();
+        List<ProfilePlan.NodeChange> changes = new ArrayList<>();
         Instant wakeAt = null;
         for (RdmaStorageNode verdict : verdicts) {
             if (verdict.getStatus() == null || verdict.getSpec() == null) {
@@ -130,24 +140,19 @@ final class FailedReconcile {
                 if (upkeep.write() == null) {
                     continue;
                 }
-                if (upkeep.discard()) {
-                    writes.deleteVerdict(verdict);
-                }
-                RdmaStorageNode written = writes.writeVerdict(profile, nodeName, upkeep.discard() ? null : verdict,
-                        upkeep.write());
-                Node node = nodes.get(nodeName);
-                if (!ProfilePlanner.replacesAnEdit(written.getStatus()) && node != null
-                        && ProfilePlanner.marks(settings, profileName, node)) {
-                    markings.apply(profileName, settings, node, ProfilePlanner.ready(written.getStatus()));
-                }
+                ProfilePlan.VerdictWrite write = new ProfilePlan.VerdictWrite(upkeep.discard() ? null : verdict.getStatus(),
+                        upkeep.write(), List.of(), false);
+                changes.add(new ProfilePlan.NodeChange(nodeName, verdict, List.of(), List.of(write), List.of(), false,
+                        upkeep.discard(), ProfilePlan.Marking.following(settings, profileName, nodes.get(nodeName),
+                        upkeep.write())));
                 LOG.info("profile {}: the verdict of node {} {} while reconciles fail", profileName, nodeName,
                         upkeep.discard() ? "was edited by someone else and is replaced" : "expired");
             } catch (RuntimeException e) {
-                LOG.warn("profile {}: cannot write the expiry of node {}'s verdict: {}", profileName, nodeName,
+                LOG.warn("profile {}: cannot work out the expiry of node {}'s verdict: {}", profileName, nodeName,
                         e.toString());
             }
         }
-        return Optional.ofNullable(wakeAt);
+        return new Expiry(settings, changes, Optional.ofNullable(wakeAt));
     }
 
     /**

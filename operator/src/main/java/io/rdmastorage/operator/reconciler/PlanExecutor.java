@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Carries out a {@link ProfilePlan}: nodes are independent, so the changes of those that have any
@@ -19,6 +21,8 @@ import java.util.Map;
  * calls nothing back: the reconciler aggregates from the answer.
  */
 final class PlanExecutor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlanExecutor.class);
 
     private final RdmaStorageProfile profile;
     private final String profileName;
@@ -60,6 +64,20 @@ final class PlanExecutor {
             return pod;
         });
         return stored;
+    }
+
+    /**
+     * Carries out each node's change by itself, as a failed reconcile does ({@link FailedReconcile}):
+     * one that fails is logged and does not stop the others.
+     */
+    void carryOutEach(List<ProfilePlan.NodeChange> changes) {
+        for (ProfilePlan.NodeChange change : changes) {
+            try {
+                carryOut(change);
+            } catch (RuntimeException e) {
+                LOG.warn("profile {}: cannot write node {}'s verdict: {}", profileName, change.node(), e.toString());
+            }
+        }
     }
 
     private RdmaStorageNode carryOut(ProfilePlan.NodeChange change) {

@@ -5,7 +5,12 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
+import io.rdmastorage.operator.verdict.Reasons;
 import java.time.Instant;
 import java.util.List;
 
@@ -65,5 +70,36 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
      * @param ready the verdict's Ready condition; null when it has none (or for a removal)
      */
     record Marking(Node node, Condition ready, boolean remove) {
+
+        /**
+         * The markings that follow {@code status}'s Ready on {@code node}; null when the node gets
+         * none: it is not in the cache, the profile marks nothing there, or the verdict only stands in
+         * for an edit it replaced (the node keeps the markings the operator's own last verdict set).
+         */
+        static Marking following(ProfileSettings settings, String profile, Node node, RdmaStorageNodeStatus status) {
+            return node != null && !replacesAnEdit(status) && marks(settings, profile, node)
+                    ? new Marking(node, ready(status), false) : null;
+        }
+
+        /** Whether the profile sets or has set markings on the node. */
+        static boolean marks(ProfileSettings settings, String profile, Node node) {
+            return settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
+                    || NodeMarkings.carriesMarkings(profile, node);
+        }
+
+        /**
+         * Whether the verdict only stands in for an edit it replaced, until the probe that follows
+         * decides: meanwhile the node keeps the markings the operator last set from a verdict it wrote
+         * (an edit must not lift a taint either).
+         */
+        static boolean replacesAnEdit(RdmaStorageNodeStatus status) {
+            Condition ready = ready(status);
+            return ready != null && Reasons.VERDICT_EDITED.equals(ready.getReason());
+        }
+
+        /** The Ready condition of a verdict, for node markings. */
+        static Condition ready(RdmaStorageNodeStatus status) {
+            return status == null ? null : Conditions.find(status.getConditions(), CheckTypes.READY).orElse(null);
+        }
     }
 }

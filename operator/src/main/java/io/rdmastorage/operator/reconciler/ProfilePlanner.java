@@ -18,6 +18,7 @@ import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.measurement.Lifecycle;
+import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbePodFactory;
@@ -355,8 +356,8 @@ final class ProfilePlanner {
             ProfilePlan.Marking marking = null;
             if (cached != null && forget && NodeMarkings.carriesMarkings(profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, null, true);
-            } else if (cached != null && !forget && !replacesAnEdit(status) && marks(settings, profileName, cached)) {
-                marking = new ProfilePlan.Marking(cached, ready(status), false);
+            } else if (!forget) {
+                marking = ProfilePlan.Marking.following(settings, profileName, cached, status);
             }
             return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, discard, marking);
         }
@@ -370,24 +371,8 @@ final class ProfilePlanner {
                 .isPresent();
     }
 
-    /** Whether the node's markings for this profile need attention: an option is on, or it carries some. */
-    static boolean marks(ProfileSettings settings, String profile, Node node) {
-        return settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
-                || NodeMarkings.carriesMarkings(profile, node);
-    }
-
-    /**
-     * Whether the verdict only stands in for an edit it replaced, until the probe that follows
-     * decides: meanwhile the node keeps the markings the operator last set from a verdict it wrote
-     * (an edit must not lift a taint either).
-     */
+    /** Whether the verdict only stands in for an edit it replaced ({@link ProfilePlan.Marking#replacesAnEdit}). */
     static boolean replacesAnEdit(RdmaStorageNodeStatus status) {
-        Condition ready = ready(status);
-        return ready != null && Reasons.VERDICT_EDITED.equals(ready.getReason());
-    }
-
-    /** The Ready condition of a verdict, for node markings. */
-    static Condition ready(RdmaStorageNodeStatus status) {
-        return status == null ? null : Conditions.find(status.getConditions(), CheckTypes.READY).orElse(null);
+        return ProfilePlan.Marking.replacesAnEdit(status);
     }
 }

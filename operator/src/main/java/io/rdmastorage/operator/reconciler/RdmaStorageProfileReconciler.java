@@ -25,6 +25,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
@@ -174,9 +175,11 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         LOG.warn("profile {}: reconcile failed: {}", profile.getMetadata().getName(), e.toString());
         Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
                 n -> n, (a, b) -> a));
-        Instant wakeAt = FailedReconcile.expireStale(profile, context.getSecondaryResources(RdmaStorageNode.class),
-                nodes, writes(profile, context), new NodeMarkings(context.getClient()), now)
-                .orElse(now.plus(ProfilePlanner.MAX_WAIT));
+        FailedReconcile.Expiry expiry = FailedReconcile.expireStale(profile,
+                context.getSecondaryResources(RdmaStorageNode.class), nodes, now);
+        new PlanExecutor(profile, expiry.settings(), writes(profile, context), new NodeMarkings(context.getClient()),
+                new VerdictEvents(context.getClient()), metrics).carryOutEach(expiry.changes());
+        Instant wakeAt = expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
         RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
         ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
                 ? ErrorStatusUpdateControl.noStatusUpdate() : ErrorStatusUpdateControl.patchStatus(statusPatch(profile, status));
@@ -237,7 +240,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .anyMatch(cm -> cm.getMetadata().getAnnotations() != null && document.sha256()
                         .equals(cm.getMetadata().getAnnotations().get(ProbeSpecConfigMap.SPEC_HASH_ANNOTATION)));
         if (!current) {
-            writes.applySpecConfigMap(ProbeSpecConfigMap.build(profile, document, config));
+            writes.applyConfigMap(ProbeSpecConfigMap.build(profile, document, config));
         }
     }
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
-import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.probe.testing.AcceptanceFixtures;
@@ -118,7 +118,7 @@ class AcceptanceLifecycleTest {
         assertThat(rows.get(1).getDevice()).isEqualTo("/dev/nvme2n1");
         assertThat(rows.get(1).getConnectedByProbe()).isFalse();
 
-        String record = runs.configMap(AcceptancePods.reportName("accept-fast")).getData().get(AcceptanceRecord.KEY);
+        String record = runs.configMap(AcceptancePods.reportName("accept-fast")).getData().get(AcceptanceMarkdown.KEY);
         assertThat(record).contains("# RDMA storage acceptance: accept-fast", "| 4 KiB random read, depth 1: p50 latency (µs) | 103 | 412 | 4.00x |",
                 "fio --name=latency --filename=DEVICE --readonly --direct=1 --rw=randread --bs=4k", "fio-3.14-6-g97134");
         assertThat(r.getStatus().getReport()).isEqualTo(AcceptancePods.reportName("accept-fast"));
@@ -163,7 +163,7 @@ class AcceptanceLifecycleTest {
         assertThat(runs.condition("accept-missing", "RdmaEffective").getStatus()).isEqualTo("Unknown");
         assertThat(runs.condition("accept-missing", "RdmaEffective").getReason()).isEqualTo("NoComparison");
         assertThat(runs.run("accept-missing").getStatus().getTransports().get(0).getLatencyP50Micros()).isEqualTo(102.912);
-        assertThat(runs.configMap(AcceptancePods.reportName("accept-missing")).getData().get(AcceptanceRecord.KEY))
+        assertThat(runs.configMap(AcceptancePods.reportName("accept-missing")).getData().get(AcceptanceMarkdown.KEY))
                 .contains("not compared: no live tcp controller");
     }
 

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
-import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.probe.testing.AcceptanceFixtures;
@@ -143,7 +143,7 @@ class AcceptancePathLifecycleTest {
         assertThat(rdma.getStatus().getRatios().getLatency()).isEqualTo(4.0);
         assertThat(rdma.getStatus().getRatios().getCpuPerIo()).isCloseTo(4.0, within(0.01));
         String record = env.admin.configMaps().inNamespace(env.namespace).withName(AcceptancePods.reportName("gpfs-01-rdma"))
-                .get().getData().get(AcceptanceRecord.KEY);
+                .get().getData().get(AcceptanceMarkdown.KEY);
         assertThat(record).contains("- Target: directory " + DIRECTORY + "/", "| rdma | tcp (gpfs-01-tcp) | TCP/RDMA |",
                 "| 4 KiB random read, depth 1: p50 latency (µs) | 103 | 412 | 4.00x |",
                 "fio --name=latency --filename=FILE --readonly --direct=1",

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
-import io.rdmastorage.operator.acceptance.AcceptanceRecord;
+import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.acceptance.VerbsAcceptancePods;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -101,7 +101,7 @@ class VerbsAcceptanceLifecycleTest {
         assertThat(rows).allSatisfy(t -> assertThat(t.getCpuMicrosPerIo()).isPositive());
         assertThat(rows.get(1).getTraffic()).contains("0 packets");
 
-        String record = runs.configMap(AcceptancePods.reportName("verbs-ok")).getData().get(AcceptanceRecord.KEY);
+        String record = runs.configMap(AcceptancePods.reportName("verbs-ok")).getData().get(AcceptanceMarkdown.KEY);
         assertThat(record).contains("- Peer (server): v-peer", "| 4 KiB messages, one at a time (2000): typical latency, one way (µs) | 17.4 | 8.64 | 0.50x |",
                 "ib_write_lat -d rxe0 -i 1 -s 4096 -n 2000 -F -p 18531 PEER",
                 "fio --name=tcp-bandwidth --ioengine=net --protocol=tcp --port=18534 --hostname=PEER --rw=write --bs=1M",

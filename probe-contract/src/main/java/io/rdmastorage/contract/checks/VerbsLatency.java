@@ -24,6 +24,12 @@ public final class VerbsLatency {
     /** The only measurable node: there is no peer to measure against. */
     public static final String NO_PEER = "NoPeer";
 
+    /**
+     * perftest's own default out-of-band TCP port: node-probe's {@code --tcp-port} default and the
+     * operator's first latency-server port; the TCP comparison listens on the next one.
+     */
+    public static final int DEFAULT_TCP_PORT = 18515;
+
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("VerbsLatency", "latency", Measurement.PAIR_PROBE, List.of(
             Reason.probe(WITHIN_THRESHOLD, TRUE, "typical latency to the peer within maxTypicalMicros"),
             Reason.probe(ABOVE_THRESHOLD, FALSE, "typical latency to the peer above maxTypicalMicros"),

@@ -14,17 +14,17 @@ import java.util.function.Function;
  * versions and date. Kept in the run's ConfigMap under {@value #KEY}:
  * {@code kubectl get cm rsa-<run>-report -n <ns> -o jsonpath='{.data.report\.md}'}.
  */
-public final class AcceptanceRecord {
+public final class AcceptanceMarkdown {
 
     public static final String KEY = "report.md";
 
-    private AcceptanceRecord() {
+    private AcceptanceMarkdown() {
     }
 
     public static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
                                   AcceptanceVerdict.Judged verdict) {
         if (document.isVerbs()) {
-            return VerbsAcceptanceRecord.markdown(run, document, result, verdict);
+            return VerbsAcceptanceMarkdown.markdown(run, document, result, verdict);
         }
         List<AcceptanceTransportResult> t = result.transports();
         AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());

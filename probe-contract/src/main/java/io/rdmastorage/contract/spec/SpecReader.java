@@ -1,12 +1,6 @@
-package io.rdmastorage.probe.spec;
+package io.rdmastorage.contract.spec;
 
-import io.rdmastorage.contract.spec.AcceptanceSpec;
-import io.rdmastorage.contract.spec.InvalidSpecException;
-import io.rdmastorage.contract.spec.ProbeSpec;
-import io.rdmastorage.contract.spec.Rules;
-import io.rdmastorage.contract.spec.SpecValidator;
-import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
-import io.rdmastorage.probe.json.Json;
+import io.rdmastorage.contract.json.Json;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;

@@ -8,19 +8,19 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import java.util.List;
 
 /**
- * The verbs target's Markdown record ({@link AcceptanceRecord} holds the key and the NVMe-oF
+ * The verbs target's Markdown record ({@link AcceptanceMarkdown} holds the key and the NVMe-oF
  * target's): the three numbers side by side per transport (4 KiB message latency one way, host
  * CPU per 1 MiB message, bandwidth) with the TCP/RDMA ratios, the verdict, what the counters
  * showed, the exact command lines of both sides, versions and date.
  */
-final class VerbsAcceptanceRecord {
+final class VerbsAcceptanceMarkdown {
 
     static final AcceptanceVerdict.Wording WORDING = new AcceptanceVerdict.Wording(
             "4 KiB message typical latency (one way)", "host CPU per 1 MiB message");
     /** The peer's address in the record's command lines: the client pod had it, the record names the node. */
     static final String PEER = "PEER";
 
-    private VerbsAcceptanceRecord() {
+    private VerbsAcceptanceMarkdown() {
     }
 
     static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
@@ -45,14 +45,14 @@ final class VerbsAcceptanceRecord {
         md.append("TCP/RDMA |\n|---|");
         t.forEach(x -> md.append("---:|"));
         md.append("---:|\n");
-        AcceptanceRecord.row(md, "4 KiB messages, one at a time (" + verbs.iterations() + "): typical latency, one way (µs)", t,
+        AcceptanceMarkdown.row(md, "4 KiB messages, one at a time (" + verbs.iterations() + "): typical latency, one way (µs)", t,
                 AcceptanceTransportResult::getLatencyP50Micros, ratios.getLatency());
-        AcceptanceRecord.row(md, "99% latency (µs)", t, AcceptanceTransportResult::getLatencyP99Micros, ratios.getLatencyP99());
-        AcceptanceRecord.row(md, "99.9% latency (µs)", t, AcceptanceTransportResult::getLatencyP999Micros, null);
-        AcceptanceRecord.row(md, "1 MiB messages streamed for " + verbs.durationSeconds() + " s: GB/s", t,
+        AcceptanceMarkdown.row(md, "99% latency (µs)", t, AcceptanceTransportResult::getLatencyP99Micros, ratios.getLatencyP99());
+        AcceptanceMarkdown.row(md, "99.9% latency (µs)", t, AcceptanceTransportResult::getLatencyP999Micros, null);
+        AcceptanceMarkdown.row(md, "1 MiB messages streamed for " + verbs.durationSeconds() + " s: GB/s", t,
                 AcceptanceTransportResult::getBandwidthGBps, ratios.getBandwidth());
-        AcceptanceRecord.row(md, "host cores busy", t, AcceptanceTransportResult::getBandwidthCoresBusy, null);
-        AcceptanceRecord.row(md, "host CPU per 1 MiB message (µs)", t, AcceptanceTransportResult::getCpuMicrosPerIo, ratios.getCpuPerIo());
+        AcceptanceMarkdown.row(md, "host cores busy", t, AcceptanceTransportResult::getBandwidthCoresBusy, null);
+        AcceptanceMarkdown.row(md, "host CPU per 1 MiB message (µs)", t, AcceptanceTransportResult::getCpuMicrosPerIo, ratios.getCpuPerIo());
         md.append("\nRatios are TCP divided by RDMA: above 1, RDMA is faster or cheaper (bandwidth: below 1). ")
                 .append("perftest busy-polls its completions, so RDMA's CPU is at most about one core per run; ")
                 .append("the peer's CPU is not counted.\n\n");

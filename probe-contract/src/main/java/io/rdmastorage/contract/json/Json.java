@@ -1,4 +1,4 @@
-package io.rdmastorage.probe.json;
+package io.rdmastorage.contract.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

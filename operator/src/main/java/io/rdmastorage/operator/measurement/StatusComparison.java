@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.measurement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,16 +9,17 @@ import io.fabric8.kubernetes.client.utils.Serialization;
  * Whether two statuses would be written the same: compared as the JSON the API server would
  * receive, because the model classes have no equals and a write that changes nothing still costs
  * a request (and, for profiles, a watch event to every client). A verdict's {@code digest} is left
- * out: it is worked out from the rest when written, so a status built anew has none yet.
+ * out: it is worked out from the rest when written, so a status built anew has none yet. Every
+ * measurement kind's status write asks it first (profiles, verdicts, acceptance runs).
  */
-final class StatusComparison {
+public final class StatusComparison {
 
     private static final ObjectMapper JSON = Serialization.jsonMapper();
 
     private StatusComparison() {
     }
 
-    static boolean same(Object a, Object b) {
+    public static boolean same(Object a, Object b) {
         if (a == null || b == null) {
             return a == b;
         }

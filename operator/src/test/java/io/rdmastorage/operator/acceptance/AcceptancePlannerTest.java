@@ -1,0 +1,304 @@
+package io.rdmastorage.operator.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
+import io.rdmastorage.operator.api.AcceptanceTransport;
+import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.verdict.Timestamps;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The acceptance planner in memory, as ProfilePlannerTest is for profiles: given this run, these
+ * pods, these nodes and this clock, these writes. The same rules through the real API server are in
+ * AcceptanceLifecycleTest, VerbsAcceptanceLifecycleTest and AcceptancePathLifecycleTest.
+ */
+class AcceptancePlannerTest {
+
+    private static final OperatorConfig CONFIG = new OperatorConfig("rso", "registry.example/node-probe:1", "IfNotPresent", false, 0);
+    private static final Instant NOW = Instant.parse("2026-12-01T16:00:00Z");
+    private static final String REPORT = """
+            {"apiVersion":"rdmastorage.io/v1alpha1","kind":"AcceptanceReport","node":"gpu-07","probeVersion":"0.1.0",
+             "fioVersion":"fio-3.33","startedAt":"2026-12-01T16:00:00Z","durationMillis":200000,"complete":true,"message":"",
+             "transports":[{"transport":"rdma","controller":"nvme1","device":"/dev/nvme1n1","connectedByProbe":false,
+               "latency":{"iops":39000.0,"bytesPerSecond":159744000,"p50Micros":25.1,"p99Micros":31.2,"p999Micros":45.0,
+                          "coresBusy":1.1,"softPercent":0.5,"sysPercent":2.0},
+               "iops":{"iops":1500000.0,"bytesPerSecond":6144000000,"coresBusy":1.8,"softPercent":1.0,"sysPercent":3.0},
+               "bandwidth":{"iops":11000.0,"bytesPerSecond":11800000000,"coresBusy":0.9}}],
+             "disconnected":[]}
+            """;
+
+    @Test
+    void aNewRunOnAnExistingNodeAppliesItsSpecThenCreatesItsPod() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+
+        assertThat(plan.applies()).extracting(c -> c.getMetadata().getName()).containsExactly("rsa-gpu-07-nvmeof-spec");
+        assertThat(plan.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+        assertThat(plan.deletes()).isEmpty();
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+        assertThat(plan.status().getStartTime()).isEqualTo(Timestamps.format(NOW));
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.RUNNING);
+        assertThat(effective(plan).getStatus()).isEqualTo(Conditions.UNKNOWN);
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.STARTED);
+        assertThat(plan.wakeAfter()).isPositive();
+    }
+
+    @Test
+    void aRunOnANodeThatDoesNotExistFailsAndCreatesNothing() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), Map.of(), List.of(run)));
+
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.applies()).isEmpty();
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.NODE_NOT_FOUND);
+        assertThat(effective(plan).getMessage()).contains("the run ended NodeNotFound");
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
+    }
+
+    @Test
+    void theYoungerRunOnANodeWaitsAndSaysSoOnce() {
+        RdmaStorageAcceptance older = nvmeof("a-older", "2026-12-01T15:00:00Z");
+        RdmaStorageAcceptance younger = nvmeof("b-younger", "2026-12-01T15:30:00Z");
+
+        AcceptancePlan first = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
+
+        assertThat(first.creates()).isEmpty();
+        assertThat(first.status().getPhase()).isEqualTo(AcceptanceReasons.PENDING);
+        assertThat(complete(first).getReason()).isEqualTo(AcceptanceReasons.WAITING_FOR_NODE);
+        assertThat(complete(first).getMessage()).contains("a-older is measuring node gpu-07");
+        assertThat(first.step()).isEqualTo(AcceptancePlan.Step.WAITING);
+        assertThat(first.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
+
+        younger.setStatus(first.status());
+        AcceptancePlan again = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
+        assertThat(again.step()).isEqualTo(AcceptancePlan.Step.NONE);
+        assertThat(again.status().getPhase()).isEqualTo(AcceptanceReasons.PENDING);
+    }
+
+    @Test
+    void aRunWhoseNodeIsFreeAgainStarts() {
+        RdmaStorageAcceptance older = nvmeof("a-older", "2026-12-01T15:00:00Z");
+        older.setStatus(status(AcceptanceReasons.SUCCEEDED, null));
+        RdmaStorageAcceptance younger = nvmeof("b-younger", "2026-12-01T15:30:00Z");
+
+        AcceptancePlan plan = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
+
+        assertThat(plan.creates()).hasSize(1);
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+    }
+
+    @Test
+    void aVerbsRunCreatesTheServerOnThePeerAndTheClientOnItsNode() {
+        RdmaStorageAcceptance run = verbs("gpu-07-verbs");
+        Node peer = new NodeBuilder().withNewMetadata().withName("storage-01").endMetadata()
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress().endStatus().build();
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), Map.of("gpu-07", node("gpu-07"), "storage-01", peer), List.of(run)));
+
+        assertThat(plan.creates()).extracting(p -> p.getSpec().getNodeName()).containsExactly("storage-01", "gpu-07");
+        assertThat(complete(plan).getMessage()).contains("rdma then tcp between gpu-07 and storage-01");
+    }
+
+    @Test
+    void aVerbsRunWhosePeerHasNoAddressFails() {
+        RdmaStorageAcceptance run = verbs("gpu-07-verbs");
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07", "storage-01"), List.of(run)));
+
+        assertThat(plan.creates()).isEmpty();
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.NODE_NOT_FOUND);
+        assertThat(complete(plan).getMessage()).contains("has no InternalIP address");
+    }
+
+    @Test
+    void aPodInProgressKeepsTheRunRunningAndWakesAtItsDeadline() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(30));
+        Pod pod = pod(run, NOW.minusSeconds(30), null);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.deletes()).isEmpty();
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+        assertThat(plan.status().getStartTime()).isEqualTo(run.getStatus().getStartTime());
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.NONE);
+        assertThat(plan.wakeAfter()).isPositive();
+    }
+
+    @Test
+    void aFinishedPodIsHarvestedIntoTheStatusAndTheRecordAndItsObjectsAreDeleted() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(300));
+        Pod pod = pod(run, NOW.minusSeconds(300), REPORT);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+        assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
+        assertThat(plan.applies()).extracting(ConfigMap::getMetadata).extracting(m -> m.getName())
+                .containsExactly(AcceptancePods.reportName("gpu-07-nvmeof"));
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.SUCCEEDED);
+        assertThat(plan.status().getCompletionTime()).isEqualTo(Timestamps.format(NOW));
+        assertThat(plan.status().getTransports()).hasSize(1);
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.MEASURED);
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
+        assertThat(plan.wakeAfter()).isNull();
+    }
+
+    @Test
+    void aPodPastTheDeadlineEndsTheRunTimedOutAndIsDeleted() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minus(Duration.ofHours(5)));
+        Pod pod = pod(run, NOW.minus(Duration.ofHours(5)), null);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+        assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.TIMED_OUT);
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
+    }
+
+    @Test
+    void aPodTheCacheDoesNotShowIsNotLostInsideTheCacheLagButIsAfterIt() {
+        RdmaStorageAcceptance fresh = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(2));
+        assertThat(plan(snapshot(fresh, Set.of(), Map.of(), List.of(fresh))).status().getPhase())
+                .isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+
+        RdmaStorageAcceptance old = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"),
+                NOW.minus(AcceptancePlanner.CACHE_LAG).minusSeconds(1));
+        AcceptancePlan plan = plan(snapshot(old, Set.of(), Map.of(), List.of(old)));
+        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.PROBE_FAILED);
+        assertThat(complete(plan).getMessage()).contains("is gone without a report");
+        assertThat(plan.deletes()).isEmpty();
+    }
+
+    @Test
+    void aRunThatEndedMeanwhileOrFinishedBeforeWritesNothing() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
+        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, Map.of(), List.of(run)));
+        assertThat(meanwhile).isEqualTo(AcceptancePlan.NONE);
+
+        run.setStatus(status(AcceptanceReasons.FAILED, null));
+        AcceptancePlan finished = plan(snapshot(run, Set.of(), Map.of(), List.of(run)));
+        assertThat(finished.status()).isNull();
+        assertThat(finished.creates()).isEmpty();
+        assertThat(finished.step()).isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+    }
+
+    @Test
+    void deletingARunDeletesItsPodsAndBothConfigMaps() {
+        RdmaStorageAcceptance run = verbs("gpu-07-verbs");
+        AcceptancePlan plan = AcceptancePlanner.cleanup(run, CONFIG);
+
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName())
+                .containsExactly(AcceptancePods.podName(run), VerbsAcceptancePods.serverName(run));
+        assertThat(plan.deletes()).allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("rso"));
+        assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-verbs-spec", AcceptancePods.reportName("gpu-07-verbs"));
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.DELETED);
+    }
+
+    private static AcceptancePlan plan(AcceptanceSnapshot snapshot) {
+        return AcceptancePlanner.plan(snapshot, CONFIG, NOW);
+    }
+
+    private static AcceptanceSnapshot snapshot(RdmaStorageAcceptance run, Set<Pod> pods, Map<String, Node> nodes,
+                                               List<RdmaStorageAcceptance> runs) {
+        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs);
+    }
+
+    private static RdmaStorageAcceptance nvmeof(String name, String created) {
+        AcceptanceNvmeofTarget target = new AcceptanceNvmeofTarget();
+        target.setNqn("nqn.2024-01.dev.wutz:target1");
+        target.setAddress("10.68.20.10");
+        target.setTransports(List.of(AcceptanceTransport.RDMA, AcceptanceTransport.TCP));
+        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
+        spec.setNodeName("gpu-07");
+        spec.setNvmeof(target);
+        return run(name, created, spec);
+    }
+
+    private static RdmaStorageAcceptance verbs(String name) {
+        AcceptanceVerbsTarget verbs = new AcceptanceVerbsTarget();
+        verbs.setPeerNode("storage-01");
+        verbs.setDevice("mlx5_0");
+        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
+        spec.setNodeName("gpu-07");
+        spec.setVerbs(verbs);
+        return run(name, "2026-12-01T15:00:00Z", spec);
+    }
+
+    private static RdmaStorageAcceptance run(String name, String created, RdmaStorageAcceptanceSpec spec) {
+        RdmaStorageAcceptance run = new RdmaStorageAcceptance();
+        run.setMetadata(new ObjectMetaBuilder().withName(name).withUid("u-" + name).withGeneration(1L)
+                .withCreationTimestamp(created).build());
+        run.setSpec(spec);
+        return run;
+    }
+
+    private static RdmaStorageAcceptance running(RdmaStorageAcceptance run, Instant started) {
+        run.setStatus(status(AcceptanceReasons.PHASE_RUNNING, started));
+        run.getStatus().setPodName(AcceptancePods.podName(run));
+        return run;
+    }
+
+    private static RdmaStorageAcceptanceStatus status(String phase, Instant started) {
+        RdmaStorageAcceptanceStatus status = new RdmaStorageAcceptanceStatus();
+        status.setPhase(phase);
+        status.setStartTime(started == null ? null : Timestamps.format(started));
+        return status;
+    }
+
+    /** The run's pod, created at {@code created}; with a report, its container ended with it. */
+    private static Pod pod(RdmaStorageAcceptance run, Instant created, String report) {
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(AcceptancePods.podName(run)).withNamespace("rso")
+                .withCreationTimestamp(Timestamps.format(created)).endMetadata();
+        if (report == null) {
+            return pod.withNewStatus().withPhase("Running").endStatus().build();
+        }
+        return pod.withNewStatus().withPhase("Succeeded").addNewContainerStatus().withName("node-probe").withNewState()
+                .withNewTerminated().withExitCode(0).withMessage(report).withFinishedAt(Timestamps.format(NOW))
+                .endTerminated().endState().endContainerStatus().endStatus().build();
+    }
+
+    private static Map<String, Node> nodes(String... names) {
+        Map<String, Node> nodes = new java.util.HashMap<>();
+        for (String name : names) {
+            nodes.put(name, node(name));
+        }
+        return nodes;
+    }
+
+    private static Node node(String name) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+    }
+
+    private static Condition complete(AcceptancePlan plan) {
+        return Conditions.byType(plan.status().getConditions()).get(AcceptanceReasons.COMPLETE);
+    }
+
+    private static Condition effective(AcceptancePlan plan) {
+        return Conditions.byType(plan.status().getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+    }
+}
