@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -105,19 +104,7 @@ class ChartOnRealNodeIT {
         Map<String, Pod> probePods = new ConcurrentHashMap<>();
         try (Watch ignored = admin.pods().inNamespace(NAMESPACE).withLabel("app.kubernetes.io/component", "node-probe")
                 .watch(new Recorder(probePods))) {
-            admin.nodes().withName(NODE).edit(n -> {
-                n.getMetadata().getLabels().put("storage.example.com/client", "true");
-                return n;
-            });
-            plane.kubectl().applyYaml("""
-                    apiVersion: rdmastorage.io/v1alpha1
-                    kind: RdmaStorageProfile
-                    metadata:
-                      name: %s
-                    spec:
-                      nodeSelector:
-                        matchLabels:
-                          storage.example.com/client: "true"
+            RealNodeProfile.apply(plane, NODE, PROFILE, """
                       interval: 30m
                       probeTimeout: 60s
                       nodeLabels: true
@@ -125,17 +112,17 @@ class ChartOnRealNodeIT {
                       traffic:
                         window: 3s
                         maxTcpBytesPerSecond: 100000
-                    """.formatted(PROFILE)).orThrow("apply the profile");
+                    """);
 
             RdmaStorageNode verdict = await(STARTUP, () -> admin.resources(RdmaStorageNode.class).withName(PROFILE + "." + NODE).get(),
-                    n -> condition(n, "RdmaTraffic").isPresent(), "the node's verdict");
-            Condition traffic = condition(verdict, "RdmaTraffic").orElseThrow();
+                    n -> RealNodeProfile.condition(n, "RdmaTraffic").isPresent(), "the node's verdict");
+            Condition traffic = RealNodeProfile.condition(verdict, "RdmaTraffic").orElseThrow();
             // only the node's network namespace has this socket: the probe pod reached it through /proc/1/ns/net
             assertThat(traffic.getReason()).as(traffic.getMessage()).isEqualTo("DataOnTcp");
             assertThat(traffic.getMessage()).contains(target);
             // /host is the node's root: the kernel the probe pod read there is this machine's
             assertThat(verdict.getStatus().getInventory()).containsEntry("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
-            Condition ready = condition(verdict, "Ready").orElseThrow();
+            Condition ready = RealNodeProfile.condition(verdict, "Ready").orElseThrow();
             assertThat(ready.getStatus()).as(ready.getMessage()).isEqualTo("False");
             assertThat(ready.getMessage()).contains("RdmaTraffic: DataOnTcp");
         }
@@ -174,13 +161,6 @@ class ChartOnRealNodeIT {
                 .noneMatch(t -> t.getKey().startsWith("rdmastorage.io/"));
         assertThat(admin.resources(RdmaStorageNode.class).list().getItems()).isEmpty();
         assertThat(admin.rbac().clusterRoles().withName(FULLNAME).get()).isNull();
-    }
-
-    private static Optional<Condition> condition(RdmaStorageNode node, String type) {
-        if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return node.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
     private static io.fabric8.kubernetes.api.model.ContainerStateTerminated terminated(Pod pod) {

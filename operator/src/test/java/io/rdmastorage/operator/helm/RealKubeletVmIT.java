@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -78,19 +77,7 @@ class RealKubeletVmIT {
                         .withKubeConfig(plane.kubeconfig()).call();
                 Process operator = startOperator(plane, tag);
                 try {
-                    admin.nodes().withName(NODE).edit(n -> {
-                        n.getMetadata().getLabels().put("storage.example.com/client", "true");
-                        return n;
-                    });
-                    plane.kubectl().applyYaml("""
-                            apiVersion: rdmastorage.io/v1alpha1
-                            kind: RdmaStorageProfile
-                            metadata:
-                              name: %s
-                            spec:
-                              nodeSelector:
-                                matchLabels:
-                                  storage.example.com/client: "true"
+                    RealNodeProfile.apply(plane, NODE, PROFILE, """
                               interval: 30m
                               probeTimeout: 5m
                               rdma:
@@ -101,10 +88,10 @@ class RealKubeletVmIT {
                                 - nqn: nqn.2014-08.org.example:vm-target
                                   address: 192.0.2.1
                                   port: 4420
-                            """.formatted(PROFILE)).orThrow("apply the profile");
+                            """);
                     RdmaStorageNode verdict = Await.until(Duration.ofMinutes(8), Duration.ofSeconds(2),
                             () -> admin.resources(RdmaStorageNode.class).withName(PROFILE + "." + NODE).get(),
-                            n -> condition(n, "NvmeofRdma").isPresent(), "the VM node's verdict");
+                            n -> RealNodeProfile.condition(n, "NvmeofRdma").isPresent(), "the VM node's verdict");
                     System.err.printf("vm-kubelet: verdict after %.0f s%n", (System.nanoTime() - started) / 1e9);
                     Map<String, String> conditions = verdict.getStatus().getConditions().stream()
                             .collect(Collectors.toMap(Condition::getType, c -> c.getStatus() + "/" + c.getReason()));
@@ -136,10 +123,4 @@ class RealKubeletVmIT {
         return builder.start();
     }
 
-    private static Optional<Condition> condition(RdmaStorageNode node, String type) {
-        if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return node.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
-    }
 }

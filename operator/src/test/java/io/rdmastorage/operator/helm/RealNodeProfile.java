@@ -1,0 +1,44 @@
+package io.rdmastorage.operator.helm;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.testing.LocalControlPlane;
+import java.util.Optional;
+
+/** A profile on a real node (RealNode, the VM's kubelet), as a user writes it: the node labelled, the profile applied with kubectl. */
+final class RealNodeProfile {
+
+    static final String NODE_LABEL = "storage.example.com/client";
+
+    private RealNodeProfile() {
+    }
+
+    /**
+     * Labels {@code node} for the profile and applies profile {@code name} selecting it, with
+     * {@code spec}: further spec lines, indented by two spaces.
+     */
+    static void apply(LocalControlPlane plane, String node, String name, String spec) {
+        plane.adminClient().nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().put(NODE_LABEL, "true");
+            return n;
+        });
+        plane.kubectl().applyYaml("""
+                apiVersion: rdmastorage.io/v1alpha1
+                kind: RdmaStorageProfile
+                metadata:
+                  name: %s
+                spec:
+                  nodeSelector:
+                    matchLabels:
+                      %s: "true"
+                %s""".formatted(name, NODE_LABEL, spec)).orThrow("apply profile " + name);
+    }
+
+    /** The verdict's condition of {@code type}, empty before the first verdict. */
+    static Optional<Condition> condition(RdmaStorageNode node, String type) {
+        if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return node.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+}
