@@ -113,8 +113,8 @@ class RealKernelNodeVmIT extends VmNodeTest {
 
         assertCheck(run, "RdmaDevices", "False", "NoRoceV2Gid");
         assertThat(run.check("RdmaDevices").path("message").asText())
-                .startsWith("rxe0/1 (RoCE) has no RoCE v2 GID for its netdev veth0 carrying an IP address "
-                        + "(its RoCE v2 GIDs are link-local only (fe80::), no storage address)");
+                .startsWith("rxe0/1 (RoCE) has no RoCE v2 GID for its netdev veth0 or a VLAN, macvlan or bond over it, "
+                        + "carrying an IP address (its RoCE v2 GIDs are link-local only (fe80::) on veth0, no storage address)");
     }
 
     @Test
