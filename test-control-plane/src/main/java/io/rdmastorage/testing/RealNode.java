@@ -2,7 +2,6 @@ package io.rdmastorage.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -378,13 +377,7 @@ public final class RealNode implements AutoCloseable {
     }
 
     private String logTail(String log, int lines) {
-        Path file = workDir.resolve("log").resolve(log);
-        try {
-            List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException e) {
-            return "(no " + log + ")";
-        }
+        return ServerProcess.tail(workDir.resolve("log").resolve(log), lines);
     }
 
     /**

@@ -63,6 +63,11 @@ final class ServerProcess implements AutoCloseable {
     }
 
     String logTail(int lines) {
+        return tail(log, lines);
+    }
+
+    /** The last {@code lines} lines of a log file, or why it could not be read. */
+    static String tail(Path log, int lines) {
         try {
             List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
