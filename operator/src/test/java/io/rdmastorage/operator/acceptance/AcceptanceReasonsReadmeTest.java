@@ -11,14 +11,12 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Users filter and alert on an acceptance run's reasons: README's Acceptance section names every one, and the Events' own. */
+/** Users filter and alert on an acceptance run's reasons: docs/acceptance.md names every one, and the Events' own. */
 class AcceptanceReasonsReadmeTest {
 
     @Test
     void theAcceptanceSectionNamesEveryConditionReasonAndEvent() throws IOException, IllegalAccessException {
-        String readme = Files.readString(Path.of("../README.md"));
-        int start = readme.indexOf("### Acceptance");
-        String section = readme.substring(start, readme.indexOf("\n### ", start + 1));
+        String section = Files.readString(Path.of("../docs/acceptance.md"));
         Set<String> values = new LinkedHashSet<>();
         for (Field f : AcceptanceReasons.class.getFields()) {
             if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
@@ -28,7 +26,7 @@ class AcceptanceReasonsReadmeTest {
         values.addAll(Set.of(AcceptanceEvents.STARTED, AcceptanceEvents.COMPLETED, AcceptanceEvents.WAITING));
         assertThat(values).hasSizeGreaterThan(15);
         for (String value : values) {
-            assertThat(section).as("README's Acceptance section names %s", value).contains("`" + value + "`");
+            assertThat(section).as("docs/acceptance.md names %s", value).contains("`" + value + "`");
         }
     }
 }

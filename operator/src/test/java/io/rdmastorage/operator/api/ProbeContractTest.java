@@ -34,13 +34,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The one place where what is not derived from probe-contract is checked against it: the CRD's
  * check sections (field names, types, defaults, the GDS filesystems), RdmaStorageNode's printer
- * columns, and the reason tables of README.md. (The probe spec the operator writes and the
+ * columns, and the reason tables of the docs (docs/checks.md, docs/reading-verdicts.md). (The probe spec the operator writes and the
  * expected condition types are derived from the contract, so nothing is left to compare there.)
  */
 class ProbeContractTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Pattern REASON = Pattern.compile("`([A-Z][a-z][A-Za-z0-9]*)`");
+    /** The checks table (moved out of README.md with its rows as they were). */
+    static final String CHECKS = "docs/checks.md";
+    /** The operator's reasons table. */
+    static final String READING_VERDICTS = "docs/reading-verdicts.md";
 
     @Test
     void theProfileHasOneSectionPerCheckInContractOrder() throws IOException {
@@ -148,28 +152,28 @@ class ProbeContractTest {
     }
 
     @Test
-    void theReadmeChecksTableNamesEveryProbeReasonUnderItsStatus() throws IOException {
-        Map<String, String[]> rows = readmeChecksTable();
+    void theChecksTableNamesEveryProbeReasonUnderItsStatus() throws IOException {
+        Map<String, String[]> rows = checksTable();
         assertThat(rows.keySet()).containsExactlyElementsOf(CheckType.conditionTypes());
         for (CheckType type : CheckType.values()) {
             String[] cells = rows.get(type.conditionType());
             List<Reason> probe = type.descriptor().reasons().stream().filter(r -> r.writtenBy(Reason.Writer.PROBE)).toList();
-            assertThat(reasonsIn(cells[2])).as("README: %s's True column", type)
+            assertThat(reasonsIn(cells[2])).as("docs/checks.md: %s's True column", type)
                     .isEqualTo(names(probe.stream().filter(r -> r.statuses().contains(Status.TRUE)).toList()));
-            assertThat(reasonsIn(cells[3])).as("README: %s's False / Unknown column", type)
+            assertThat(reasonsIn(cells[3])).as("docs/checks.md: %s's False / Unknown column", type)
                     .isEqualTo(names(probe.stream().filter(r -> !r.statuses().contains(Status.TRUE)).toList()));
         }
-        String readme = readme();
-        String common = readme.substring(readme.indexOf("Common to all:"), readme.indexOf("\n\n", readme.indexOf("Common to all:")));
+        String checks = doc(CHECKS);
+        String common = checks.substring(checks.indexOf("Common to all:"), checks.indexOf("\n\n", checks.indexOf("Common to all:")));
         assertThat(reasonsIn(common)).isEqualTo(names(Reasons.COMMON));
     }
 
     @Test
-    void theReadmeOperatorTableNamesEveryReasonTheOperatorWritesForACheck() throws IOException {
-        String readme = readme();
-        int start = readme.indexOf("| reason | status | meaning, and what to do |");
-        assertThat(start).isNotNegative();
-        String table = readme.substring(start, readme.indexOf("\n\n", start));
+    void theOperatorTableNamesEveryReasonTheOperatorWritesForACheck() throws IOException {
+        String verdicts = doc(READING_VERDICTS);
+        int start = verdicts.indexOf("| reason | status | meaning, and what to do |");
+        assertThat(start).as("%s's operator reasons table", READING_VERDICTS).isNotNegative();
+        String table = verdicts.substring(start, endOfTable(verdicts, start));
         Set<String> named = new LinkedHashSet<>();
         for (String line : table.split("\n")) {
             String[] cells = line.split("\\|");
@@ -180,7 +184,7 @@ class ProbeContractTest {
         for (CheckType type : CheckType.values()) {
             for (Reason r : type.descriptor().reasons()) {
                 if (r.writtenBy(Reason.Writer.OPERATOR)) {
-                    assertThat(named).as("README's operator reasons table names %s (%s)", r.name(), type).contains(r.name());
+                    assertThat(named).as("%s's operator reasons table names %s (%s)", READING_VERDICTS, r.name(), type).contains(r.name());
                 }
             }
         }
@@ -247,13 +251,13 @@ class ProbeContractTest {
         return type instanceof ParameterizedType p && p.getRawType() == List.class ? p.getActualTypeArguments()[0] : null;
     }
 
-    /** README's "Checks and what their reasons mean" table: condition type → its cells. */
-    private static Map<String, String[]> readmeChecksTable() throws IOException {
-        String readme = readme();
-        int start = readme.indexOf("| check | source of truth | True | False / Unknown reasons |");
-        assertThat(start).as("README.md's checks table").isNotNegative();
+    /** docs/checks.md's "Checks and what their reasons mean" table: condition type → its cells. */
+    private static Map<String, String[]> checksTable() throws IOException {
+        String text = doc(CHECKS);
+        int start = text.indexOf("| check | source of truth | True | False / Unknown reasons |");
+        assertThat(start).as("%s's checks table", CHECKS).isNotNegative();
         Map<String, String[]> rows = new java.util.LinkedHashMap<>();
-        for (String line : readme.substring(start, readme.indexOf("\n\n", start)).split("\n")) {
+        for (String line : text.substring(start, endOfTable(text, start)).split("\n")) {
             String[] cells = line.split("\\|", -1);
             Matcher type = REASON.matcher(cells[1]);
             if (cells.length >= 6 && type.find()) {
@@ -278,8 +282,14 @@ class ProbeContractTest {
         return names;
     }
 
-    private static String readme() throws IOException {
-        return Files.readString(Path.of("../README.md"));
+    /** Where the table that starts at {@code start} ends: the next blank line, or the end of the file. */
+    private static int endOfTable(String text, int start) {
+        int end = text.indexOf("\n\n", start);
+        return end < 0 ? text.length() : end;
+    }
+
+    private static String doc(String path) throws IOException {
+        return Files.readString(Path.of("..").resolve(path));
     }
 
     private static List<String> concat(String first, List<String> rest) {

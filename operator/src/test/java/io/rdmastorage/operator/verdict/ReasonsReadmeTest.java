@@ -13,18 +13,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** Users alert and filter on the operator's reasons: README's operator reasons table names every one. */
+/** Users alert and filter on the operator's reasons: the operator reasons table of docs/reading-verdicts.md names every one. */
 class ReasonsReadmeTest {
 
     private static final Pattern NAME = Pattern.compile("`([A-Z][A-Za-z]+)`");
 
     @Test
     void theReadmeNamesEveryReasonTheOperatorWrites() throws IOException, IllegalAccessException {
-        String readme = Files.readString(Path.of("../README.md"));
-        int start = readme.indexOf("| reason | status | meaning, and what to do |");
-        assertThat(start).as("README's operator reasons table").isNotNegative();
+        String text = Files.readString(Path.of("../docs/reading-verdicts.md"));
+        int start = text.indexOf("| reason | status | meaning, and what to do |");
+        assertThat(start).as("docs/reading-verdicts.md's operator reasons table").isNotNegative();
         Set<String> named = new LinkedHashSet<>();
-        for (String line : readme.substring(start, readme.indexOf("\n\n", start)).split("\n")) {
+        int end = text.indexOf("\n\n", start);
+        for (String line : text.substring(start, end < 0 ? text.length() : end).split("\n")) {
             String[] cells = line.split("\\|");
             if (cells.length > 1) {
                 Matcher m = NAME.matcher(cells[1]);
