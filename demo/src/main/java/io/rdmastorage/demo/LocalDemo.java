@@ -236,7 +236,7 @@ public final class LocalDemo {
         System.out.println("      printing recorded outputs. rdma = the recorded fio 3.14 JSON (4 KiB random read, depth 1);");
         System.out.println("      tcp = constructed from it, latencies x" + TCP_SLOWER + " and IOPS/bandwidth /" + TCP_SLOWER
                 + "; host CPU = recorded /proc/stat plus");
-        System.out.println("      constructed ticks per workload. On a real kernel, AcceptanceVmIT measures it (see README).");
+        System.out.println("      constructed ticks per workload. On a real kernel, AcceptanceVmIT measures it (docs/testing.md).");
         plane.kubectl().applyYaml(resource("/demo-acceptance.yaml")).orThrow("kubectl apply acceptance");
         awaitAcceptance(admin);
         System.out.println(kubectl.run("get", "rdmastorageacceptance", ACCEPTANCE).orThrow("kubectl get rsa"));

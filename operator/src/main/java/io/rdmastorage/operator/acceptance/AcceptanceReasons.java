@@ -1,6 +1,6 @@
 package io.rdmastorage.operator.acceptance;
 
-/** The condition types of an acceptance run and their reasons (the README's Acceptance table lists them). */
+/** The condition types of an acceptance run and their reasons (docs/acceptance.md and docs/troubleshooting.md list them). */
 public final class AcceptanceReasons {
 
     public static final String COMPLETE = "Complete";
