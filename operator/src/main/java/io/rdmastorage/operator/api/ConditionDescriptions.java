@@ -16,7 +16,7 @@ final class ConditionDescriptions {
     private String type;
     @JsonPropertyDescription("True, False or Unknown.")
     private String status;
-    @JsonPropertyDescription("Why the condition has its status, one CamelCase word (the README's tables list every reason).")
+    @JsonPropertyDescription("Why the condition has its status, one CamelCase word (docs/troubleshooting.md lists every reason and what to do about it).")
     private String reason;
     @JsonPropertyDescription("What was seen, for people: the facts behind the status, and what to do about it.")
     private String message;
