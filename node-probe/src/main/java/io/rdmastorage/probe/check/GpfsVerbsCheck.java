@@ -11,6 +11,7 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
@@ -65,7 +66,8 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
      * @param verbsConn   {@code mmfsadm test verbs conn}, asked when there are peers to look for
      * @param cluster     {@code mmlscluster -Y}'s members, to know each peer under all its names
      * @param logErrors   VERBS RDMA error lines of the last day in mmfs.log.latest
-     * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE)
+     * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE); a
+     *                    verbsPort missing here is of an unknown kind, not an InfiniBand port
      * @param version     {@code mmdiag --version}, asked once GPFS is active (for the inventory only)
      */
     public record Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
@@ -218,6 +220,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         private final List<Finding> findings = new ArrayList<>();
         private String gpfsNode;
         private int peersConnected;
+        private int peersOverRdma;
 
         Judge(Facts facts, ProbeSpec.Gpfs section) {
             this.facts = facts;
@@ -383,6 +386,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                 }
             }
             peersConnected = connected.size();
+            peersOverRdma = overRdma;
             details.put("peersConnected", connected.size()).put("peersOverRdma", overRdma);
             if (!onTcp.isEmpty()) {
                 details.list("peersOnTcp", onTcp);
@@ -441,11 +445,27 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                     .put("verbsRdmaSend", config.value("verbsRdmaSend").orElse(null));
             List<String> roce = facts.linkLayers().entrySet().stream()
                     .filter(e -> e.getValue().equalsIgnoreCase("Ethernet")).map(Map.Entry::getKey).toList();
-            if (!roce.isEmpty() && !config.flag("verbsRdmaCm").orElse(true)) {
+            if (config.flag("verbsRdmaCm").orElse(true)) {
+                return;
+            }
+            if (!roce.isEmpty()) {
                 fail(VERBS_RDMA_CM_DISABLED, "verbsPorts " + String.join(", ", roce) + " on " + gpfsNode + " are RoCE "
                         + "(link layer Ethernet) but the effective verbsRdmaCm is '" + config.value("verbsRdmaCm").orElse("")
                         + "': GPFS needs RDMA CM to connect over Ethernet, so these ports carry no RDMA. Run "
                         + "`mmchconfig verbsRdmaCm=enable -N " + gpfsNode + "`, then " + restart(gpfsNode));
+                return;
+            }
+            // a port whose link layer sysfs does not show is not an InfiniBand port: only a verbs connection proves it works
+            List<String> unknown = config.verbsPorts().stream()
+                    .filter(p -> Rules.DEVICE_PORT.matcher(p).matches() && !facts.linkLayers().containsKey(p)).toList();
+            if (!unknown.isEmpty() && peersOverRdma == 0) {
+                findings.add(Finding.of(Status.UNKNOWN, LINK_LAYER_UNKNOWN, "the effective verbsRdmaCm on " + gpfsNode
+                        + " is '" + config.value("verbsRdmaCm").orElse("") + "' and the link layer of verbsPorts "
+                        + String.join(", ", unknown) + " cannot be read (no " + PortView.IB_CLASS + "/<device>/ports/<port>"
+                        + "/link_layer), while no peer is connected over RDMA to show they work: if they are RoCE, GPFS "
+                        + "cannot connect over them without RDMA CM. Check `ibv_devinfo` (link_layer) on the node and the "
+                        + "probe's /sys mount; on RoCE run `mmchconfig verbsRdmaCm=enable -N " + gpfsNode + "`, then "
+                        + restart(gpfsNode), "verbsPorts link layer unknown"));
             }
         }
 

@@ -63,8 +63,30 @@ class GpfsVerbsJudgeTest {
                 .isEqualTo(Status.TRUE);
         assertThat(verdict(roce("disable", java.util.Map.of("mlx5_0/1", "InfiniBand", "mlx5_1/1", "InfiniBand"))).status())
                 .isEqualTo(Status.TRUE);
-        // no link layer read: the rule has no evidence either way
+        // no link layer read, but every peer is connected over RDMA: the ports demonstrably carry it
         assertThat(verdict(roce("disable", java.util.Map.of())).status()).isEqualTo(Status.TRUE);
+    }
+
+    @Test
+    void anUnreadableLinkLayerWithoutRdmaCmAndNoPeerOverRdmaIsUnknown() {
+        // mlx5_1/1's link_layer is absent from sysfs, and no peer is connected yet: RoCE (no connection
+        // possible without RDMA CM) or InfiniBand cannot be told; an absent link layer is not InfiniBand
+        GpfsVerbsCheck.Facts ports = roce("disable", java.util.Map.of("mlx5_0/1", "InfiniBand"));
+        String network = GpfsFixtures.mmdiagNetwork();
+        String noPeers = network.substring(0, network.indexOf("TCP Connections between nodes:"));
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(ports.state(), ports.config(), ports.verbsStatus(),
+                Optional.of(ToolResults.printed("mmdiag --network", noPeers)), Optional.empty(), List.of(), List.of(),
+                ports.linkLayers());
+
+        ProbeSpec noRequiredPeers = new ProbeSpec(null,
+                new ProbeSpec.Gpfs(List.of("mlx5_0/1", "mlx5_1/1"), List.of(), null, null), null, null, null, null);
+
+        CheckResult result = new GpfsVerbsCheck().verdict(facts, noRequiredPeers);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("LinkLayerUnknown");
+        assertThat(result.message()).contains("link layer of verbsPorts mlx5_1/1 cannot be read", "verbsRdmaCm=enable")
+                .doesNotContain("mlx5_0/1");
     }
 
     @Test
