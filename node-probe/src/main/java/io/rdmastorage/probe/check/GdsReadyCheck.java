@@ -173,17 +173,22 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         boolean topology = gds.requireNicGpuSameSwitch();
         return new Facts(run,
                 host.read(CMDLINE).map(KernelCmdline::parse),
-                host.isDirectory(IOMMU_GROUPS) ? OptionalInt.of(host.list(IOMMU_GROUPS).size()) : OptionalInt.empty(),
+                entryCount(host, IOMMU_GROUPS),
                 host.read(NVFS_MODULES).map(NvidiaFsModules::parse),
                 backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
                 host.read(CUFILE_JSON),
                 topology ? nvidiaGpus(host) : Map.of(),
                 topology ? rdmaNics(context.ports(), context.spec()) : Map.of(),
-                new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
+                new KernelView(entryCount(host, IOMMU_UNITS),
                         host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
                         HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)),
                 // read on every probe, not kept: the counters move between probes
                 new GdsDataPath.View(host.read(GdsDataPath.STATS), host.readAttribute(GdsDataPath.RW_STATS_PARAM)));
+    }
+
+    /** How many entries a directory has; empty when it is absent or cannot be listed (not zero: no IOMMU is evidence). */
+    private static OptionalInt entryCount(HostRoot host, String dir) {
+        return host.entries(dir).map(e -> OptionalInt.of(e.size())).orElse(OptionalInt.empty());
     }
 
     @Override

@@ -145,16 +145,29 @@ public final class HostRoot {
         });
     }
 
-    /** Sorted names of the entries of a host directory; empty when it is absent. */
+    /**
+     * Sorted names of the entries of a host directory; empty when it is absent or cannot be listed.
+     * Absent and unlistable both read as "no entries" here: use it only where that is the evidence (a
+     * subsystem class such as {@code /sys/class/infiniband} that is not there) or where the caller asked
+     * {@link #isDirectory} first; where a count or a table is judged, {@link #entries} keeps them apart.
+     */
     public List<String> list(String hostPath) {
+        return entries(hostPath).orElse(List.of());
+    }
+
+    /**
+     * Sorted names of the entries of a host directory; empty (no listing at all) when it is absent, not a
+     * directory, or cannot be listed: a listing that failed is not an empty directory.
+     */
+    public Optional<List<String>> entries(String hostPath) {
         Path dir = resolve(hostPath);
         if (!Files.isDirectory(dir)) {
-            return List.of();
+            return Optional.empty();
         }
         try (Stream<Path> entries = Files.list(dir)) {
-            return entries.map(e -> e.getFileName().toString()).sorted().toList();
+            return Optional.of(entries.map(e -> e.getFileName().toString()).sorted().toList());
         } catch (IOException | SecurityException e) {
-            return List.of();
+            return Optional.empty();
         }
     }
 
