@@ -98,13 +98,22 @@ public final class HostRoot {
 
     /** Whole file content, or empty when the file is absent, unreadable or too large. */
     public Optional<String> read(String hostPath) {
+        // sysfs attributes report size 4096 regardless of content, so only a huge size is refused
+        return readBytes(hostPath).map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A binary file's bytes as the kernel gives them to this reader, or empty when it is absent,
+     * unreadable or too large: a sysfs {@code config} gives a reader without CAP_SYS_ADMIN only its first
+     * 64 bytes, whatever size it reports.
+     */
+    public Optional<byte[]> readBytes(String hostPath) {
         Path p = resolve(hostPath);
         try {
             if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.size(p) > MAX_FILE_BYTES) {
-                // sysfs attributes report size 4096 regardless of content, so only a huge size is refused
                 return Optional.empty();
             }
-            return Optional.of(new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
+            return Optional.of(Files.readAllBytes(p));
         } catch (IOException | SecurityException e) {
             return Optional.empty();
         }
