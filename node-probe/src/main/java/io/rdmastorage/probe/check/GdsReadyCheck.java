@@ -6,7 +6,6 @@ import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
-import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
@@ -17,10 +16,7 @@ import io.rdmastorage.probe.parse.KernelCmdline;
 import io.rdmastorage.probe.parse.LoadedModules;
 import io.rdmastorage.probe.parse.NvfsHookSymbols;
 import io.rdmastorage.probe.parse.NvidiaFsModules;
-import io.rdmastorage.probe.parse.PciePath;
-import io.rdmastorage.probe.ports.PortView;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +29,7 @@ import java.util.Set;
  * buffer. This check reads {@code gdscheck -p} and then verifies what it cannot show: the
  * registrations in {@code /proc/driver/nvidia-fs/modules} and {@code /proc/kallsyms}, the IOMMU in
  * the boot parameters and sysfs, compat mode in {@code /etc/cufile.json}, and whether GPU and RDMA NIC
- * share a PCIe switch; gdscheck's Userspace RDMA rows where the spec requires cuFile's own RDMA path;
+ * share a PCIe switch with no ACS redirect between them ({@link GdsTopology}); gdscheck's Userspace RDMA rows where the spec requires cuFile's own RDMA path;
  * and what nvidia-fs itself counted of the I/O it served ({@link GdsDataPath}).
  */
 public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
@@ -46,9 +42,6 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     static final String IOMMU_UNITS = "/sys/class/iommu";
     static final String MODULES = "/proc/modules";
     static final String CUFILE_JSON = "/etc/cufile.json";
-    static final String PCI_DEVICES = "/sys/bus/pci/devices";
-    static final String INFINIBAND = PortView.IB_CLASS;
-    private static final String NVIDIA_VENDOR = "0x10de";
     private static final String RELOAD_NVFS = "`modprobe -r nvidia_fs && modprobe nvidia_fs`";
 
     /** The spec's file system names and the DRIVER CONFIGURATION rows of gdscheck that serve them. */
@@ -109,20 +102,19 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
      * @param nvfsModules  /proc/driver/nvidia-fs/modules
      * @param hooks        the nvfs registration symbols of /proc/kallsyms, read when a backend must be registered
      * @param cufileJson   the text of /etc/cufile.json
-     * @param gpus         NVIDIA GPUs by PCI address, with their PCIe paths (read with requireNicGpuSameSwitch)
-     * @param nics         RDMA NICs by device name, with their PCIe paths (read with requireNicGpuSameSwitch)
+     * @param topology     the GPUs' and NICs' PCIe places and the ACS of the bridges between them (read with
+     *                     requireNicGpuSameSwitch)
      * @param dataPath     nvidia-fs's counters and their switch (read where /proc/driver/nvidia-fs exists)
      */
     public record Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
                         Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
-                        Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel,
-                        GdsDataPath.View dataPath) {
+                        GdsTopology.View topology, KernelView kernel, GdsDataPath.View dataPath) {
 
         /** Without nvidia-fs's counters: the facts as they were before the data path was judged. */
         public Facts(ToolResult gdscheck, Optional<KernelCmdline> cmdline, OptionalInt iommuGroups,
                      Optional<NvidiaFsModules> nvfsModules, Optional<NvfsHookSymbols> hooks, Optional<String> cufileJson,
-                     Map<String, PciePath> gpus, Map<String, PciePath> nics, KernelView kernel) {
-            this(gdscheck, cmdline, iommuGroups, nvfsModules, hooks, cufileJson, gpus, nics, kernel, GdsDataPath.View.NOT_READ);
+                     GdsTopology.View topology, KernelView kernel) {
+            this(gdscheck, cmdline, iommuGroups, nvfsModules, hooks, cufileJson, topology, kernel, GdsDataPath.View.NOT_READ);
         }
     }
 
@@ -173,17 +165,21 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         boolean topology = gds.requireNicGpuSameSwitch();
         return new Facts(run,
                 host.read(CMDLINE).map(KernelCmdline::parse),
-                host.isDirectory(IOMMU_GROUPS) ? OptionalInt.of(host.list(IOMMU_GROUPS).size()) : OptionalInt.empty(),
+                entryCount(host, IOMMU_GROUPS),
                 host.read(NVFS_MODULES).map(NvidiaFsModules::parse),
                 backendRequired ? host.read(KALLSYMS).map(NvfsHookSymbols::scan) : Optional.empty(),
                 host.read(CUFILE_JSON),
-                topology ? nvidiaGpus(host) : Map.of(),
-                topology ? rdmaNics(context.ports(), context.spec()) : Map.of(),
-                new KernelView(host.isDirectory(IOMMU_UNITS) ? OptionalInt.of(host.list(IOMMU_UNITS).size()) : OptionalInt.empty(),
+                topology ? GdsTopology.read(host, context.ports(), context.spec()) : GdsTopology.View.NOT_READ,
+                new KernelView(entryCount(host, IOMMU_UNITS),
                         host.read(MODULES).map(LoadedModules::parse), host.exists(NVFS_PROC), host.root().toString(),
                         HostView.missing(host, HostView.SYSFS, HostView.PROCFS, HostView.ETC)),
                 // read on every probe, not kept: the counters move between probes
                 new GdsDataPath.View(host.read(GdsDataPath.STATS), host.readAttribute(GdsDataPath.RW_STATS_PARAM)));
+    }
+
+    /** How many entries a directory has; empty when it is absent or cannot be listed (not zero: no IOMMU is evidence). */
+    private static OptionalInt entryCount(HostRoot host, String dir) {
+        return host.entries(dir).map(e -> OptionalInt.of(e.size())).orElse(OptionalInt.empty());
     }
 
     @Override
@@ -252,7 +248,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
             GdsDataPath.judge(facts.dataPath(), gds, missingView(facts, HostView.PROCFS), details, findings, passed);
         }
         if (gds.requireNicGpuSameSwitch()) {
-            topology(facts, details, findings, passed);
+            GdsTopology.judge(facts.topology(), missingView(facts, HostView.SYSFS), details, findings, passed);
         }
         return Judgement.of(findings, Finding.passed(GDS_READY, "GDS is ready: " + String.join("; ", passed)), details);
     }
@@ -550,109 +546,5 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
                             + "buffer instead of failing. Set \"allow_compat_mode\": false in the properties section of "
                             + CUFILE_JSON + " (and in any file applications name with CUFILE_ENV_PATH_JSON)"));
         }
-    }
-
-    private static void topology(Facts facts, Details result, List<Finding> findings, List<String> passed) {
-        Map<String, PciePath> gpus = facts.gpus();
-        Map<String, PciePath> nics = facts.nics();
-        if ((gpus.isEmpty() || nics.isEmpty()) && facts.kernel().missing().contains(HostView.SYSFS)) {
-            findings.add(HostView.SYSFS.missing(facts.kernel().hostRoot()));
-            return;
-        }
-        if (gpus.isEmpty() || nics.isEmpty()) {
-            findings.add(Finding.of(Status.UNKNOWN, TOPOLOGY_UNKNOWN,
-                    "cannot compare PCIe placement: " + (gpus.isEmpty() ? "no NVIDIA GPU (vendor 0x10de, display or 3D "
-                            + "controller) found under " + PCI_DEVICES : "no RDMA NIC found under " + INFINIBAND)
-                            + ". Check that the probe sees the host's /sys, or run `nvidia-smi topo -m` on the node"));
-            return;
-        }
-        List<String> paired = new ArrayList<>();
-        List<String> crossing = new ArrayList<>();
-        List<String> seen = new ArrayList<>();
-        for (Map.Entry<String, PciePath> gpu : gpus.entrySet()) {
-            Optional<String> match = Optional.empty();
-            for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
-                Optional<String> sw = gpu.getValue().sharedSwitch(nic.getValue());
-                if (sw.isPresent()) {
-                    match = Optional.of("GPU " + gpu.getKey() + " and " + nic.getKey() + " share PCIe switch " + sw.get());
-                    break;
-                }
-            }
-            if (match.isPresent()) {
-                paired.add(match.get());
-                seen.add(match.get());
-            } else {
-                Map.Entry<String, PciePath> nearest = nearest(gpu.getValue(), nics);
-                seen.add("GPU " + gpu.getKey() + " shares no switch with " + String.join(", ", nics.keySet()));
-                crossing.add("GPU " + gpu.getKey() + " at " + gpu.getValue() + " and " + nearest.getKey() + " at "
-                        + nearest.getValue() + " " + (gpu.getValue().hostBridge().equals(nearest.getValue().hostBridge())
-                        ? "meet only at root complex " + gpu.getValue().hostBridge()
-                        : "are on different root complexes"));
-            }
-        }
-        result.list("topology", seen);
-        if (crossing.isEmpty()) {
-            passed.add(String.join(", ", paired));
-        } else {
-            findings.add(Finding.of(Status.FALSE, CROSS_SWITCH_TOPOLOGY,
-                    "no RDMA NIC shares a PCIe switch with the GPU: " + String.join("; ", crossing) + ". GPUDirect traffic "
-                            + "then crosses the CPU root complex, at a fraction of the bandwidth. Put GPU and NIC in slots "
-                            + "under one PCIe switch (`nvidia-smi topo -m` should show PIX or PXB for the pair), or drop "
-                            + "requireNicGpuSameSwitch if this platform has none"));
-        }
-    }
-
-    /** NVIDIA display or 3D controllers (PCI class 0x0300xx, 0x0302xx), by PCI address. */
-    private static Map<String, PciePath> nvidiaGpus(HostRoot host) {
-        Map<String, PciePath> gpus = new LinkedHashMap<>();
-        for (String address : host.list(PCI_DEVICES)) {
-            String dir = PCI_DEVICES + "/" + address;
-            if (!host.readAttribute(dir + "/vendor").filter(NVIDIA_VENDOR::equalsIgnoreCase).isPresent()) {
-                continue;
-            }
-            String pciClass = host.readAttribute(dir + "/class").orElse("");
-            if (pciClass.startsWith("0x0300") || pciClass.startsWith("0x0302")) {
-                PciePath.parse(host.hostRealPath(dir)).ifPresent(p -> gpus.put(address, p));
-            }
-        }
-        return gpus;
-    }
-
-    /** The RDMA devices the spec names (rdma.devices), else every device in /sys/class/infiniband. */
-    private static Map<String, PciePath> rdmaNics(PortView view, ProbeSpec spec) {
-        List<String> names = spec.rdma() != null && !spec.rdma().devices().isEmpty()
-                ? spec.rdma().devicePorts().stream().map(DevicePort::device).distinct().toList()
-                : view.deviceNames();
-        Map<String, PciePath> nics = new LinkedHashMap<>();
-        for (String name : names) {
-            view.device(name).flatMap(d -> PciePath.parse(d.pciFunction())).ifPresent(p -> nics.put(name, p));
-        }
-        return nics;
-    }
-
-    /** The NIC whose PCIe path shares the longest stretch with the GPU's, for the message. */
-    private static Map.Entry<String, PciePath> nearest(PciePath gpu, Map<String, PciePath> nics) {
-        Map.Entry<String, PciePath> best = null;
-        int bestShared = Integer.MIN_VALUE;
-        for (Map.Entry<String, PciePath> nic : nics.entrySet()) {
-            int shared = sharedLength(gpu, nic.getValue());
-            if (shared > bestShared) {
-                best = nic;
-                bestShared = shared;
-            }
-        }
-        return best;
-    }
-
-    /** -1 on different root complexes, else how many bridges of the two chains are the same. */
-    private static int sharedLength(PciePath a, PciePath b) {
-        if (!a.hostBridge().equals(b.hostBridge())) {
-            return -1;
-        }
-        int n = 0;
-        while (n < Math.min(a.chain().size(), b.chain().size()) && a.chain().get(n).equals(b.chain().get(n))) {
-            n++;
-        }
-        return n;
     }
 }

@@ -11,6 +11,7 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -65,13 +67,28 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
      * @param verbsConn   {@code mmfsadm test verbs conn}, asked when there are peers to look for
      * @param cluster     {@code mmlscluster -Y}'s members, to know each peer under all its names
      * @param logErrors   VERBS RDMA error lines of the last day in mmfs.log.latest
-     * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE)
+     * @param linkLayers  sysfs {@code link_layer} of each effective verbsPort that has one ("Ethernet" = RoCE); a
+     *                    verbsPort missing here is of an unknown kind, not an InfiniBand port
      * @param version     {@code mmdiag --version}, asked once GPFS is active (for the inventory only)
+     * @param members     the {@code mmlscluster -Y} run {@code cluster} came from, when it was asked; a run
+     *                    that gave no member (every cluster has this node) leaves the peers' other names unknown
      */
     public record Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
                         Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
                         List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers,
-                        Optional<ToolResult> version) {
+                        Optional<ToolResult> version, Optional<ToolResult> members) {
+
+        /** Without the member list's run: the cluster as given. */
+        public Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
+                     Optional<ToolResult> network, Optional<ToolResult> verbsConn, List<GpfsClusterNode> cluster,
+                     List<MmfsLogVerbsErrors.Line> logErrors, Map<String, String> linkLayers, Optional<ToolResult> version) {
+            this(state, config, verbsStatus, network, verbsConn, cluster, logErrors, linkLayers, version, Optional.empty());
+        }
+
+        /** The member list was asked and gave none: the peers are known only by the names the spec and mmdiag use. */
+        boolean membersUnknown() {
+            return members.isPresent() && cluster.isEmpty();
+        }
 
         /** Without the daemon's version. */
         public Facts(ToolResult state, Optional<ToolResult> config, Optional<ToolResult> verbsStatus,
@@ -116,6 +133,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         Optional<ToolResult> network = Optional.empty();
         Optional<ToolResult> verbsConn = Optional.empty();
         List<GpfsClusterNode> cluster = List.of();
+        Optional<ToolResult> members = Optional.empty();
         // with verbsRdma off there is no verbs layer to ask: every peer is on TCP by definition
         if (parsedConfig(config).flatMap(c -> c.flag("verbsRdma")).orElse(true)) {
             verbsStatus = Optional.of(tools.run("mmfsadm", "test", "verbs", "status"));
@@ -125,8 +143,9 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                 if (!connectedPeers(network.get()).isEmpty() || !requiredPeers(spec, local.get().nodeName()).isEmpty()) {
                     verbsConn = Optional.of(tools.run("mmfsadm", "test", "verbs", "conn"));
                     if (verbsConn.get().succeeded()) {
-                        ToolResult members = tools.run("mmlscluster", "-Y");
-                        cluster = members.succeeded() ? GpfsClusterNode.from(GpfsYOutput.parse(members.stdout())) : List.of();
+                        members = Optional.of(tools.run("mmlscluster", "-Y"));
+                        cluster = members.get().succeeded()
+                                ? GpfsClusterNode.from(GpfsYOutput.parse(members.get().stdout())) : List.of();
                     }
                 }
             }
@@ -142,7 +161,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
             }
         }
         return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers,
-                Optional.of(tools.run("mmdiag", "--version")));
+                Optional.of(tools.run("mmdiag", "--version")), members);
     }
 
     /** Settings of the verbs layer that must agree across a cluster; verbsPorts may differ by node. */
@@ -218,6 +237,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         private final List<Finding> findings = new ArrayList<>();
         private String gpfsNode;
         private int peersConnected;
+        private int peersOverRdma;
 
         Judge(Facts facts, ProbeSpec.Gpfs section) {
             this.facts = facts;
@@ -375,14 +395,25 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                 }
             }
             List<String> requiredMissing = new ArrayList<>();
+            List<String> requiredUnmatched = new ArrayList<>();
             for (String peer : requiredPeers) {
                 Optional<GpfsClusterNode> node = member(cluster, peer);
                 String name = node.map(GpfsClusterNode::daemonNodeName).orElse(peer);
-                if (!verbs.mentionsAny(identities(node, peer)) && onTcp.stream().noneMatch(p -> VerbsConnections.sameHost(p, name))) {
-                    requiredMissing.add(name);
+                // mmdiag --network pairs a connected peer's name with its address: an identity of its own
+                String[] known = connected.stream().filter(c -> VerbsConnections.sameHost(c.hostname(), peer))
+                        .map(MmdiagNetwork.TcpConnection::destination).toArray(String[]::new);
+                List<String> ids = identities(node, peer);
+                ids.addAll(List.of(known));
+                if (!verbs.mentionsAny(ids) && onTcp.stream().noneMatch(p -> VerbsConnections.sameHost(p, name))) {
+                    // without the member list a peer the spec names one way may be listed under its address
+                    (facts.membersUnknown() ? requiredUnmatched : requiredMissing).add(name);
                 }
             }
+            if (!requiredUnmatched.isEmpty()) {
+                findings.add(membersUnknown(requiredUnmatched));
+            }
             peersConnected = connected.size();
+            peersOverRdma = overRdma;
             details.put("peersConnected", connected.size()).put("peersOverRdma", overRdma);
             if (!onTcp.isEmpty()) {
                 details.list("peersOnTcp", onTcp);
@@ -441,11 +472,27 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                     .put("verbsRdmaSend", config.value("verbsRdmaSend").orElse(null));
             List<String> roce = facts.linkLayers().entrySet().stream()
                     .filter(e -> e.getValue().equalsIgnoreCase("Ethernet")).map(Map.Entry::getKey).toList();
-            if (!roce.isEmpty() && !config.flag("verbsRdmaCm").orElse(true)) {
+            if (config.flag("verbsRdmaCm").orElse(true)) {
+                return;
+            }
+            if (!roce.isEmpty()) {
                 fail(VERBS_RDMA_CM_DISABLED, "verbsPorts " + String.join(", ", roce) + " on " + gpfsNode + " are RoCE "
                         + "(link layer Ethernet) but the effective verbsRdmaCm is '" + config.value("verbsRdmaCm").orElse("")
                         + "': GPFS needs RDMA CM to connect over Ethernet, so these ports carry no RDMA. Run "
                         + "`mmchconfig verbsRdmaCm=enable -N " + gpfsNode + "`, then " + restart(gpfsNode));
+                return;
+            }
+            // a port whose link layer sysfs does not show is not an InfiniBand port: only a verbs connection proves it works
+            List<String> unknown = config.verbsPorts().stream()
+                    .filter(p -> Rules.DEVICE_PORT.matcher(p).matches() && !facts.linkLayers().containsKey(p)).toList();
+            if (!unknown.isEmpty() && peersOverRdma == 0) {
+                findings.add(Finding.of(Status.UNKNOWN, LINK_LAYER_UNKNOWN, "the effective verbsRdmaCm on " + gpfsNode
+                        + " is '" + config.value("verbsRdmaCm").orElse("") + "' and the link layer of verbsPorts "
+                        + String.join(", ", unknown) + " cannot be read (no " + PortView.IB_CLASS + "/<device>/ports/<port>"
+                        + "/link_layer), while no peer is connected over RDMA to show they work: if they are RoCE, GPFS "
+                        + "cannot connect over them without RDMA CM. Check `ibv_devinfo` (link_layer) on the node and the "
+                        + "probe's /sys mount; on RoCE run `mmchconfig verbsRdmaCm=enable -N " + gpfsNode + "`, then "
+                        + restart(gpfsNode), "verbsPorts link layer unknown"));
             }
         }
 
@@ -494,6 +541,21 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
                     + gpfsNode + "` and `mmdiag --waiters`, then run `" + run.command() + "` by hand; " + LOG
                     + " says why the daemon does not answer", run.tool() + " failed although GPFS is active")
                     .withDetail("command", run.command());
+        }
+
+        /**
+         * Required peers that {@code mmfsadm test verbs conn} does not name, while {@code mmlscluster -Y} gave no
+         * member list to know their other names and addresses by: whether they are connected over RDMA is unknown.
+         */
+        private Finding membersUnknown(List<String> peers) {
+            ToolResult run = facts.members().orElseThrow();
+            String unmatched = "required peer(s) " + named(peers) + " are not named in `mmfsadm test verbs conn`, which "
+                    + "may list them under another name or their daemon address; without the cluster's member list that "
+                    + "cannot be told";
+            return run.succeeded()
+                    ? ToolFindings.unparseable(run, "mmlscluster -Y member records (" + unmatched + ")")
+                    : ToolFindings.cannotTell(run, false, unmatched.substring(0, 1).toUpperCase(Locale.ROOT)
+                            + unmatched.substring(1) + ". Run `mmlscluster` on the node");
         }
 
         /** A tool whose answer the rules need was asked by {@link #gather}; facts without it are a bug. */

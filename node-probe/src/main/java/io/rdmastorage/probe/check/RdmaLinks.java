@@ -248,6 +248,16 @@ public final class RdmaLinks {
             return Optional.empty();
         }
         List<RoceGid> table = facts.gids().getOrDefault(port.name(), List.of());
+        // an address whose type cannot be read may well be the RoCE v2 one: not evidence of a table without it
+        List<RoceGid> untyped = table.stream().filter(g -> !g.zero() && g.type().isEmpty() && !linkLocal(g)).toList();
+        if (!untyped.isEmpty()) {
+            String typesDir = gidsDir.substring(0, gidsDir.length() - "gids".length()) + "gid_attrs/types";
+            return Optional.of(Finding.of(Status.UNKNOWN, GID_TABLE_UNREADABLE, port.name() + " (RoCE) has no readable RoCE "
+                    + "v2 GID, but the type of GID " + String.join(", ", untyped.stream().map(g -> g.index() + " (" + g.gid()
+                    + ")").toList()) + " cannot be read (no " + typesDir + "/<index>), so whether a RoCE v2 GID carries its "
+                    + "storage address cannot be told; check the probe's /sys mount, then `show_gids " + port.device()
+                    + "` on the host", port.name() + " GID types unreadable"));
+        }
         Optional<String> netdev = Optional.ofNullable(facts.netdevs().get(port.name()));
         List<RoceGid> v2 = table.stream().filter(g -> !g.zero() && g.roceV2()).toList();
         String on = netdev.map(n -> " for its netdev " + n + " or a VLAN, macvlan or bond over it,").orElse("");

@@ -96,6 +96,11 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             return linkLayer.equals("Ethernet");
         }
 
+        /** sysfs showed no link layer: neither RoCE nor InfiniBand can be assumed. */
+        boolean linkLayerUnknown() {
+            return linkLayer.isEmpty();
+        }
+
         /** "eth2", or "bond0 (ens1f0, ens1f1)": where the per-priority counters were read. */
         String countedOn() {
             String own = netdev.orElse("");
@@ -265,10 +270,17 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         /** The RoCE port's bytes must ride the lossless priority. */
         private void priority(Port port, PortTraffic rates) {
             Integer p = spec.priority();
+            String name = port.port().toString();
+            if (p != null && port.linkLayerUnknown()) {
+                findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, name + ": cannot tell whether its RDMA bytes had "
+                        + "to ride priority " + p + ": its link layer cannot be read (" + StorageCounters.IB_CLASS + "/"
+                        + name.replace("/", "/ports/") + "/link_layer), so RoCE or InfiniBand is unknown; check the probe's "
+                        + "/sys mount and `rdma link show " + name + "`", name + " link layer unknown"));
+                return;
+            }
             if (p == null || !port.roce()) {
                 return;
             }
-            String name = port.port().toString();
             if (port.netdev().isEmpty() || rates.bytes().isEmpty()) {
                 findings.add(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, name + ": cannot tell which priority its RDMA bytes "
                         + "rode (" + (port.netdev().isEmpty() ? "no netdev" : "no byte counters (counters/port_*_data)")

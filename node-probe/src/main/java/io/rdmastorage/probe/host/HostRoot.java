@@ -98,13 +98,22 @@ public final class HostRoot {
 
     /** Whole file content, or empty when the file is absent, unreadable or too large. */
     public Optional<String> read(String hostPath) {
+        // sysfs attributes report size 4096 regardless of content, so only a huge size is refused
+        return readBytes(hostPath).map(bytes -> new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A binary file's bytes as the kernel gives them to this reader, or empty when it is absent,
+     * unreadable or too large: a sysfs {@code config} gives a reader without CAP_SYS_ADMIN only its first
+     * 64 bytes, whatever size it reports.
+     */
+    public Optional<byte[]> readBytes(String hostPath) {
         Path p = resolve(hostPath);
         try {
             if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.size(p) > MAX_FILE_BYTES) {
-                // sysfs attributes report size 4096 regardless of content, so only a huge size is refused
                 return Optional.empty();
             }
-            return Optional.of(new String(Files.readAllBytes(p), StandardCharsets.UTF_8));
+            return Optional.of(Files.readAllBytes(p));
         } catch (IOException | SecurityException e) {
             return Optional.empty();
         }
@@ -145,16 +154,29 @@ public final class HostRoot {
         });
     }
 
-    /** Sorted names of the entries of a host directory; empty when it is absent. */
+    /**
+     * Sorted names of the entries of a host directory; empty when it is absent or cannot be listed.
+     * Absent and unlistable both read as "no entries" here: use it only where that is the evidence (a
+     * subsystem class such as {@code /sys/class/infiniband} that is not there) or where the caller asked
+     * {@link #isDirectory} first; where a count or a table is judged, {@link #entries} keeps them apart.
+     */
     public List<String> list(String hostPath) {
+        return entries(hostPath).orElse(List.of());
+    }
+
+    /**
+     * Sorted names of the entries of a host directory; empty (no listing at all) when it is absent, not a
+     * directory, or cannot be listed: a listing that failed is not an empty directory.
+     */
+    public Optional<List<String>> entries(String hostPath) {
         Path dir = resolve(hostPath);
         if (!Files.isDirectory(dir)) {
-            return List.of();
+            return Optional.empty();
         }
         try (Stream<Path> entries = Files.list(dir)) {
-            return entries.map(e -> e.getFileName().toString()).sorted().toList();
+            return Optional.of(entries.map(e -> e.getFileName().toString()).sorted().toList());
         } catch (IOException | SecurityException e) {
-            return List.of();
+            return Optional.empty();
         }
     }
 

@@ -48,16 +48,49 @@ public record PciePath(String hostBridge, List<String> chain) {
      * root complex, or not even that, share no switch.
      */
     public Optional<String> sharedSwitch(PciePath other) {
+        int common = sharedDepth(other);
+        // chain[0] is the root port; a shared bridge below it is a switch port
+        return common >= 2 ? Optional.of(chain.get(common - 1)) : Optional.empty();
+    }
+
+    /**
+     * How many bridges from the root port down both paths share, never counting the devices
+     * themselves; -1 when they are on different root complexes.
+     */
+    public int sharedDepth(PciePath other) {
         if (!hostBridge.equals(other.hostBridge)) {
-            return Optional.empty();
+            return -1;
         }
         int common = 0;
         int limit = Math.min(chain.size(), other.chain.size()) - 1;   // never the devices themselves
         while (common < limit && chain.get(common).equals(other.chain.get(common))) {
             common++;
         }
-        // chain[0] is the root port; a shared bridge below it is a switch port
-        return common >= 2 ? Optional.of(chain.get(common - 1)) : Optional.empty();
+        return common;
+    }
+
+    /**
+     * The bridges peer-to-peer traffic between the two devices crosses below their deepest shared
+     * bridge: this path's from there down to the device, then the other's; the devices themselves
+     * are not among them. Empty on different root complexes.
+     */
+    public List<String> bridgesTo(PciePath other) {
+        int common = sharedDepth(other);
+        if (common < 0) {
+            return List.of();
+        }
+        List<String> bridges = new ArrayList<>(chain.subList(common, chain.size() - 1));
+        bridges.addAll(other.chain.subList(common, other.chain.size() - 1));
+        return bridges;
+    }
+
+    /** The sysfs directory of one function of this path ({@code /sys/devices/pci0000:00/0000:00:01.0}). */
+    public String sysfsPath(String function) {
+        int at = chain.indexOf(function);
+        if (at < 0) {
+            throw new IllegalArgumentException(function + " is not on " + this);
+        }
+        return "/sys/devices/" + hostBridge + "/" + String.join("/", chain.subList(0, at + 1));
     }
 
     @Override

@@ -131,14 +131,16 @@ public record PortView(boolean sysfsVisible, List<RdmaDevice> devices, Map<Strin
 
     /**
      * The used entries; an unused slot reads as the zero GID and its attributes fail to read. Empty
-     * when the port has no {@code gids/} directory: a table that is not there is not an empty one.
+     * when the port has no {@code gids/} directory or it cannot be listed: a table that is not there is
+     * not an empty one.
      */
     private static Optional<List<RoceGid>> gidTable(HostRoot host, String dir) {
-        if (!host.isDirectory(dir + "gids")) {
+        Optional<List<String>> indexes = host.entries(dir + "gids");
+        if (indexes.isEmpty()) {
             return Optional.empty();
         }
         List<RoceGid> table = new ArrayList<>();
-        for (String index : host.list(dir + "gids")) {
+        for (String index : indexes.get()) {
             if (index.isEmpty() || index.length() > 6 || !index.chars().allMatch(Character::isDigit)) {
                 continue;
             }

@@ -202,6 +202,57 @@ class GdsReadyCheckTest {
     }
 
     @Test
+    void aSwitchPortThatRedirectsPeerTrafficIsPcieAcsRedirectNamingTheBridgeAndThePair() {
+        JsonNode check = gds(GdsFixtures.acsRedirect(host()), GdsFixtures.SPEC);
+
+        assertThat(check.path("status").asText()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PcieAcsRedirect");
+        assertThat(check.path("message").asText())
+                .contains("bridge 0000:02:00.0 (ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- "
+                        + "DirectTrans-) between GPU 0000:04:00.0 and mlx5_0 (0000:03:00.0)")
+                .contains("setpci -s 0000:02:00.0 ECAP_ACS+0x6.w=0000");
+        assertThat(check.path("details").path("pcieAcsRedirect").get(0).asText()).isEqualTo("0000:02:00.0: ReqRedir+ CmpltRedir+");
+    }
+
+    @Test
+    void switchPortsWithAcsOffPassAndSaySo() {
+        JsonNode check = gds(GdsFixtures.healthy(host()), GdsFixtures.SPEC);
+
+        assertThat(check.path("message").asText()).contains("GPU 0000:04:00.0 and mlx5_0 share PCIe switch 0000:01:00.0, "
+                + "ACS redirect off on the 3 bridge(s) between them");
+    }
+
+    @Test
+    void switchPortsWhoseConfigANonRootReaderCannotSeeAreUnknown() {
+        JsonNode check = gds(GdsFixtures.acsUnreadable(host()), GdsFixtures.SPEC);
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("PcieAcsUnreadable");
+        assertThat(check.path("message").asText()).contains("bridge 0000:02:01.0 between GPU 0000:04:00.0 and mlx5_0",
+                "config holds 64 bytes", "CAP_SYS_ADMIN");
+    }
+
+    @Test
+    void acsIsJudgedOnlyWithTheSameSwitchRequirement() {
+        JsonNode check = gds(GdsFixtures.acsRedirect(host()), "{\"gds\":{\"filesystems\":[\"gpfs\"]}}");
+
+        assertThat(check.path("status").asText()).isEqualTo("True");
+    }
+
+    @Test
+    void aCrossingGpuWhileANamedNicIsMissingIsUnknownNotCrossSwitch() {
+        // rdma.devices names mlx5_2, which the node does not have: it may be the NIC under the GPU's switch
+        String spec = "{\"rdma\":{\"devices\":[\"mlx5_0/1\",\"mlx5_1/1\",\"mlx5_2/1\"]}," + GdsFixtures.SPEC.substring(1);
+
+        JsonNode check = gds(GdsFixtures.crossSwitch(host()), spec);
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("TopologyUnknown");
+        assertThat(check.path("message").asText()).contains("GPU 0000:08:00.0 at " + GdsFixtures.GPU_OTHER_SWITCH,
+                "mlx5_2 (rdma.devices) is not in /sys/class/infiniband");
+    }
+
+    @Test
     void topologyOnlyCheckedWhenRequired() {
         JsonNode check = gds(GdsFixtures.crossSwitch(host()), "{\"gds\":{\"filesystems\":[\"gpfs\"]}}");
 

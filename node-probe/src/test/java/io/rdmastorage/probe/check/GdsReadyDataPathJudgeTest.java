@@ -39,7 +39,7 @@ class GdsReadyDataPathJudgeTest {
     private static GdsReadyCheck.Facts facts(ToolResult gdscheck, GdsDataPath.View dataPath) {
         return new GdsReadyCheck.Facts(gdscheck, Optional.of(KernelCmdline.parse("BOOT_IMAGE=/vmlinuz ro intel_iommu=off")),
                 OptionalInt.of(0), Optional.of(NvidiaFsModules.parse("nvme: (null)\nwekafsio: 1\n")), Optional.empty(),
-                Optional.of(GdsFixtures.cufileJson(false)), Map.of(), Map.of(),
+                Optional.of(GdsFixtures.cufileJson(false)), GdsTopology.View.NOT_READ,
                 new GdsReadyCheck.KernelView(OptionalInt.empty(), Optional.empty(), true, "/host", Set.of()), dataPath);
     }
 

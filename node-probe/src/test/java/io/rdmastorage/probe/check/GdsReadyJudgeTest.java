@@ -39,7 +39,7 @@ class GdsReadyJudgeTest {
     private static GdsReadyCheck.Facts facts(ToolResult gdscheck, String cmdline, int groups, GdsReadyCheck.KernelView kernel) {
         return new GdsReadyCheck.Facts(gdscheck, Optional.of(KernelCmdline.parse(cmdline)), OptionalInt.of(groups),
                 Optional.of(NvidiaFsModules.parse("nvme: (null)\nwekafsio: 1\n")), Optional.empty(),
-                Optional.of(GdsFixtures.cufileJson(false)), Map.of(), Map.of(), kernel);
+                Optional.of(GdsFixtures.cufileJson(false)), GdsTopology.View.NOT_READ, kernel);
     }
 
     private static CheckResult verdict(GdsReadyCheck.Facts facts, ProbeSpec spec) {
@@ -152,7 +152,7 @@ class GdsReadyJudgeTest {
         // the recorded 1.7 excerpt ends before PLATFORM INFO, so gdscheck says nothing about the IOMMU
         ToolResult run = ToolResults.printed("gdscheck -p", Samples.body("gds/gdscheck-p_1.7.1.12_nvme-unsupported_issue31.txt"));
         GdsReadyCheck.Facts facts = new GdsReadyCheck.Facts(run, Optional.empty(), OptionalInt.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), Map.of(), Map.of(),
+                Optional.empty(), Optional.empty(), GdsTopology.View.NOT_READ,
                 kernel(OptionalInt.empty(), Optional.empty(), false, Set.of(HostView.SYSFS, HostView.PROCFS, HostView.ETC)));
 
         CheckResult result = verdict(facts, ProbeSpec.discover());
@@ -167,7 +167,7 @@ class GdsReadyJudgeTest {
                 .filter(l -> !l.contains("compat_mode")).reduce("", (a, b) -> a + b + "\n");
         GdsReadyCheck.Facts facts = new GdsReadyCheck.Facts(ToolResults.printed("gdscheck -p", withoutCompatLines),
                 Optional.of(KernelCmdline.parse(CMDLINE + " intel_iommu=off")), OptionalInt.of(0), Optional.empty(),
-                Optional.empty(), Optional.empty(), Map.of(), Map.of(),
+                Optional.empty(), Optional.empty(), GdsTopology.View.NOT_READ,
                 kernel(OptionalInt.empty(), Optional.empty(), true, Set.of(HostView.ETC)));
 
         CheckResult result = verdict(facts, new ProbeSpec(null, null, null,

@@ -11,6 +11,7 @@ import io.rdmastorage.probe.testing.GpfsFixtures;
 import io.rdmastorage.probe.testing.Samples;
 import io.rdmastorage.probe.testing.ToolResults;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -63,8 +64,60 @@ class GpfsVerbsJudgeTest {
                 .isEqualTo(Status.TRUE);
         assertThat(verdict(roce("disable", java.util.Map.of("mlx5_0/1", "InfiniBand", "mlx5_1/1", "InfiniBand"))).status())
                 .isEqualTo(Status.TRUE);
-        // no link layer read: the rule has no evidence either way
+        // no link layer read, but every peer is connected over RDMA: the ports demonstrably carry it
         assertThat(verdict(roce("disable", java.util.Map.of())).status()).isEqualTo(Status.TRUE);
+    }
+
+    /** The healthy facts with the member list's run failed (its stderr constructed), judged against these required peers. */
+    private static CheckResult withoutMembers(String... requiredPeers) {
+        GpfsVerbsCheck.Facts healthy = active("enable", GpfsFixtures.HEALTHY_PORTS, GpfsFixtures.HEALTHY_PAGEPOOL, true);
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(healthy.state(), healthy.config(), healthy.verbsStatus(),
+                healthy.network(), healthy.verbsConn(), List.of(), List.of(), Map.of(), Optional.empty(),
+                Optional.of(ToolResults.exited("mmlscluster -Y", 1, "", "mmlscluster: Unable to retrieve the cluster configuration\n")));
+        ProbeSpec spec = new ProbeSpec(null, new ProbeSpec.Gpfs(List.of("mlx5_0/1", "mlx5_1/1"), List.of(requiredPeers), null,
+                null), null, null, null, null);
+        return new GpfsVerbsCheck().verdict(facts, spec);
+    }
+
+    @Test
+    void aRequiredPeerTheVerbsListNamesOnlyByAddressIsFoundThroughMmdiagsPairing() {
+        // verbs conn names the GPU peer by its address only; mmdiag --network pairs gpu-02-ib with that address
+        CheckResult result = withoutMembers("gpu-02-ib");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(Status.TRUE);
+    }
+
+    @Test
+    void aRequiredPeerNotNamedWhileTheMemberListFailedIsUnknownNotTcpFallback() {
+        // nsd-03 may be in the verbs list under its daemon address: without mmlscluster there is no telling
+        CheckResult result = withoutMembers("nsd-01", "nsd-03");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("ToolFailed");
+        assertThat(result.message()).contains("mmlscluster", "Required peer(s) nsd-03 are not named in `mmfsadm test verbs conn`")
+                .doesNotContain("nsd-01");
+    }
+
+    @Test
+    void anUnreadableLinkLayerWithoutRdmaCmAndNoPeerOverRdmaIsUnknown() {
+        // mlx5_1/1's link_layer is absent from sysfs, and no peer is connected yet: RoCE (no connection
+        // possible without RDMA CM) or InfiniBand cannot be told; an absent link layer is not InfiniBand
+        GpfsVerbsCheck.Facts ports = roce("disable", java.util.Map.of("mlx5_0/1", "InfiniBand"));
+        String network = GpfsFixtures.mmdiagNetwork();
+        String noPeers = network.substring(0, network.indexOf("TCP Connections between nodes:"));
+        GpfsVerbsCheck.Facts facts = new GpfsVerbsCheck.Facts(ports.state(), ports.config(), ports.verbsStatus(),
+                Optional.of(ToolResults.printed("mmdiag --network", noPeers)), Optional.empty(), List.of(), List.of(),
+                ports.linkLayers());
+
+        ProbeSpec noRequiredPeers = new ProbeSpec(null,
+                new ProbeSpec.Gpfs(List.of("mlx5_0/1", "mlx5_1/1"), List.of(), null, null), null, null, null, null);
+
+        CheckResult result = new GpfsVerbsCheck().verdict(facts, noRequiredPeers);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("LinkLayerUnknown");
+        assertThat(result.message()).contains("link layer of verbsPorts mlx5_1/1 cannot be read", "verbsRdmaCm=enable")
+                .doesNotContain("mlx5_0/1");
     }
 
     @Test

@@ -238,6 +238,20 @@ class RdmaDevicesCheckTest {
     }
 
     @Test
+    void roceWhoseAddressGidsHaveNoReadableTypeIsUnknownNotNoRoceV2Gid() {
+        FixtureHost host = RdmaFixtures.roce(host());
+        String p = "/sys/class/infiniband/mlx5_bond_0/ports/1/gid_attrs/types/";
+        host.delete(p + "2").delete(p + "3");
+
+        JsonNode check = ProbeRun.withSpec(host, ROCE_SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("GidTableUnreadable");
+        assertThat(check.path("message").asText()).contains("the type of GID 2 (0000:0000:0000:0000:0000:ffff:0a60:531a), "
+                + "3 (0000:0000:0000:0000:0000:ffff:0a60:531a) cannot be read");
+    }
+
+    @Test
     void roceWithoutTheIpv4AddressIsNoRoceV2Gid() {
         JsonNode check = ProbeRun.withSpec(RdmaFixtures.roceWithoutAddress(host()), ROCE_SPEC).check("RdmaDevices");
 

@@ -99,6 +99,19 @@ class RdmaLinksJudgeTest {
     }
 
     @Test
+    void anAddressGidWhoseTypeCannotBeReadIsUnknownNotNoRoceV2Gid() {
+        // the sample's IPv4 GID with its gid_attrs/types entry unreadable (removed while the probe read the table)
+        RoceGid untyped = RoceGid.of(1, IPV4.gid(), null, null);
+
+        CheckResult result = verdict(rxe(), roce(List.of(LINK_LOCAL, untyped), 1500), null, Optional.empty());
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("GidTableUnreadable");
+        assertThat(result.message()).contains("the type of GID 1 (0000:0000:0000:0000:0000:ffff:c000:0201) cannot be read",
+                "/sys/class/infiniband/rxe0/ports/1/gid_attrs/types/<index>");
+    }
+
+    @Test
     void infinibandPortsNeedNoRoceGid() {
         CheckResult result = verdict(ib(NDR), hca(Optional.empty()), rdma("mlx5_0/1", null, null), Optional.empty());
 

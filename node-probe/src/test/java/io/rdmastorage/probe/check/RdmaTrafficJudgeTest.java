@@ -261,6 +261,19 @@ class RdmaTrafficJudgeTest {
         assertThat(result.message()).startsWith("mlx5_0/1 carried 400.0 MB/s (400,000 packets/s) on priority 3; storage TCP 0 B/s");
     }
 
+    @Test
+    void aMovingPortWhoseLinkLayerCannotBeReadIsNoCounterDeltaNotAPassedPriority() {
+        // the same bytes as the passing case, on a port whose link_layer sysfs did not show: RoCE or InfiniBand is unknown
+        Port unknown = new Port(MLX5.port(), "", MLX5.netdev());
+
+        CheckResult result = verdict(spec(3), window(ib(unknown, 0, 0), ib(unknown, 500_000_000, 2_000_000)), unknown);
+
+        assertThat(result.status()).isEqualTo(Status.UNKNOWN);
+        assertThat(result.reason()).isEqualTo("NoCounterDelta");
+        assertThat(result.message()).startsWith("mlx5_0/1: cannot tell whether its RDMA bytes had to ride priority 3: its "
+                + "link layer cannot be read (/sys/class/infiniband/mlx5_0/ports/1/link_layer)");
+    }
+
     /** ethtool -S prio3 bytes of the given netdevs: {@code bytes} each, tx and rx. */
     private static Consumer<CounterSnapshot.Builder> prio3(long bytes, String... netdevs) {
         return s -> {

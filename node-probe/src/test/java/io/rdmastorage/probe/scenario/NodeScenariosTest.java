@@ -85,6 +85,7 @@ class NodeScenariosTest {
             "gds-iommu-enabled,          GdsReady,      False, IommuEnabled",
             "gds-nvidia-fs-missing,      GdsReady,      False, NvidiaFsMissing",
             "gds-filesystem-unsupported, GdsReady,      False, FilesystemUnsupported",
+            "gds-acs-redirect,           GdsReady,      False, PcieAcsRedirect",
             "rdma-port-down,             RdmaDevices,   False, PortDown",
             "rdma-no-subnet-manager,     RdmaDevices,   False, PortDown",
             "ceph-async-rdma,            CephMessenger, False, ExperimentalRdmaMessenger"})

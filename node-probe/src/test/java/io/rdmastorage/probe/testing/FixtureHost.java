@@ -74,6 +74,18 @@ public final class FixtureHost {
         return this;
     }
 
+    /** Writes a binary host file, e.g. a PCI function's {@code config}. */
+    public FixtureHost bytes(String hostPath, byte[] content) {
+        Path p = path(hostPath);
+        try {
+            Files.createDirectories(p.getParent());
+            Files.write(p, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
     /** Writes a host file whose content is a recorded sample's body. */
     public FixtureHost sampleFile(String hostPath, String sample) {
         return file(hostPath, Samples.body(sample));

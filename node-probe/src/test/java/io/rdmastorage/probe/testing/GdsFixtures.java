@@ -1,5 +1,7 @@
 package io.rdmastorage.probe.testing;
 
+import java.util.List;
+
 /**
  * The GdsReady area of a fixture node (gpu-01): a stub {@code gdscheck -p}, nvidia-fs's
  * {@code /proc/driver/nvidia-fs/modules}, {@code /proc/kallsyms}, {@code /proc/cmdline},
@@ -9,7 +11,10 @@ package io.rdmastorage.probe.testing;
  * <p>The healthy node: nvidia_fs 2.27 loaded; nvme and nvme_rdma registered with it (their
  * GDS-enabled drivers export the nvfs hooks); IOMMU off ({@code intel_iommu=off}, no IOMMU groups);
  * GPFS served through dma-buf; compat mode forbidden in cufile.json; the GPU 0000:04:00.0 and mlx5_0
- * 0000:03:00.0 (and mlx5_1 0000:05:00.0) below the same PCIe switch, upstream port 0000:01:00.0.
+ * 0000:03:00.0 (and mlx5_1 0000:05:00.0) below the same PCIe switch, upstream port 0000:01:00.0, whose
+ * downstream ports 0000:02:01.0, 0000:02:00.0 and 0000:02:02.0 have ACS with nothing on (their
+ * configuration spaces are {@link PciConfigSpace}s laid out as a PLX switch port's: ACS at 0xf24, where
+ * NVIDIA/nccl#304's fix writes its Control register; the ACSCtl lines are that issue's).
  *
  * <p>What is recorded and what is constructed: the gdscheck outputs are recorded samples; the healthy
  * one is the recorded GDS 1.16 output with two rows changed to match this node (see
@@ -30,6 +35,12 @@ public final class GdsFixtures {
             + "\"requireIommuDisabled\":true,\"requireNicGpuSameSwitch\":true,\"forbidCompatMode\":true}}";
 
     public static final String GPU = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:01.0/0000:04:00.0";
+    /** The switch's downstream ports above the GPU, mlx5_0 and mlx5_1. */
+    public static final String GPU_PORT = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:01.0";
+    public static final String MLX5_0_PORT = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0";
+    public static final String MLX5_1_PORT = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:02.0";
+    static final String ACS_SAMPLE = "pcie/lspci-vvv-grep-acsctl_plx-switch-broken-and-working_setpci-f2a_nccl-issue304.txt";
+    private static final String PLX_ACS_CAP = "SrcValid+ TransBlk+ ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl+ DirectTrans+";
     public static final String MLX5_0 = RdmaFixtures.MLX5_0_PCI;
     public static final String MLX5_1 = RdmaFixtures.MLX5_1_PCI;
     /** The GPU of {@link #crossSwitch}: same root complex, another root port and switch than the HCAs. */
@@ -90,7 +101,37 @@ public final class GdsFixtures {
         host.file("/etc/cufile.json", cufileJson(false));
         pciFunction(host, GPU, "0x10de", "0x2335", "0x030200");
         RdmaFixtures.healthy(host);   // the HCAs whose PCIe place the topology check compares
+        for (String port : List.of(GPU_PORT, MLX5_0_PORT, MLX5_1_PORT)) {
+            host.bytes(port + "/config", switchPort(acsCtl(false)).bytes());
+        }
         return host;
+    }
+
+    /** ACS redirect on mlx5_0's switch port (nccl#304's broken state): GPU and mlx5_0 still share the switch. */
+    public static FixtureHost acsRedirect(FixtureHost host) {
+        healthy(host);
+        return host.bytes(MLX5_0_PORT + "/config", switchPort(acsCtl(true)).bytes());
+    }
+
+    /** The switch ports' config as a reader without CAP_SYS_ADMIN gets it: its first 64 bytes. */
+    public static FixtureHost acsUnreadable(FixtureHost host) {
+        healthy(host);
+        for (String port : List.of(GPU_PORT, MLX5_0_PORT, MLX5_1_PORT)) {
+            host.bytes(port + "/config", switchPort(acsCtl(false)).firstBytes(64));
+        }
+        return host;
+    }
+
+    /** nccl#304's ACSCtl line of the broken (ACS on) or the working state. */
+    static String acsCtl(boolean broken) {
+        String line = Samples.body(ACS_SAMPLE).lines().toList().get(broken ? 0 : 1);
+        return line.substring(line.indexOf(':') + 1).strip();
+    }
+
+    /** A PLX switch downstream port (PCI Express capability at 0x68, AER at 0x100, ACS at 0xf24). */
+    private static PciConfigSpace switchPort(String acsCtl) {
+        return PciConfigSpace.bridge(0x10b5, 0x8747).standard(0x68, 0x10).extended(0x100, 0x0001, 1)
+                .acs(0xf24, PLX_ACS_CAP, acsCtl);
     }
 
     /**

@@ -54,6 +54,7 @@ public final class NodeScenarios {
             Map.entry("gds-iommu-enabled", GdsFixtures::iommuEnabled),
             Map.entry("gds-nvidia-fs-missing", GdsFixtures::nvidiaFsMissing),
             Map.entry("gds-filesystem-unsupported", GdsFixtures::filesystemUnsupported),
+            Map.entry("gds-acs-redirect", GdsFixtures::acsRedirect),
             Map.entry("rdma-port-down", RdmaFixtures::portDown),
             Map.entry("rdma-no-subnet-manager", RdmaFixtures::portInit),
             Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma),

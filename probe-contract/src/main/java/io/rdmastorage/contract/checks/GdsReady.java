@@ -25,6 +25,8 @@ public final class GdsReady {
     public static final String COMPAT_MODE_ALLOWED = "CompatModeAllowed";
     public static final String CROSS_SWITCH_TOPOLOGY = "CrossSwitchTopology";
     public static final String TOPOLOGY_UNKNOWN = "TopologyUnknown";
+    public static final String PCIE_ACS_REDIRECT = "PcieAcsRedirect";
+    public static final String PCIE_ACS_UNREADABLE = "PcieAcsUnreadable";
     public static final String GDSCHECK_NOT_FOUND = "GdscheckNotFound";
     public static final String USERSPACE_RDMA_UNSUPPORTED = "UserspaceRdmaUnsupported";
     public static final String RDMA_DEVICES_NOT_CONFIGURED = "RdmaDevicesNotConfigured";
@@ -39,7 +41,8 @@ public final class GdsReady {
     public static final String GDS_READY = "GdsReady";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("GdsReady", "gds", Measurement.NODE_PROBE, List.of(
-            Reason.probe(GDS_READY, TRUE, "nvidia_fs loaded, IOMMU as required, filesystems served, topology as required"),
+            Reason.probe(GDS_READY, TRUE, "nvidia_fs loaded, IOMMU as required, filesystems served, topology (and no ACS "
+                    + "redirect between the pair) as required"),
             Reason.probe(GDSCHECK_NOT_FOUND, FALSE, UNKNOWN, "gdscheck is not installed (False when the profile has a gds section)"),
             Reason.probe(NVIDIA_FS_MISSING, FALSE, "the nvidia_fs module is not loaded"),
             Reason.probe(IOMMU_ENABLED, FALSE, "the IOMMU is on: GDS bounces through host memory"),
@@ -49,6 +52,9 @@ public final class GdsReady {
             Reason.probe(COMPAT_MODE_ALLOWED, FALSE, "cufile.json allows the silent POSIX fallback and forbidCompatMode is set"),
             Reason.probe(CROSS_SWITCH_TOPOLOGY, FALSE, "a GPU shares no PCIe switch with an RDMA NIC, or (with verifyDataPath) "
                     + "nvidia-fs counted its peer-to-peer DMA crossing the root complex"),
+            Reason.probe(PCIE_ACS_REDIRECT, FALSE, "requireNicGpuSameSwitch: a PCIe bridge between a GPU and an RDMA NIC "
+                    + "that share a switch has ACS P2P Request/Completion Redirect or Egress Control on (names the bridge and "
+                    + "the pair): their DMA goes up through the root complex"),
             Reason.probe(USERSPACE_RDMA_UNSUPPORTED, FALSE, "requireUserspaceRdma: gdscheck shows Userspace RDMA unsupported "
                     + "(libcufile_rdma not loaded)"),
             Reason.probe(RDMA_DEVICES_NOT_CONFIGURED, FALSE, "requireUserspaceRdma: gdscheck shows rdma devices Not configured "
@@ -60,7 +66,10 @@ public final class GdsReady {
                     + "served no read or write: the I/O went through compat mode"),
             Reason.probe(IOMMU_STATE_UNKNOWN, UNKNOWN, "the IOMMU state cannot be told from gdscheck, sysfs or the kernel command line"),
             Reason.probe(BACKEND_REGISTRATION_UNKNOWN, UNKNOWN, "whether the storage driver registered with nvidia-fs cannot be told"),
-            Reason.probe(TOPOLOGY_UNKNOWN, UNKNOWN, "the GPUs' and NICs' PCIe paths cannot be read"),
+            Reason.probe(TOPOLOGY_UNKNOWN, UNKNOWN, "the GPUs' and NICs' PCIe paths cannot be read, or a GPU shares no "
+                    + "switch with the NICs found while a NIC rdma.devices names is not there"),
+            Reason.probe(PCIE_ACS_UNREADABLE, UNKNOWN, "requireNicGpuSameSwitch: the ACS control of a bridge between a GPU and "
+                    + "a NIC cannot be read (a reader without CAP_SYS_ADMIN gets only the first 64 bytes of its config)"),
             Reason.probe(USERSPACE_RDMA_UNKNOWN, UNKNOWN, "requireUserspaceRdma: gdscheck -p printed no Userspace RDMA rows"),
             Reason.probe(IO_STATS_DISABLED, UNKNOWN, "verifyDataPath: nvidia-fs counts no reads or writes (rw_stats_enabled=0), "
                     + "so the data path cannot be told"),

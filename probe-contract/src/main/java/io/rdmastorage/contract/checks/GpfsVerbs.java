@@ -23,6 +23,7 @@ public final class GpfsVerbs {
     public static final String VERBS_RDMA_SEND_DISABLED = "VerbsRdmaSendDisabled";
     public static final String PAGEPOOL_TOO_SMALL = "PagepoolTooSmall";
     public static final String VERBS_RDMA_CM_DISABLED = "VerbsRdmaCmDisabled";
+    public static final String LINK_LAYER_UNKNOWN = "LinkLayerUnknown";
     public static final String RDMA_IN_USE = "RdmaInUse";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("GpfsVerbs", "gpfs", Measurement.NODE_PROBE, List.of(
@@ -35,6 +36,8 @@ public final class GpfsVerbs {
             Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off"),
             Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool"),
             Reason.probe(VERBS_RDMA_CM_DISABLED, FALSE, "verbsPorts on RoCE (link layer Ethernet) but verbsRdmaCm is off: GPFS needs RDMA CM on Ethernet"),
+            Reason.probe(LINK_LAYER_UNKNOWN, UNKNOWN, "verbsRdmaCm is off and a verbsPort's sysfs link_layer cannot be read "
+                    + "(or the port is not there), with no peer connected over RDMA to show the ports work: RoCE or InfiniBand cannot be told"),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "mmgetstate says active but a daemon command (mmdiag, mmfsadm) "
                     + "exits with an error")),
             Optional.of(PrinterColumn.conditionStatus("GPFS", "GpfsVerbs")));

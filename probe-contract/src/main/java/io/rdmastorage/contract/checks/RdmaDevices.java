@@ -45,7 +45,8 @@ public final class RdmaDevices {
             Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low"),
             Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed"),
             Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID with an IP address on its netdev or a VLAN, macvlan or bond over it: \"Failed to modify QP to RTR\""),
-            Reason.probe(GID_TABLE_UNREADABLE, UNKNOWN, "a RoCE port has no gids/ directory in sysfs: its GID table is unknown, not empty"),
+            Reason.probe(GID_TABLE_UNREADABLE, UNKNOWN, "a RoCE port has no gids/ directory in sysfs, or a GID carrying an "
+                    + "address has no readable gid_attrs/types entry: its GID table is unknown, not empty or without RoCE v2"),
             Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU, or the MTU of the netdev that carries its storage (a VLAN over the port's netdev included), is below rdma.minMtu"),
             Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
             Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),

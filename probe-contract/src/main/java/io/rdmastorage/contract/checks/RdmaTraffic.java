@@ -37,7 +37,8 @@ public final class RdmaTraffic {
             Reason.probe(NO_STORAGE_TRAFFIC, UNKNOWN, "nothing moved in the window (RDMA below minRdmaPacketsPerSecond, TCP "
                     + "within its allowance): an idle node proves nothing; probe while storage I/O runs"),
             Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter the verdict needs is absent, at its maximum (a saturated "
-                    + "legacy IB counter) or went backwards between the two samples: no delta, never a computed number")),
+                    + "legacy IB counter) or went backwards between the two samples: no delta, never a computed number; or, with "
+                    + "priority, a moving port's link layer cannot be read, so whether its priority counters count is unknown")),
             // no column of its own: `kubectl get rdmastoragenode` keeps its width (READY covers it)
             Optional.empty());
 
