@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         Set<Pod> pods = context.getSecondaryResources(Pod.class);
         String podName = AcceptancePods.podName(run);
         Optional<Pod> cached = AcceptancePlanner.named(pods, podName);
-        boolean running = status != null && AcceptanceReasons.PHASE_RUNNING.equals(status.getPhase());
+        boolean running = status != null && Reasons.Acceptance.PHASE_RUNNING.equals(status.getPhase());
         boolean ended = running && (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null)
                 && endedMeanwhile(client, run);
         Optional<Pod> listed = Optional.empty();

@@ -8,7 +8,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.UnknownCause;
 import io.rdmastorage.operator.verdict.VerdictChange;

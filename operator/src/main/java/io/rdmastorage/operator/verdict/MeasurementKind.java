@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Measurement;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.status.Reasons;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -20,7 +21,7 @@ class AcceptanceReasonsReadmeTest {
         int start = readme.indexOf("### Acceptance");
         String section = readme.substring(start, readme.indexOf("\n### ", start + 1));
         Set<String> values = new LinkedHashSet<>();
-        for (Field f : AcceptanceReasons.class.getFields()) {
+        for (Field f : Reasons.Acceptance.class.getFields()) {
             if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
                 values.add((String) f.get(null));
             }

@@ -8,7 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
-import io.rdmastorage.operator.verdict.Reasons;
+import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Promtool;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

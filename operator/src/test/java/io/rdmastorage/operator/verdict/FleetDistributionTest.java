@@ -10,6 +10,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
+import io.rdmastorage.operator.status.Conditions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import java.nio.file.Path;
 import java.time.Duration;
