@@ -12,6 +12,7 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.latency.Peer;
+import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.status.Conditions;
@@ -44,7 +45,8 @@ import java.util.Set;
  * deleting the pod is what stops the probe, and the probe disconnects what it connected on its way
  * out.</li>
  * </ul>
- * A finished run is never run again: its status is its record.
+ * The run is a measurement of one round ({@link AcceptanceRunKind}), by the {@link Lifecycle} every
+ * kind shares: a finished run is harvested and never due again; its status is its record.
  */
 final class AcceptancePlanner {
 
@@ -57,15 +59,17 @@ final class AcceptancePlanner {
             .comparing((RdmaStorageAcceptance r) -> Objects.requireNonNullElse(r.getMetadata().getCreationTimestamp(), ""))
             .thenComparing(r -> r.getMetadata().getName());
 
+    private static final AcceptanceRunKind KIND = AcceptanceRunKind.KIND;
+
     private AcceptancePlanner() {
     }
 
     static AcceptancePlan plan(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
-        RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
-        if (finished(previous)) {
+        if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
             return AcceptancePlan.status(null, AcceptancePlan.Step.FINISHED_BEFORE, null, null);
         }
+        RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
         AcceptanceSpecDocument document;
         try {
             document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
@@ -124,7 +128,7 @@ final class AcceptancePlanner {
         Set<String> nodes = nodes(run);
         Optional<RdmaStorageAcceptance> before = snapshot.runs().stream()
                 .filter(other -> nodes(other).stream().anyMatch(nodes::contains))
-                .filter(other -> other.getStatus() == null || !finished(other.getStatus()))
+                .filter(other -> !AcceptanceRunKind.finished(other.getStatus()))
                 .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
@@ -314,10 +318,6 @@ final class AcceptancePlanner {
         Set<String> nodes = new HashSet<>(AcceptanceTarget.of(run.getSpec()).map(AcceptanceTarget::otherNodes).orElse(Set.of()));
         nodes.add(run.getSpec().getNodeName());
         return Set.copyOf(nodes);
-    }
-
-    static boolean finished(RdmaStorageAcceptanceStatus status) {
-        return Reasons.Acceptance.SUCCEEDED.equals(status.getPhase()) || Reasons.Acceptance.FAILED.equals(status.getPhase());
     }
 
     private static RdmaStorageAcceptanceStatus base(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous, String phase) {

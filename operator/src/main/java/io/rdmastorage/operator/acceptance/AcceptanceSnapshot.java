@@ -34,7 +34,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
-        if (status != null && AcceptancePlanner.finished(status)) {
+        if (AcceptanceRunKind.finished(status)) {
             return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of());
         }
         KubernetesClient client = context.getClient();
@@ -67,7 +67,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         // a list by name, not a get: the operator's RBAC has list for this kind, and needs no more
         List<RdmaStorageAcceptance> latest = client.resources(RdmaStorageAcceptance.class)
                 .withField("metadata.name", run.getMetadata().getName()).list().getItems();
-        return latest.isEmpty() || latest.get(0).getStatus() != null && AcceptancePlanner.finished(latest.get(0).getStatus());
+        return latest.isEmpty() || AcceptanceRunKind.finished(latest.get(0).getStatus());
     }
 
     /** Another run by name, from the cache. */

@@ -29,7 +29,7 @@ import java.util.Optional;
  * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
  * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
- * not make a node without Ceph NotReady). Each condition type belongs to one {@link MeasurementKind}:
+ * not make a node without Ceph NotReady). Each condition type belongs to one {@link VerdictPart}:
  * a status built from one kind's measurement carries every other kind's types as their
  * placeholders, and {@link #merge} keeps the stored measurement (and its facts) in their place.
  */
@@ -68,7 +68,7 @@ public final class NodeVerdicts {
                                                      ProbeReport report, Instant finishedAt) {
         Map<String, Condition> probed = new LinkedHashMap<>();
         Map<String, JsonNode> details = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
+        for (String type : kindTypes(spec, VerdictPart.NODE_PROBE)) {
             Optional<ProbeReport.Check> check = report.check(type);
             if (check.isEmpty()) {
                 probed.put(type, notReported(type, pod, generation, finishedAt));
@@ -80,7 +80,7 @@ public final class NodeVerdicts {
                 details.put(type, c.details());
             }
         }
-        RdmaStorageNodeStatus status = status(compose(spec, MeasurementKind.NODE_PROBE, probed, List.of(), generation,
+        RdmaStorageNodeStatus status = status(compose(spec, VerdictPart.NODE_PROBE, probed, List.of(), generation,
                 finishedAt), generation, finishedAt);
         status.setLastProbeTime(Timestamps.format(finishedAt));
         status.setProbePod(pod.name());
@@ -163,7 +163,7 @@ public final class NodeVerdicts {
         List<Condition> checks = checksOf(status.getConditions());
         for (int i = 0; i < checks.size(); i++) {
             // another kind's conditions are dated by its own measurement
-            if (MeasurementKind.NODE_PROBE.owns(checks.get(i).getType())) {
+            if (VerdictPart.NODE_PROBE.owns(checks.get(i).getType())) {
                 checks.set(i, Conditions.expired(checks.get(i), message, now));
             }
         }
@@ -190,7 +190,7 @@ public final class NodeVerdicts {
         List<Condition> checks = checksOf(next.getConditions());
         Map<String, Condition> stored = previous == null ? Map.of() : Conditions.byType(previous.getConditions());
         for (int i = 0; i < checks.size(); i++) {
-            MeasurementKind kind = MeasurementKind.of(checks.get(i).getType());
+            VerdictPart kind = VerdictPart.of(checks.get(i).getType());
             Condition measured = stored.get(checks.get(i).getType());
             if (kind.isPlaceholder(checks.get(i)) && measured != null && !kind.isPlaceholder(measured)) {
                 checks.set(i, measured);
@@ -208,7 +208,7 @@ public final class NodeVerdicts {
 
     /**
      * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
-     * measurement ({@link MeasurementKind#PAIR_PROBE}), and {@code Ready} worked out again; the node's
+     * measurement ({@link VerdictPart#PAIR_PROBE}), and {@code Ready} worked out again; the node's
      * own probe results stay as they are, in the profile's order. A check not probed yet is its kind's
      * placeholder. Pass the result through {@link #merge}.
      *
@@ -218,7 +218,7 @@ public final class NodeVerdicts {
                                                     Condition verbsLatency, LatencyResult latency, long generation,
                                                     Instant at) {
         RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
-        List<Condition> checks = compose(spec, MeasurementKind.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
+        List<Condition> checks = compose(spec, VerdictPart.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
                 next.getConditions(), generation, at);
         next.setConditions(withReady(checks, next.getObservedGeneration() == null ? generation
                 : next.getObservedGeneration(), at));
@@ -230,10 +230,10 @@ public final class NodeVerdicts {
     private static RdmaStorageNodeStatus allUnknown(RdmaStorageProfileSpec spec, String reason, String message,
                                                     long generation, Instant at) {
         Map<String, Condition> unknown = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
+        for (String type : kindTypes(spec, VerdictPart.NODE_PROBE)) {
             unknown.put(type, Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
         }
-        return status(compose(spec, MeasurementKind.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
+        return status(compose(spec, VerdictPart.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
     }
 
     /**
@@ -241,21 +241,21 @@ public final class NodeVerdicts {
      * {@code measured}, every other kind's as {@code stored} holds them, and the placeholder of any
      * type that has neither.
      */
-    private static List<Condition> compose(RdmaStorageProfileSpec spec, MeasurementKind kind,
+    private static List<Condition> compose(RdmaStorageProfileSpec spec, VerdictPart kind,
                                            Map<String, Condition> measured, List<Condition> stored, long generation,
                                            Instant at) {
         Map<String, Condition> storedByType = Conditions.byType(stored);
         List<String> expected = CheckTypes.expected(spec);
         List<Condition> checks = new ArrayList<>(expected.size());
         for (String type : expected) {
-            MeasurementKind owner = MeasurementKind.of(type);
+            VerdictPart owner = VerdictPart.of(type);
             Condition c = owner == kind ? measured.get(type) : storedByType.get(type);
             checks.add(c != null ? c : owner.placeholder(type, generation, at));
         }
         return checks;
     }
 
-    private static List<String> kindTypes(RdmaStorageProfileSpec spec, MeasurementKind kind) {
+    private static List<String> kindTypes(RdmaStorageProfileSpec spec, VerdictPart kind) {
         return CheckTypes.expected(spec).stream().filter(kind::owns).toList();
     }
 
@@ -332,7 +332,7 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));
-        for (MeasurementKind kind : MeasurementKind.values()) {
+        for (VerdictPart kind : VerdictPart.values()) {
             kind.copyFacts(s, c);
         }
         return c;

@@ -398,7 +398,7 @@ class NodeVerdictsTest {
     static void assertAllUnknown(RdmaStorageNodeStatus s, String reason) {
         assertThat(s.getConditions()).isNotEmpty().allSatisfy(c -> {
             assertThat(c.getStatus()).as(c.toString()).isEqualTo("Unknown");
-            if (MeasurementKind.NODE_PROBE.owns(c.getType())) {
+            if (VerdictPart.NODE_PROBE.owns(c.getType())) {
                 assertThat(c.getReason()).as(c.toString()).isEqualTo(reason);
             }
         });
