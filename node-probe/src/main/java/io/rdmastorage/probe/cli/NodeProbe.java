@@ -4,6 +4,7 @@ import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.check.CheckRunner;
 import io.rdmastorage.probe.check.Checks;
@@ -15,7 +16,6 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.report.ReportText;
-import io.rdmastorage.contract.spec.SpecReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -89,8 +89,7 @@ public final class NodeProbe {
         Instant now = Instant.now();
         ProbeSpec spec = readSpec(cli.spec(), stdin);
         HostRoot host = hostRoot(cli);
-        ToolRunner tools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
-        ProbeContext context = new ProbeContext(host, tools, spec, cli.spec().isEmpty(), nodeName(cli, host), now);
+        ProbeContext context = new ProbeContext(host, hostTools(cli, host), spec, cli.spec().isEmpty(), nodeName(cli, host), now);
         return new Invocation(context, startNanos);
     }
 
@@ -135,6 +134,11 @@ public final class NodeProbe {
             throw new UsageException("--host-root: " + Rules.show(cli.hostRoot()) + " is not a directory");
         }
         return new HostRoot(root);
+    }
+
+    /** Runs the host's tools as {@code --exec-mode}, {@code --tool} and {@code --tool-timeout} say. */
+    static ToolRunner hostTools(CliArguments cli, HostRoot host) {
+        return new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
     }
 
     static String specText(String source, InputStream stdin) throws UsageException, IOException {
