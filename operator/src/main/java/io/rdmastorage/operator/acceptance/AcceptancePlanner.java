@@ -67,6 +67,7 @@ final class AcceptancePlanner {
     static AcceptancePlan plan(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
         if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
+            // harvested: a run of one round is never due again, only its gauges come back
             return AcceptancePlan.status(null, AcceptancePlan.Step.FINISHED_BEFORE, null, null);
         }
         RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
@@ -233,7 +234,8 @@ final class AcceptancePlanner {
                 result.fioVersion(), result.startedAt(), rows, result.disconnected());
         ConfigMap record = AcceptancePods.report(run, AcceptanceMarkdown.markdown(run, document, shown, verdict), config);
         boolean complete = result.complete();
-        RdmaStorageAcceptanceStatus status = base(run, previous, complete ? Reasons.Acceptance.SUCCEEDED : Reasons.Acceptance.FAILED);
+        RdmaStorageAcceptanceStatus status = base(run, previous,
+                complete ? Reasons.Acceptance.SUCCEEDED : Reasons.Acceptance.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
@@ -341,12 +343,13 @@ final class AcceptancePlanner {
         long generation = run.getMetadata().getGeneration() == null ? 0 : run.getMetadata().getGeneration();
         Condition complete = Conditions.of(Reasons.Acceptance.COMPLETE, completeStatus, completeReason, completeMessage,
                 generation, now);
+        boolean ended = completeStatus.equals(Conditions.FALSE) && !Reasons.Acceptance.RUNNING.equals(completeReason)
+                && !Reasons.Acceptance.WAITING_FOR_NODE.equals(completeReason);
         Condition effective = verdict == null
                 ? Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
-                        "no measurement yet" + (completeStatus.equals(Conditions.FALSE) && !Reasons.Acceptance.RUNNING.equals(completeReason)
-                                && !Reasons.Acceptance.WAITING_FOR_NODE.equals(completeReason) ? " (the run ended " + completeReason + ")" : ""),
-                        generation, now)
-                : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(), generation, now);
+                        "no measurement yet" + (ended ? " (the run ended " + completeReason + ")" : ""), generation, now)
+                : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(),
+                        generation, now);
         return Conditions.merge(previous.getConditions(), List.of(complete, effective), now, generation);
     }
 

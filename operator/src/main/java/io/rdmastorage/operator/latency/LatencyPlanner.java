@@ -27,7 +27,8 @@ import java.util.Set;
  * here → the client's report; when that says the peer could not be reached (or the server never
  * served), a second attempt against the next peer; then the verdict ({@link LatencyVerdicts}) and
  * the round's pods are deleted. Due, leftovers and expiry follow {@link Lifecycle} for the pair's kind
- * ({@link PairProbeKind}), as for the node's own probe: at once for a new node or spec, then every interval. Pure, so every rule is unit-tested.
+ * ({@link PairProbeKind}), as for the node's own probe: at once for a new node or spec, then every
+ * interval. Pure, so every rule is unit-tested.
  */
 public final class LatencyPlanner {
 
@@ -59,8 +60,8 @@ public final class LatencyPlanner {
         if (!rounds.current().isEmpty()) {
             return inFlight(node, rounds.current(), peers, liveNodes, generation, settings, now, deletes);
         }
-        Optional<LatencyVerdicts.Part> expired = Lifecycle.toExpire(last, now)
-                ? Optional.of(new LatencyVerdicts.Part(LatencyVerdicts.expired(stored.orElseThrow(), measured,
+        Optional<LatencyVerdicts.Decision> expired = Lifecycle.toExpire(last, now)
+                ? Optional.of(new LatencyVerdicts.Decision(LatencyVerdicts.expired(stored.orElseThrow(), measured,
                         settings.expiry(), now), measured))
                 : Optional.empty();
         Instant wakeAt = Lifecycle.expiryToWakeFor(last, now).orElse(null);
@@ -75,7 +76,7 @@ public final class LatencyPlanner {
         }
         if (peers.isEmpty()) {
             // written once per generation; a node joining reconciles the profile and finds a peer
-            Optional<LatencyVerdicts.Part> verdict = saysNoPeer && last.sameGeneration()
+            Optional<LatencyVerdicts.Decision> verdict = saysNoPeer && last.sameGeneration()
                     ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, last.round() + 1, generation, now));
             return new LatencyPlan(node, verdict, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
         }

@@ -219,7 +219,7 @@ final class ProfilePlanner {
         for (LatencyPlan plan : rounds.plans()) {
             NodeDraft draft = drafts.get(plan.node());
             if (plan.verdict().isPresent()) {
-                LatencyVerdicts.Part v = plan.verdict().get();
+                LatencyVerdicts.Decision v = plan.verdict().get();
                 draft.write(NodeVerdicts.withLatency(profile.getSpec(), draft.status, v.condition(), v.result(),
                         generation, now), plan.deletes());
             } else {
