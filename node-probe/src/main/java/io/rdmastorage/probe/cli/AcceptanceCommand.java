@@ -1,7 +1,6 @@
 package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
-import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
 import io.rdmastorage.probe.acceptance.AcceptanceTarget;
@@ -34,12 +33,7 @@ final class AcceptanceCommand {
     static int run(CliArguments cli, InputStream stdin, PrintStream out) throws UsageException, IOException {
         long startNanos = System.nanoTime();
         Instant startedAt = Instant.now();
-        AcceptanceSpec spec;
-        try {
-            spec = SpecReader.readAcceptance(NodeProbe.specText(cli.spec().orElseThrow(), stdin));
-        } catch (InvalidSpecException e) {
-            throw new UsageException("invalid spec: " + e.getMessage());
-        }
+        AcceptanceSpec spec = NodeProbe.readSpec(cli.spec().orElseThrow(), stdin, SpecReader::readAcceptance);
         HostRoot host = NodeProbe.hostRoot(cli);
         return measure(cli, host, AcceptanceTarget.of(spec, tools(cli, host)), startedAt, startNanos, out);
     }

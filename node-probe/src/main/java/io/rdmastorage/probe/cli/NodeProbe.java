@@ -106,18 +106,24 @@ public final class NodeProbe {
     }
 
     private static ProbeSpec readSpec(Optional<String> source, InputStream stdin) throws UsageException, IOException {
-        if (source.isEmpty()) {
-            return ProbeSpec.discover();
-        }
-        String json = specText(source.get(), stdin);
+        return source.isEmpty() ? ProbeSpec.discover() : readSpec(source.get(), stdin, SpecReader::read);
+    }
+
+    /** How a command reads its spec document: one of the contract's {@code SpecReader} methods. */
+    interface SpecParser<T> {
+        T parse(String json) throws InvalidSpecException;
+    }
+
+    /** The --spec document read by the contract's rules; a document they refuse is bad usage (exit 2). */
+    static <T> T readSpec(String source, InputStream stdin, SpecParser<T> parser) throws UsageException, IOException {
+        String json = specText(source, stdin);
         try {
-            return SpecReader.read(json);
+            return parser.parse(json);
         } catch (InvalidSpecException e) {
             throw new UsageException("invalid spec: " + e.getMessage());
         }
     }
 
-    /** The --spec document: a file, or stdin for "-". */
     /** The document to {@code --output} (the pod's termination message) if given, and {@code shown} to stdout. */
     static void emit(CliArguments cli, String document, String shown, PrintStream out) throws IOException {
         if (cli.output().isPresent()) {
@@ -141,7 +147,8 @@ public final class NodeProbe {
         return new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
     }
 
-    static String specText(String source, InputStream stdin) throws UsageException, IOException {
+    /** The --spec document: a file, or stdin for "-". */
+    private static String specText(String source, InputStream stdin) throws UsageException, IOException {
         if (source.equals("-")) {
             return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
         }

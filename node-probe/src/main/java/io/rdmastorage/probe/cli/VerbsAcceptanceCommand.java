@@ -2,7 +2,6 @@ package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.acceptance.VerbsWorkload;
 import io.rdmastorage.contract.json.Json;
-import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.probe.acceptance.VerbsAcceptanceServer;
@@ -31,12 +30,7 @@ final class VerbsAcceptanceCommand {
     static int run(CliArguments cli, InputStream stdin, PrintStream out) throws UsageException, IOException {
         long startNanos = System.nanoTime();
         Instant startedAt = Instant.now();
-        VerbsAcceptanceSpec spec;
-        try {
-            spec = SpecReader.readVerbsAcceptance(NodeProbe.specText(cli.spec().orElseThrow(), stdin));
-        } catch (InvalidSpecException e) {
-            throw new UsageException("invalid spec: " + e.getMessage());
-        }
+        VerbsAcceptanceSpec spec = NodeProbe.readSpec(cli.spec().orElseThrow(), stdin, SpecReader::readVerbsAcceptance);
         HostRoot host = NodeProbe.hostRoot(cli);
         if (!cli.command().equals(CliArguments.ACCEPTANCE_SERVER)) {
             return AcceptanceCommand.measure(cli, host, new VerbsPeer(AcceptanceCommand.tools(cli, host), spec,

@@ -255,7 +255,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 markings.remove(name, node);
             }
         }
-        context.getClient().configMaps().inNamespace(config.namespace()).withName(ProbeSpecConfigMap.name(name)).delete();
+        writes.deleteConfigMap(config.namespace(), ProbeSpecConfigMap.name(name));
         metrics.removeProfile(name);
         LOG.info("profile {} deleted: its probe pods, verdicts and node markings are removed", name);
         return DeleteControl.defaultDelete();

@@ -68,7 +68,7 @@ public final class NodeVerdicts {
                                                      ProbeReport report, Instant finishedAt) {
         Map<String, Condition> probed = new LinkedHashMap<>();
         Map<String, JsonNode> details = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, VerdictPart.NODE_PROBE)) {
+        for (String type : partTypes(spec, VerdictPart.NODE_PROBE)) {
             Optional<ProbeReport.Check> check = report.check(type);
             if (check.isEmpty()) {
                 probed.put(type, notReported(type, pod, generation, finishedAt));
@@ -190,11 +190,11 @@ public final class NodeVerdicts {
         List<Condition> checks = checksOf(next.getConditions());
         Map<String, Condition> stored = previous == null ? Map.of() : Conditions.byType(previous.getConditions());
         for (int i = 0; i < checks.size(); i++) {
-            VerdictPart kind = VerdictPart.of(checks.get(i).getType());
+            VerdictPart part = VerdictPart.of(checks.get(i).getType());
             Condition measured = stored.get(checks.get(i).getType());
-            if (kind.isPlaceholder(checks.get(i)) && measured != null && !kind.isPlaceholder(measured)) {
+            if (part.isPlaceholder(checks.get(i)) && measured != null && !part.isPlaceholder(measured)) {
                 checks.set(i, measured);
-                kind.copyFacts(previous, merged);
+                part.copyFacts(previous, merged);
             }
         }
         List<Condition> conditions = withReady(checks, generation, now);
@@ -230,18 +230,18 @@ public final class NodeVerdicts {
     private static RdmaStorageNodeStatus allUnknown(RdmaStorageProfileSpec spec, String reason, String message,
                                                     long generation, Instant at) {
         Map<String, Condition> unknown = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, VerdictPart.NODE_PROBE)) {
+        for (String type : partTypes(spec, VerdictPart.NODE_PROBE)) {
             unknown.put(type, Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
         }
         return status(compose(spec, VerdictPart.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
     }
 
     /**
-     * The checks the profile asks for, in its order, after {@code kind} measured: its types from
-     * {@code measured}, every other kind's as {@code stored} holds them, and the placeholder of any
+     * The checks the profile asks for, in its order, after {@code part}'s kind measured: its types from
+     * {@code measured}, every other part's as {@code stored} holds them, and the placeholder of any
      * type that has neither.
      */
-    private static List<Condition> compose(RdmaStorageProfileSpec spec, VerdictPart kind,
+    private static List<Condition> compose(RdmaStorageProfileSpec spec, VerdictPart part,
                                            Map<String, Condition> measured, List<Condition> stored, long generation,
                                            Instant at) {
         Map<String, Condition> storedByType = Conditions.byType(stored);
@@ -249,14 +249,14 @@ public final class NodeVerdicts {
         List<Condition> checks = new ArrayList<>(expected.size());
         for (String type : expected) {
             VerdictPart owner = VerdictPart.of(type);
-            Condition c = owner == kind ? measured.get(type) : storedByType.get(type);
+            Condition c = owner == part ? measured.get(type) : storedByType.get(type);
             checks.add(c != null ? c : owner.placeholder(type, generation, at));
         }
         return checks;
     }
 
-    private static List<String> kindTypes(RdmaStorageProfileSpec spec, VerdictPart kind) {
-        return CheckTypes.expected(spec).stream().filter(kind::owns).toList();
+    private static List<String> partTypes(RdmaStorageProfileSpec spec, VerdictPart part) {
+        return CheckTypes.expected(spec).stream().filter(part::owns).toList();
     }
 
     private static RdmaStorageNodeStatus status(List<Condition> checks, long generation, Instant at) {
@@ -332,8 +332,8 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));
-        for (VerdictPart kind : VerdictPart.values()) {
-            kind.copyFacts(s, c);
+        for (VerdictPart part : VerdictPart.values()) {
+            part.copyFacts(s, c);
         }
         return c;
     }
