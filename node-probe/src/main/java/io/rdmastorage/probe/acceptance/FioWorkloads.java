@@ -78,7 +78,7 @@ final class FioWorkloads {
     }
 
     private static String problem(ToolResult fio, Optional<FioJson.Run> parsed) {
-        if (fio.outcome() == ToolResult.Outcome.NOT_FOUND) {
+        if (fio.ending() == ToolResult.Ending.NOT_FOUND) {
             return "fio not found in the probe image; install it there or point node-probe at it with --tool fio=PATH";
         }
         if (parsed.isPresent() && parsed.get().error() != 0) {

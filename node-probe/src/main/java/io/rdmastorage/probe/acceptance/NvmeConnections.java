@@ -1,8 +1,8 @@
 package io.rdmastorage.probe.acceptance;
 
 import io.rdmastorage.contract.spec.ProbeSpec;
-import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.NvmeController;
@@ -26,8 +26,8 @@ public final class NvmeConnections implements AutoCloseable {
     public record Connected(NvmeController controller) {
     }
 
-    /** What connecting gave: the new controller, or why there is none. */
-    public record Outcome(Optional<Connected> connected, String problem) {
+    /** What an attempt to connect gave: the new controller, or why there is none. */
+    public record Attempt(Optional<Connected> connected, String problem) {
     }
 
     private final HostRoot host;
@@ -47,7 +47,7 @@ public final class NvmeConnections implements AutoCloseable {
      * {@code nvme connect -t TRANSPORT -a ADDRESS -s PORT -n NQN}, then the controller that appeared
      * for it: one that was not there before, of this transport, subsystem and address.
      */
-    public synchronized Outcome connect(ProbeSpec.Target target, String transport) {
+    public synchronized Attempt connect(ProbeSpec.Target target, String transport) {
         Set<String> before = names(NvmeControllers.list(host));
         ToolResult result = hostTools.run("nvme", "connect", "-t", transport, "-a", target.address(),
                 "-s", Integer.toString(target.port()), "-n", target.nqn());
@@ -58,11 +58,11 @@ public final class NvmeConnections implements AutoCloseable {
                 .toList();
         created.forEach(c -> ours.add(c.name()));
         if (created.isEmpty()) {
-            return new Outcome(Optional.empty(), result.succeeded()
+            return new Attempt(Optional.empty(), result.succeeded()
                     ? "'" + result.command() + "' succeeded but no new " + transport + " controller for " + target + " appeared"
                     : result.problem());
         }
-        return new Outcome(Optional.of(new Connected(created.get(0))), "");
+        return new Attempt(Optional.of(new Connected(created.get(0))), "");
     }
 
     /** Disconnects a controller this run connected; any other name is refused. */

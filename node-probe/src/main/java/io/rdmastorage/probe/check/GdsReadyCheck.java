@@ -2,9 +2,9 @@ package io.rdmastorage.probe.check;
 
 import static io.rdmastorage.contract.checks.GdsReady.*;
 
-import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.InventoryFact;
+import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
@@ -158,7 +158,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         HostRoot host = context.host();
         ProbeSpec.Gds gds = context.spec().gds() != null ? context.spec().gds() : DEFAULTS;
         ToolResult run = context.tools().run("gdscheck", "-p");
-        if (run.outcome() == ToolResult.Outcome.NOT_FOUND) {
+        if (run.ending() == ToolResult.Ending.NOT_FOUND) {
             run = context.tools().run("gdscheck.py", "-p");
         }
         boolean backendRequired = BACKENDS.stream().anyMatch(b -> gds.filesystems().contains(b.filesystem()));
@@ -188,7 +188,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
         ProbeSpec.Gds gds = required ? spec.gds() : DEFAULTS;
         ToolResult result = facts.gdscheck();
         Details none = new Details();
-        if (result.outcome() == ToolResult.Outcome.NOT_FOUND) {
+        if (result.ending() == ToolResult.Ending.NOT_FOUND) {
             return Judgement.only(Finding.of(required ? Status.FALSE : Status.UNKNOWN, GDSCHECK_NOT_FOUND,
                     "gdscheck is not installed (looked in /usr/local/cuda/gds/tools, /usr/local/cuda-*/gds/tools "
                             + "and PATH), so GDS cannot be verified. Install the GDS tools (package gds-tools-<cuda "
@@ -211,7 +211,7 @@ public final class GdsReadyCheck extends FactsCheck<GdsReadyCheck.Facts> {
     /** The GDS and nvidia_fs versions gdscheck prints; no gdscheck is GDS not installed. */
     @Override
     protected void inventory(Facts facts, Inventory into) {
-        if (facts.gdscheck().outcome() == ToolResult.Outcome.NOT_FOUND) {
+        if (facts.gdscheck().ending() == ToolResult.Ending.NOT_FOUND) {
             into.notInstalled(InventoryFact.GDS);
             return;
         }

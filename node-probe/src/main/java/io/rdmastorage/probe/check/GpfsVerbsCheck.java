@@ -11,8 +11,6 @@ import io.rdmastorage.contract.spec.DevicePort;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.probe.host.ToolResult;
-import io.rdmastorage.probe.ports.PortView;
-import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.GpfsClusterNode;
 import io.rdmastorage.probe.parse.GpfsConfig;
@@ -23,6 +21,8 @@ import io.rdmastorage.probe.parse.MmdiagVersion;
 import io.rdmastorage.probe.parse.MmfsLogVerbsErrors;
 import io.rdmastorage.probe.parse.VerbsConnections;
 import io.rdmastorage.probe.parse.VerbsStatus;
+import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.RdmaPort;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -173,7 +173,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
      */
     @Override
     protected void inventory(Facts facts, Inventory into) {
-        if (facts.state().outcome() == ToolResult.Outcome.NOT_FOUND) {
+        if (facts.state().ending() == ToolResult.Ending.NOT_FOUND) {
             into.notInstalled(InventoryFact.GPFS_VERSION);
             return;
         }
@@ -248,7 +248,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         Judgement judgement() {
             ToolResult stateRun = facts.state();
             if (!stateRun.succeeded()) {
-                return Judgement.only(ToolFindings.cannotTell(stateRun, required, stateRun.outcome() == ToolResult.Outcome.NOT_FOUND
+                return Judgement.only(ToolFindings.cannotTell(stateRun, required, stateRun.ending() == ToolResult.Ending.NOT_FOUND
                         ? "IBM Storage Scale (GPFS) is not installed here: install it, name a non-standard install with "
                                 + "--tool mmgetstate=PATH, or keep this node out of the profile with its nodeSelector"
                         : "Run `/usr/lpp/mmfs/bin/mmgetstate -Y` on the node to see why"), details);

@@ -1,6 +1,5 @@
 package io.rdmastorage.probe.check;
 
-import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.probe.host.ToolResult;
@@ -20,12 +19,12 @@ public final class ToolFindings {
      * @param fix       what an administrator should do, ending the message
      */
     public static Finding cannotTell(ToolResult result, boolean required, String fix) {
-        String reason = switch (result.outcome()) {
+        String reason = switch (result.ending()) {
             case NOT_FOUND -> Reasons.TOOL_NOT_FOUND;
             case TIMED_OUT -> Reasons.TOOL_TIMED_OUT;
             case START_FAILED, EXITED -> Reasons.TOOL_FAILED;
         };
-        Status status = required && result.outcome() == ToolResult.Outcome.NOT_FOUND ? Status.FALSE : Status.UNKNOWN;
+        Status status = required && result.ending() == ToolResult.Ending.NOT_FOUND ? Status.FALSE : Status.UNKNOWN;
         return Finding.of(status, reason, result.problem() + ". " + fix).withDetail("command", result.command());
     }
 

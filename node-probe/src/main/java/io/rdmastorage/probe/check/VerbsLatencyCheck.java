@@ -212,7 +212,7 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
     /** The finding on one ib_write_lat run; adds the measured values to the details. */
     private Finding judge(ProbeSpec.Latency spec, Facts facts, Details details) {
         ToolResult result = facts.run();
-        switch (result.outcome()) {
+        switch (result.ending()) {
             case NOT_FOUND -> {
                 return ToolFindings.cannotTell(result, true, INSTALL);
             }

@@ -1,15 +1,14 @@
 package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
-import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
-import io.rdmastorage.probe.acceptance.AcceptanceRun;
-import io.rdmastorage.probe.acceptance.PathAcceptanceRun;
+import io.rdmastorage.probe.acceptance.AcceptanceTarget;
+import io.rdmastorage.probe.acceptance.TargetTools;
 import io.rdmastorage.probe.host.ExecMode;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolLocator;
 import io.rdmastorage.probe.host.ToolRunner;
-import io.rdmastorage.contract.spec.SpecReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -20,11 +19,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.Function;
 
 /**
- * {@code node-probe acceptance --spec FILE}: one {@link AcceptanceRun} (or {@link PathAcceptanceRun}
- * for a {@code path} target), printed (and written to
- * {@code --output}) as the compact acceptance result document. The host's {@code nvme} runs like
- * every host tool (chroot into {@code --host-root}); fio runs from the probe's own file system
- * (the probe image has it; a host need not), found in its PATH folders or at {@code --tool fio=PATH}.
+ * {@code node-probe acceptance --spec FILE}: the spec's target ({@link AcceptanceTarget#of}: an
+ * NVMe-oF subsystem or a directory) measured, printed (and written to {@code --output}) as the
+ * compact acceptance result document. The host's {@code nvme} runs like every host tool (chroot into
+ * {@code --host-root}); fio runs from the probe's own file system (the probe image has it; a host
+ * need not), found in its PATH folders or at {@code --tool fio=PATH}.
  */
 final class AcceptanceCommand {
 
@@ -34,25 +33,36 @@ final class AcceptanceCommand {
     static int run(CliArguments cli, InputStream stdin, PrintStream out) throws UsageException, IOException {
         long startNanos = System.nanoTime();
         Instant startedAt = Instant.now();
-        AcceptanceSpec spec;
-        try {
-            spec = SpecReader.readAcceptance(NodeProbe.specText(cli.spec().orElseThrow(), stdin));
-        } catch (InvalidSpecException e) {
-            throw new UsageException("invalid spec: " + e.getMessage());
-        }
+        AcceptanceSpec spec = NodeProbe.readSpec(cli.spec().orElseThrow(), stdin, SpecReader::readAcceptance);
         HostRoot host = NodeProbe.hostRoot(cli);
-        ToolRunner hostTools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
-        HostRoot own = new HostRoot(Path.of("/"));
-        ToolLocator ownTools = new ToolLocator(own, cli.tools());
-        Function<Duration, ToolRunner> fio = timeout -> new ToolRunner(own, ownTools, ExecMode.DIRECT, timeout);
-        AcceptanceRun.Outcome outcome = spec.path() != null ? new PathAcceptanceRun(host, hostTools, fio, spec).run()
-                : new AcceptanceRun(host, hostTools, fio, spec).run();
+        return measure(cli, host, AcceptanceTarget.of(spec, tools(cli, host)), startedAt, startNanos, out);
+    }
+
+    /**
+     * Measures {@code target} and prints its report, for every target's command alike; the exit
+     * code says whether every transport was measured by itself and the run cleaned up.
+     */
+    static int measure(CliArguments cli, HostRoot host, AcceptanceTarget target, Instant startedAt, long startNanos,
+                       PrintStream out) throws UsageException, IOException {
+        AcceptanceTarget.Result measured = target.measure();
         AcceptanceReport report = new AcceptanceReport(NodeProbe.nodeName(cli, host), NodeProbe.version(),
-                outcome.fioVersion(), startedAt.truncatedTo(ChronoUnit.SECONDS).toString(),
-                (System.nanoTime() - startNanos) / 1_000_000, outcome.transports(), outcome.disconnected(),
-                outcome.cleanupProblems());
+                measured.toolVersions(), startedAt.truncatedTo(ChronoUnit.SECONDS).toString(),
+                (System.nanoTime() - startNanos) / 1_000_000, measured.transports(), measured.disconnected(),
+                measured.cleanupProblems());
         String json = report.toJson();
         NodeProbe.emit(cli, json, json + "\n", out);
         return report.complete() ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
+    }
+
+    /** The host's tools, and the probe image's own (fio, perftest) with a timeout per run. */
+    static TargetTools tools(CliArguments cli, HostRoot host) {
+        return new TargetTools(host, NodeProbe.hostTools(cli, host), ownTools(cli));
+    }
+
+    /** Runs the probe image's own tools (fio, perftest), not the host's, with the given timeout. */
+    static Function<Duration, ToolRunner> ownTools(CliArguments cli) {
+        HostRoot own = new HostRoot(Path.of("/"));
+        ToolLocator locator = new ToolLocator(own, cli.tools());
+        return timeout -> new ToolRunner(own, locator, ExecMode.DIRECT, timeout);
     }
 }

@@ -4,6 +4,7 @@ import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.probe.check.CheckResult;
 import io.rdmastorage.probe.check.CheckRunner;
 import io.rdmastorage.probe.check.Checks;
@@ -15,7 +16,6 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.report.Report;
 import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.probe.report.ReportText;
-import io.rdmastorage.contract.spec.SpecReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -89,8 +89,7 @@ public final class NodeProbe {
         Instant now = Instant.now();
         ProbeSpec spec = readSpec(cli.spec(), stdin);
         HostRoot host = hostRoot(cli);
-        ToolRunner tools = new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
-        ProbeContext context = new ProbeContext(host, tools, spec, cli.spec().isEmpty(), nodeName(cli, host), now);
+        ProbeContext context = new ProbeContext(host, hostTools(cli, host), spec, cli.spec().isEmpty(), nodeName(cli, host), now);
         return new Invocation(context, startNanos);
     }
 
@@ -107,18 +106,24 @@ public final class NodeProbe {
     }
 
     private static ProbeSpec readSpec(Optional<String> source, InputStream stdin) throws UsageException, IOException {
-        if (source.isEmpty()) {
-            return ProbeSpec.discover();
-        }
-        String json = specText(source.get(), stdin);
+        return source.isEmpty() ? ProbeSpec.discover() : readSpec(source.get(), stdin, SpecReader::read);
+    }
+
+    /** How a command reads its spec document: one of the contract's {@code SpecReader} methods. */
+    interface SpecParser<T> {
+        T parse(String json) throws InvalidSpecException;
+    }
+
+    /** The --spec document read by the contract's rules; a document they refuse is bad usage (exit 2). */
+    static <T> T readSpec(String source, InputStream stdin, SpecParser<T> parser) throws UsageException, IOException {
+        String json = specText(source, stdin);
         try {
-            return SpecReader.read(json);
+            return parser.parse(json);
         } catch (InvalidSpecException e) {
             throw new UsageException("invalid spec: " + e.getMessage());
         }
     }
 
-    /** The --spec document: a file, or stdin for "-". */
     /** The document to {@code --output} (the pod's termination message) if given, and {@code shown} to stdout. */
     static void emit(CliArguments cli, String document, String shown, PrintStream out) throws IOException {
         if (cli.output().isPresent()) {
@@ -137,7 +142,13 @@ public final class NodeProbe {
         return new HostRoot(root);
     }
 
-    static String specText(String source, InputStream stdin) throws UsageException, IOException {
+    /** Runs the host's tools as {@code --exec-mode}, {@code --tool} and {@code --tool-timeout} say. */
+    static ToolRunner hostTools(CliArguments cli, HostRoot host) {
+        return new ToolRunner(host, new ToolLocator(host, cli.tools()), cli.execMode(), cli.toolTimeout());
+    }
+
+    /** The --spec document: a file, or stdin for "-". */
+    private static String specText(String source, InputStream stdin) throws UsageException, IOException {
         if (source.equals("-")) {
             return new String(stdin.readAllBytes(), StandardCharsets.UTF_8);
         }

@@ -7,13 +7,14 @@ import java.time.Duration;
  *
  * @param tool      the tool's name ({@code mmfsadm})
  * @param command   the argv as shown to people, host path first
- * @param outcome   whether it ran, and how it ended
- * @param exitCode  the exit status when it {@link Outcome#EXITED}, otherwise -1
+ * @param ending    whether it ran, and how it ended
+ * @param exitCode  the exit status when it {@link Ending#EXITED}, otherwise -1
  */
-public record ToolResult(String tool, String command, Outcome outcome, int exitCode, String stdout, String stderr,
+public record ToolResult(String tool, String command, Ending ending, int exitCode, String stdout, String stderr,
                          Duration elapsed) {
 
-    public enum Outcome {
+    /** How running a tool ended: by its own exit, or before (not found, killed, not started). */
+    public enum Ending {
         /** The process ran and exited by itself. */
         EXITED,
         /** Not found in any usual place under the host root. */
@@ -28,11 +29,11 @@ public record ToolResult(String tool, String command, Outcome outcome, int exitC
     public static final String NOT_FOUND_PROBLEM = " not found under the host root";
 
     public boolean succeeded() {
-        return outcome == Outcome.EXITED && exitCode == 0;
+        return ending == Ending.EXITED && exitCode == 0;
     }
 
     public boolean ran() {
-        return outcome == Outcome.EXITED;
+        return ending == Ending.EXITED;
     }
 
     /**
@@ -40,7 +41,7 @@ public record ToolResult(String tool, String command, Outcome outcome, int exitC
      * after 30s", "mmdiag --network exited 1: mmdiag: GPFS is down".
      */
     public String problem() {
-        return switch (outcome) {
+        return switch (ending) {
             case NOT_FOUND -> tool + NOT_FOUND_PROBLEM;
             case TIMED_OUT -> "'" + command + "' timed out after " + elapsed.toSeconds() + "s";
             case START_FAILED -> "'" + command + "' could not be started: " + firstLine(stderr);

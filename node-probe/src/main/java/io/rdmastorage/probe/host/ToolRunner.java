@@ -67,7 +67,7 @@ public class ToolRunner {
         String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
         Optional<String> hostPath = locator.find(tool);
         if (hostPath.isEmpty()) {
-            return new ToolResult(tool, shown, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
+            return new ToolResult(tool, shown, ToolResult.Ending.NOT_FOUND, -1, "", "", Duration.ZERO);
         }
         List<String> argv = new ArrayList<>(args.size() + 3);
         if (mode == ExecMode.CHROOT && !host.isSystemRoot()) {
@@ -97,18 +97,18 @@ public class ToolRunner {
         String shown = tool + (args.isEmpty() ? "" : " " + String.join(" ", args));
         HostNetwork network = hostNetwork();
         if (network.problem().isPresent()) {
-            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "", network.problem().get(), Duration.ZERO);
+            return new ToolResult(tool, shown, ToolResult.Ending.START_FAILED, -1, "", network.problem().get(), Duration.ZERO);
         }
         if (!network.enter()) {
             return run(tool, args);
         }
         Optional<String> hostPath = locator.find(tool);
         if (hostPath.isEmpty()) {
-            return new ToolResult(tool, shown, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
+            return new ToolResult(tool, shown, ToolResult.Ending.NOT_FOUND, -1, "", "", Duration.ZERO);
         }
         Optional<String> nsenter = locator.find(NSENTER);
         if (nsenter.isEmpty()) {
-            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "",
+            return new ToolResult(tool, shown, ToolResult.Ending.START_FAILED, -1, "",
                     "nsenter (util-linux) not found under the host root: needed to reach the host's network namespace", Duration.ZERO);
         }
         List<String> argv = new ArrayList<>(args.size() + 5);
@@ -172,22 +172,22 @@ public class ToolRunner {
         try {
             process = builder.start();
         } catch (IOException e) {
-            return new ToolResult(tool, shown, ToolResult.Outcome.START_FAILED, -1, "", e.getMessage(), elapsed(start));
+            return new ToolResult(tool, shown, ToolResult.Ending.START_FAILED, -1, "", e.getMessage(), elapsed(start));
         }
         CompletableFuture<String> stdout = drain(process.getInputStream());
         CompletableFuture<String> stderr = drain(process.getErrorStream());
         try {
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 kill(process);
-                return new ToolResult(tool, shown, ToolResult.Outcome.TIMED_OUT, -1,
+                return new ToolResult(tool, shown, ToolResult.Ending.TIMED_OUT, -1,
                         collect(stdout), collect(stderr), elapsed(start));
             }
-            return new ToolResult(tool, shown, ToolResult.Outcome.EXITED, process.exitValue(),
+            return new ToolResult(tool, shown, ToolResult.Ending.EXITED, process.exitValue(),
                     collect(stdout), collect(stderr), elapsed(start));
         } catch (InterruptedException e) {
             kill(process);
             Thread.currentThread().interrupt();
-            return new ToolResult(tool, shown, ToolResult.Outcome.TIMED_OUT, -1, "", "interrupted", elapsed(start));
+            return new ToolResult(tool, shown, ToolResult.Ending.TIMED_OUT, -1, "", "interrupted", elapsed(start));
         }
     }
 

@@ -57,7 +57,7 @@ class ToolRunnerHostNetworkTest {
     void withoutNsenterItCannotStartAndSaysWhy() throws Exception {
         ToolResult result = runner(otherNamespace(hostWithDcb())).runInHostNetwork("dcb", List.of("pfc", "show", "dev", "eth0"));
 
-        assertThat(result.outcome()).isEqualTo(ToolResult.Outcome.START_FAILED);
+        assertThat(result.ending()).isEqualTo(ToolResult.Ending.START_FAILED);
         assertThat(result.problem()).isEqualTo("'dcb pfc show dev eth0' could not be started: nsenter (util-linux) not found "
                 + "under the host root: needed to reach the host's network namespace");
     }
@@ -99,7 +99,7 @@ class ToolRunnerHostNetworkTest {
 
         ToolResult result = runner.runInHostNetwork("dcb", List.of("pfc", "show", "dev", "eth0"));
 
-        assertThat(result.outcome()).isEqualTo(ToolResult.Outcome.START_FAILED);
+        assertThat(result.ending()).isEqualTo(ToolResult.Ending.START_FAILED);
         assertThat(result.stdout()).as("dcb did not run in the probe's namespace").isEmpty();
         assertThat(result.problem()).isEqualTo("'dcb pfc show dev eth0' could not be started: cannot read the host's network "
                 + "namespace /proc/1/ns/net (permission denied), and the probe's own network namespace may not be the host's");

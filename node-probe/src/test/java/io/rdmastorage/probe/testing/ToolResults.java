@@ -15,15 +15,15 @@ public final class ToolResults {
     }
 
     public static ToolResult exited(String command, int exitCode, String stdout, String stderr) {
-        return new ToolResult(tool(command), command, ToolResult.Outcome.EXITED, exitCode, stdout, stderr, Duration.ofMillis(5));
+        return new ToolResult(tool(command), command, ToolResult.Ending.EXITED, exitCode, stdout, stderr, Duration.ofMillis(5));
     }
 
     public static ToolResult notFound(String command) {
-        return new ToolResult(tool(command), command, ToolResult.Outcome.NOT_FOUND, -1, "", "", Duration.ZERO);
+        return new ToolResult(tool(command), command, ToolResult.Ending.NOT_FOUND, -1, "", "", Duration.ZERO);
     }
 
     public static ToolResult timedOut(String command) {
-        return new ToolResult(tool(command), command, ToolResult.Outcome.TIMED_OUT, -1, "", "", Duration.ofSeconds(30));
+        return new ToolResult(tool(command), command, ToolResult.Ending.TIMED_OUT, -1, "", "", Duration.ofSeconds(30));
     }
 
     private static String tool(String command) {

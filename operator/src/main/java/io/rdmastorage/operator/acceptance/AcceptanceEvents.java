@@ -4,7 +4,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.events.EventWriter;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 
 /**
  * The Events of an acceptance run's lifecycle, as the Job controller records its own: Normal when
@@ -15,7 +16,7 @@ import io.rdmastorage.operator.verdict.Conditions;
  */
 final class AcceptanceEvents {
 
-    static final String WAITING = AcceptanceReasons.WAITING_FOR_NODE;
+    static final String WAITING = Reasons.Acceptance.WAITING_FOR_NODE;
     static final String STARTED = "Started";
     static final String COMPLETED = "Completed";
 
@@ -35,9 +36,9 @@ final class AcceptanceEvents {
 
     /** The run ended with {@code status}: Completed or the failure, and NotEffective when RDMA was measured not to be worth it. */
     void ended(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
-        Condition complete = Conditions.byType(status.getConditions()).get(AcceptanceReasons.COMPLETE);
-        Condition effective = Conditions.byType(status.getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
-        if (AcceptanceReasons.SUCCEEDED.equals(status.getPhase())) {
+        Condition complete = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.COMPLETE);
+        Condition effective = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.RDMA_EFFECTIVE);
+        if (Reasons.Acceptance.SUCCEEDED.equals(status.getPhase())) {
             events.record(run, "Normal", COMPLETED, "RdmaEffective " + effective.getStatus() + " (" + effective.getReason()
                     + "): " + effective.getMessage() + "; the record: ConfigMap " + status.getReport());
         } else {

@@ -5,7 +5,8 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.reconciler.ClusterWrites;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,8 +58,8 @@ final class AcceptanceExecutor {
 
     /** The run's end: its Events, its count, and the node's ratio gauges. */
     private void ended(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
-        Condition complete = Conditions.byType(status.getConditions()).get(AcceptanceReasons.COMPLETE);
-        Condition effective = Conditions.byType(status.getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+        Condition complete = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.COMPLETE);
+        Condition effective = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.RDMA_EFFECTIVE);
         LOG.info("acceptance run {} on {}: {} ({}: {}), RdmaEffective {}", run.getMetadata().getName(),
                 run.getSpec() == null ? null : run.getSpec().getNodeName(), status.getPhase(), complete.getReason(),
                 complete.getMessage(), effective.getStatus());

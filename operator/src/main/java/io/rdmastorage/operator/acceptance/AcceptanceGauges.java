@@ -4,7 +4,8 @@ import io.rdmastorage.operator.api.AcceptanceRatios;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,7 +32,7 @@ final class AcceptanceGauges {
     /** A finished run, with the status it has (or is about to have). */
     void show(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
         AcceptanceRatios ratios = status.getRatios();
-        if (ratios == null || !AcceptanceReasons.SUCCEEDED.equals(status.getPhase()) || status.getCompletionTime() == null) {
+        if (ratios == null || !Reasons.Acceptance.SUCCEEDED.equals(status.getPhase()) || status.getCompletionTime() == null) {
             return;
         }
         Instant completed = Timestamps.parse(status.getCompletionTime()).orElse(Instant.EPOCH);

@@ -12,11 +12,13 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.latency.Peer;
+import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.SafeText;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +45,8 @@ import java.util.Set;
  * deleting the pod is what stops the probe, and the probe disconnects what it connected on its way
  * out.</li>
  * </ul>
- * A finished run is never run again: its status is its record.
+ * The run is a measurement of one round ({@link AcceptanceRunKind}), by the {@link Lifecycle} every
+ * kind shares: a finished run is harvested and never due again; its status is its record.
  */
 final class AcceptancePlanner {
 
@@ -56,21 +59,24 @@ final class AcceptancePlanner {
             .comparing((RdmaStorageAcceptance r) -> Objects.requireNonNullElse(r.getMetadata().getCreationTimestamp(), ""))
             .thenComparing(r -> r.getMetadata().getName());
 
+    private static final AcceptanceRunKind KIND = AcceptanceRunKind.KIND;
+
     private AcceptancePlanner() {
     }
 
     static AcceptancePlan plan(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
-        RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
-        if (finished(previous)) {
+        if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
+            // harvested: a run of one round is never due again, only its gauges come back
             return AcceptancePlan.status(null, AcceptancePlan.Step.FINISHED_BEFORE, null, null);
         }
+        RdmaStorageAcceptanceStatus previous = run.getStatus() == null ? new RdmaStorageAcceptanceStatus() : run.getStatus();
         AcceptanceSpecDocument document;
         try {
             document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
         } catch (InvalidSpecException e) {
             // the CRD schema should have refused it; never let it reach a privileged pod
-            return end(run, previous, AcceptanceReasons.INVALID_SPEC, "invalid spec: " + e.getMessage(), now, List.of());
+            return end(run, previous, Reasons.Acceptance.INVALID_SPEC, "invalid spec: " + e.getMessage(), now, List.of());
         }
         if (snapshot.endedMeanwhile()) {
             // this run's own end deleted its pods, and their events came before the cache saw the end
@@ -78,12 +84,12 @@ final class AcceptancePlanner {
         }
         String podName = AcceptancePods.podName(run);
         Optional<Pod> pod = named(snapshot.pods(), podName);
-        if (pod.isEmpty() && AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase())) {
+        if (pod.isEmpty() && Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase())) {
             // inside the cache's lag the pod may exist without being listed yet by either: not lost yet
             pod = snapshot.listedPod().or(() -> withinCacheLag(previous, now) ? Optional.of(stub(podName, null))
                     : Optional.empty());
             if (pod.isEmpty()) {
-                return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the run's pod " + podName
+                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, "the run's pod " + podName
                         + " is gone without a report (deleted, or its node was lost); create a new run", now, List.of());
             }
         }
@@ -104,34 +110,34 @@ final class AcceptancePlanner {
         RdmaStorageAcceptance run = snapshot.run();
         String node = run.getSpec().getNodeName();
         if (!snapshot.nodes().containsKey(node)) {
-            return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "node " + node
+            return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "node " + node
                     + " does not exist; check spec.nodeName (kubectl get nodes)", now, List.of());
         }
         Optional<Peer> peer = Optional.empty();
         if (document.isVerbs()) {
             String peerNode = run.getSpec().getVerbs().getPeerNode();
             if (!snapshot.nodes().containsKey(peerNode)) {
-                return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
+                return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "peer node " + peerNode
                         + " does not exist; check spec.verbs.peerNode (kubectl get nodes)", now, List.of());
             }
             peer = Peer.of(snapshot.nodes().get(peerNode), PeerAddressType.InternalIP);
             if (peer.isEmpty()) {
-                return end(run, previous, AcceptanceReasons.NODE_NOT_FOUND, "peer node " + peerNode
+                return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "peer node " + peerNode
                         + " has no InternalIP address in its status for the client to connect to", now, List.of());
             }
         }
         Set<String> nodes = nodes(run);
         Optional<RdmaStorageAcceptance> before = snapshot.runs().stream()
                 .filter(other -> nodes(other).stream().anyMatch(nodes::contains))
-                .filter(other -> other.getStatus() == null || !finished(other.getStatus()))
+                .filter(other -> !AcceptanceRunKind.finished(other.getStatus()))
                 .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
-            RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PENDING);
+            RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PENDING);
             String waiting = "acceptance run " + before.get().getMetadata().getName() + " is measuring node "
                     + String.join(" or ", nodes(before.get()).stream().filter(nodes::contains).toList())
                     + "; this run starts when it ends (one run per node at a time)";
-            status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.WAITING_FOR_NODE,
+            status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.WAITING_FOR_NODE,
                     waiting, null, now));
             return AcceptancePlan.status(status, previous.getPhase() == null ? AcceptancePlan.Step.WAITING
                     : AcceptancePlan.Step.NONE, waiting, WAIT_RETRY);
@@ -139,20 +145,20 @@ final class AcceptancePlanner {
         Optional<String> refusal = compareWithRefusal(snapshot);
         if (refusal.isPresent()) {
             // refused before anything runs on the node: the comparison would compare nothing
-            return end(run, previous, AcceptanceReasons.COMPARE_WITH_INVALID, refusal.get(), now, List.of());
+            return end(run, previous, Reasons.Acceptance.COMPARE_WITH_INVALID, refusal.get(), now, List.of());
         }
         List<Pod> creates = document.isVerbs()
                 ? List.of(VerbsAcceptancePods.server(run, document, config),
                         VerbsAcceptancePods.client(run, document, peer.orElseThrow(), config))
                 : List.of(AcceptancePods.pod(run, document, config));
-        RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
+        RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PHASE_RUNNING);
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
         String what = document.isVerbs() ? "rdma then tcp between " + node + " and " + peer.orElseThrow()
                 : document.what() + " on " + node;
         String running = "measuring " + what + "; deadline " + Timestamps.format(now.plus(document.deadline()));
-        status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING, running, null, now));
-        boolean first = !AcceptanceReasons.PHASE_RUNNING.equals(previous.getPhase());
+        status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, now));
+        boolean first = !Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase());
         return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run, document, config)), creates,
                 first ? AcceptancePlan.Step.STARTED : AcceptancePlan.Step.NONE,
                 running + " (pod " + AcceptancePods.podName(run) + ")", document.deadline());
@@ -167,21 +173,21 @@ final class AcceptancePlanner {
         if (document.isVerbs() && outcome instanceof ProbeOutcome.InProgress) {
             Optional<String> peerFailed = VerbsServerState.failure(snapshot.pods(), run, previous, now, document.deadline());
             if (peerFailed.isPresent()) {
-                return end(run, previous, AcceptanceReasons.PROBE_FAILED, peerFailed.get(), now, runPods);
+                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, peerFailed.get(), now, runPods);
             }
         }
         if (outcome instanceof ProbeOutcome.InProgress progress) {
-            RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.PHASE_RUNNING);
+            RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PHASE_RUNNING);
             status.setStartTime(previous.getStartTime() != null ? previous.getStartTime() : Timestamps.format(now));
             status.setPodName(pod.getMetadata().getName());
-            status.setConditions(conditions(run, previous, Conditions.FALSE, AcceptanceReasons.RUNNING,
+            status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING,
                     "measuring on " + run.getSpec().getNodeName() + " in pod " + pod.getMetadata().getName(), null, now));
             return AcceptancePlan.status(status, AcceptancePlan.Step.NONE, null, Duration.between(now, progress.timesOutAt()));
         }
         if (outcome instanceof ProbeOutcome.Finished finished) {
             Optional<AcceptanceResult> result = AcceptanceResult.parse(finished.terminationMessage());
             if (result.isEmpty()) {
-                return end(run, previous, AcceptanceReasons.PROBE_FAILED, "the pod exited " + finished.exitCode()
+                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, "the pod exited " + finished.exitCode()
                         + " without a readable acceptance report: " + SafeText.quote(finished.terminationMessage(), SafeText.EXCERPT)
                         + "; see the probe image's version and the pod's log", now, runPods);
             }
@@ -199,8 +205,8 @@ final class AcceptancePlanner {
         } else {
             message = "unexpected pod state " + outcome;
         }
-        return end(run, previous, outcome instanceof ProbeOutcome.TimedOut ? AcceptanceReasons.TIMED_OUT
-                : AcceptanceReasons.PROBE_FAILED, message, now, runPods);
+        return end(run, previous, outcome instanceof ProbeOutcome.TimedOut ? Reasons.Acceptance.TIMED_OUT
+                : Reasons.Acceptance.PROBE_FAILED, message, now, runPods);
     }
 
     private static AcceptancePlan harvest(AcceptanceSnapshot snapshot, RdmaStorageAcceptanceStatus previous,
@@ -228,7 +234,8 @@ final class AcceptancePlanner {
                 result.fioVersion(), result.startedAt(), rows, result.disconnected());
         ConfigMap record = AcceptancePods.report(run, AcceptanceMarkdown.markdown(run, document, shown, verdict), config);
         boolean complete = result.complete();
-        RdmaStorageAcceptanceStatus status = base(run, previous, complete ? AcceptanceReasons.SUCCEEDED : AcceptanceReasons.FAILED);
+        RdmaStorageAcceptanceStatus status = base(run, previous,
+                complete ? Reasons.Acceptance.SUCCEEDED : Reasons.Acceptance.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
@@ -237,7 +244,7 @@ final class AcceptancePlanner {
         status.setRatios(verdict.ratios().orElse(null));
         status.setConditions(conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
-                complete ? AcceptanceReasons.MEASURED : AcceptanceReasons.INCOMPLETE,
+                complete ? Reasons.Acceptance.MEASURED : Reasons.Acceptance.INCOMPLETE,
                 !complete ? result.message() : run.getSpec().getPath() != null ? measuredPath(result)
                         : "every transport measured by itself: " + String.join(", ", transports(result.transports()))
                         + (result.disconnected().isEmpty() ? "" : "; connected and disconnected again: "
@@ -269,7 +276,7 @@ final class AcceptancePlanner {
      */
     private static AcceptancePlan end(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous, String reason,
                                       String message, Instant now, List<Pod> deletes) {
-        RdmaStorageAcceptanceStatus status = base(run, previous, AcceptanceReasons.FAILED);
+        RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
         status.setCompletionTime(Timestamps.format(now));
@@ -315,10 +322,6 @@ final class AcceptancePlanner {
         return Set.copyOf(nodes);
     }
 
-    static boolean finished(RdmaStorageAcceptanceStatus status) {
-        return AcceptanceReasons.SUCCEEDED.equals(status.getPhase()) || AcceptanceReasons.FAILED.equals(status.getPhase());
-    }
-
     private static RdmaStorageAcceptanceStatus base(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous, String phase) {
         RdmaStorageAcceptanceStatus status = new RdmaStorageAcceptanceStatus();
         status.setObservedGeneration(run.getMetadata().getGeneration());
@@ -338,14 +341,15 @@ final class AcceptancePlanner {
                                               String completeStatus, String completeReason, String completeMessage,
                                               AcceptanceVerdict.Judged verdict, Instant now) {
         long generation = run.getMetadata().getGeneration() == null ? 0 : run.getMetadata().getGeneration();
-        Condition complete = Conditions.of(AcceptanceReasons.COMPLETE, completeStatus, completeReason, completeMessage,
+        Condition complete = Conditions.of(Reasons.Acceptance.COMPLETE, completeStatus, completeReason, completeMessage,
                 generation, now);
+        boolean ended = completeStatus.equals(Conditions.FALSE) && !Reasons.Acceptance.RUNNING.equals(completeReason)
+                && !Reasons.Acceptance.WAITING_FOR_NODE.equals(completeReason);
         Condition effective = verdict == null
-                ? Conditions.of(AcceptanceReasons.RDMA_EFFECTIVE, Conditions.UNKNOWN, AcceptanceReasons.NO_COMPARISON,
-                        "no measurement yet" + (completeStatus.equals(Conditions.FALSE) && !AcceptanceReasons.RUNNING.equals(completeReason)
-                                && !AcceptanceReasons.WAITING_FOR_NODE.equals(completeReason) ? " (the run ended " + completeReason + ")" : ""),
-                        generation, now)
-                : Conditions.of(AcceptanceReasons.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(), generation, now);
+                ? Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
+                        "no measurement yet" + (ended ? " (the run ended " + completeReason + ")" : ""), generation, now)
+                : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(),
+                        generation, now);
         return Conditions.merge(previous.getConditions(), List.of(complete, effective), now, generation);
     }
 

@@ -6,7 +6,7 @@ import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.contract.acceptance.AcceptanceSchema;
 import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
-import io.rdmastorage.operator.verdict.SafeText;
+import io.rdmastorage.operator.status.SafeText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

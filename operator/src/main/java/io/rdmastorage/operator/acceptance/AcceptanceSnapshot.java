@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,14 +34,14 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
-        if (status != null && AcceptancePlanner.finished(status)) {
+        if (AcceptanceRunKind.finished(status)) {
             return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of());
         }
         KubernetesClient client = context.getClient();
         Set<Pod> pods = context.getSecondaryResources(Pod.class);
         String podName = AcceptancePods.podName(run);
         Optional<Pod> cached = AcceptancePlanner.named(pods, podName);
-        boolean running = status != null && AcceptanceReasons.PHASE_RUNNING.equals(status.getPhase());
+        boolean running = status != null && Reasons.Acceptance.PHASE_RUNNING.equals(status.getPhase());
         boolean ended = running && (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null)
                 && endedMeanwhile(client, run);
         Optional<Pod> listed = Optional.empty();
@@ -66,7 +67,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         // a list by name, not a get: the operator's RBAC has list for this kind, and needs no more
         List<RdmaStorageAcceptance> latest = client.resources(RdmaStorageAcceptance.class)
                 .withField("metadata.name", run.getMetadata().getName()).list().getItems();
-        return latest.isEmpty() || latest.get(0).getStatus() != null && AcceptancePlanner.finished(latest.get(0).getStatus());
+        return latest.isEmpty() || AcceptanceRunKind.finished(latest.get(0).getStatus());
     }
 
     /** Another run by name, from the cache. */

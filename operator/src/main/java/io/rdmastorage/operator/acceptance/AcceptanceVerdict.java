@@ -2,7 +2,8 @@ package io.rdmastorage.operator.acceptance;
 
 import io.rdmastorage.operator.api.AcceptanceRatios;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -38,7 +39,7 @@ public final class AcceptanceVerdict {
         Optional<AcceptanceTransportResult> rdma = find(transports, "rdma");
         Optional<AcceptanceTransportResult> tcp = find(transports, "tcp");
         if (rdma.isEmpty() || tcp.isEmpty() || !AcceptanceResult.comparable(rdma.get()) || !AcceptanceResult.comparable(tcp.get())) {
-            return new Judged(Conditions.UNKNOWN, AcceptanceReasons.NO_COMPARISON, "needs rdma and tcp each measured by "
+            return new Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "needs rdma and tcp each measured by "
                     + "itself, with latency and host CPU: " + missing("rdma", rdma) + "; " + missing("tcp", tcp),
                     Optional.empty());
         }
@@ -50,7 +51,7 @@ public final class AcceptanceVerdict {
         ratios.setCpuPerIo(ratio(t.getCpuMicrosPerIo(), r.getCpuMicrosPerIo()));
         ratios.setBandwidth(ratio(t.getBandwidthGBps(), r.getBandwidthGBps()));
         if (ratios.getLatency() == null || ratios.getCpuPerIo() == null) {
-            return new Judged(Conditions.UNKNOWN, AcceptanceReasons.NO_COMPARISON,
+            return new Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
                     "a latency or CPU figure is zero, so no ratio can be formed", Optional.of(ratios));
         }
         boolean latencyOk = ratios.getLatency() >= minLatencyRatio;
@@ -60,12 +61,12 @@ public final class AcceptanceVerdict {
                 wording.latency(), fmt(r.getLatencyP50Micros()), fmt(t.getLatencyP50Micros()), fmt(ratios.getLatency()), fmt(minLatencyRatio),
                 wording.cpu(), fmt(r.getCpuMicrosPerIo()), fmt(t.getCpuMicrosPerIo()), fmt(ratios.getCpuPerIo()));
         if (latencyOk && cpuOk) {
-            return new Judged(Conditions.TRUE, AcceptanceReasons.EFFECTIVE, numbers, Optional.of(ratios));
+            return new Judged(Conditions.TRUE, Reasons.Acceptance.EFFECTIVE, numbers, Optional.of(ratios));
         }
         String what = !latencyOk && !cpuOk ? "neither latency nor CPU cost is lower enough over rdma"
                 : !latencyOk ? "rdma's latency is not " + fmt(minLatencyRatio) + "× lower"
                 : "rdma costs no less " + wording.cpu().replace("host ", "");
-        return new Judged(Conditions.FALSE, AcceptanceReasons.NOT_EFFECTIVE, what + ": " + numbers
+        return new Judged(Conditions.FALSE, Reasons.Acceptance.NOT_EFFECTIVE, what + ": " + numbers
                 + ". Check that the rdma controller's traffic really moves over the RDMA port, the HCA's PCIe link and "
                 + "NUMA placement, and the target's load", Optional.of(ratios));
     }

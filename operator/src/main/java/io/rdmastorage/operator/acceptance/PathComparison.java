@@ -5,7 +5,8 @@ import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,7 +55,7 @@ public final class PathComparison {
                     + "so give this run the same latency, iops, bandwidth and path.fileSizeMiB");
         }
         String phase = e.getStatus() == null ? null : e.getStatus().getPhase();
-        if (!AcceptanceReasons.SUCCEEDED.equals(phase)) {
+        if (!Reasons.Acceptance.SUCCEEDED.equals(phase)) {
             return Optional.of(name + " is " + (phase == null ? "not started" : phase) + "; only a Succeeded run's numbers are "
                     + "compared (create this run after it succeeded)");
         }
@@ -83,18 +84,18 @@ public final class PathComparison {
                                                  boolean compareWithNamed, double minLatencyRatio) {
         AcceptanceTransportResult own = rows.get(0);
         if (!compareWithNamed) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, AcceptanceReasons.NO_COMPARISON, "this run measured "
+            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "this run measured "
                     + own.getTransport() + " only: a file system such as GPFS cannot switch its transport without restarting "
                     + "its daemon, so switch it (GPFS: verbsRdma, then mmshutdown/mmstartup on the node) and create a second "
                     + "run with path.compareWith naming this one", Optional.empty());
         }
         if (refusal.isPresent()) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, AcceptanceReasons.NO_COMPARISON, refusal.get(),
+            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, refusal.get(),
                     Optional.empty());
         }
         AcceptanceTransportResult other = rows.get(rows.size() - 1);
         if (Objects.equals(own.getTransport(), other.getTransport())) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, AcceptanceReasons.SAME_TRANSPORT, "this run and "
+            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.SAME_TRANSPORT, "this run and "
                     + other.getRun() + " both went over " + own.getTransport() + " (the storage counters of each say so): "
                     + "switch the file system's transport between the two runs", Optional.empty());
         }

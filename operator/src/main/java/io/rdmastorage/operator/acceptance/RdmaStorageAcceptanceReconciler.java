@@ -1,7 +1,6 @@
 package io.rdmastorage.operator.acceptance;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -18,7 +17,7 @@ import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.EventWriter;
-import io.rdmastorage.operator.measurement.StatusComparison;
+import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.reconciler.ClusterWrites;
 import java.time.Clock;
@@ -30,9 +29,9 @@ import java.util.Set;
  * Carries one RdmaStorageAcceptance through Pending → Running → Succeeded or Failed, like a Job,
  * in the shape the profile reconciler has: <b>observe</b> (one {@link AcceptanceSnapshot}),
  * <b>plan</b> (one {@link AcceptancePlan} from {@link AcceptancePlanner}, pure: the rules are
- * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, patched only when it differs
- * ({@link StatusComparison}). Deleting the run deletes its pod and ConfigMaps (also where no
- * garbage collector runs).
+ * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, through the one status writer
+ * profiles use too ({@link StatusPatch}: patched only when it differs). Deleting the run deletes its
+ * pod and ConfigMaps (also where no garbage collector runs).
  */
 @ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME)
 public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAcceptance>, Cleaner<RdmaStorageAcceptance> {
@@ -73,7 +72,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
         AcceptancePlan plan = AcceptancePlanner.plan(snapshot, config, clock.instant());
         executor(context).carryOut(run, plan);
-        return statusUpdate(run, plan);
+        return StatusPatch.update(run, plan.status(), RdmaStorageAcceptance::new, plan.wakeAfter());
     }
 
     @Override
@@ -85,19 +84,5 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     private AcceptanceExecutor executor(Context<RdmaStorageAcceptance> context) {
         return new AcceptanceExecutor(new ClusterWrites(context.getClient()),
                 new AcceptanceEvents(new EventWriter(context.getClient())), metrics, gauges, config.namespace());
-    }
-
-    /** Patches the status (ours alone: no resourceVersion) unless it is the same, then looks again when the plan says. */
-    private static UpdateControl<RdmaStorageAcceptance> statusUpdate(RdmaStorageAcceptance run, AcceptancePlan plan) {
-        UpdateControl<RdmaStorageAcceptance> control;
-        if (plan.status() == null || StatusComparison.same(plan.status(), run.getStatus())) {
-            control = UpdateControl.noUpdate();   // a no-op patch is still an API request
-        } else {
-            RdmaStorageAcceptance patch = new RdmaStorageAcceptance();
-            patch.setMetadata(new ObjectMetaBuilder().withName(run.getMetadata().getName()).build());
-            patch.setStatus(plan.status());
-            control = UpdateControl.patchStatus(patch);
-        }
-        return plan.wakeAfter() == null ? control : control.rescheduleAfter(Math.max(1_000, plan.wakeAfter().toMillis()));
     }
 }

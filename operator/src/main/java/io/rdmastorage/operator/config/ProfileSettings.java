@@ -3,6 +3,7 @@ package io.rdmastorage.operator.config;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.measurement.Lifecycle;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,6 +63,11 @@ public record ProfileSettings(Duration interval, Duration probeTimeout, int maxC
     /** When a verdict stops being trusted. */
     public Duration expiry() {
         return interval.multipliedBy(EXPIRY_INTERVALS);
+    }
+
+    /** The profile's measurements' schedule: a round every interval, a result that counts for the expiry. */
+    public Lifecycle.Schedule schedule() {
+        return Lifecycle.Schedule.every(interval, expiry());
     }
 
     /** Parses a duration the CRD schema accepted; anything else is a bug upstream of us. */

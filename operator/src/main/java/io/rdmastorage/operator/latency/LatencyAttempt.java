@@ -3,11 +3,11 @@ package io.rdmastorage.operator.latency;
 import static io.rdmastorage.contract.Reasons.TOOL_TIMED_OUT;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbeReport;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.SafeText;
 
 /**
  * What one attempt of a latency round (one pair: this node as client, {@link #peer} as server)

@@ -18,7 +18,7 @@ import java.util.Optional;
  *                    counting a client not yet created
  * @param wakeAt      when to look again without an event, if ever
  */
-public record LatencyPlan(String node, Optional<LatencyVerdicts.Part> verdict,
+public record LatencyPlan(String node, Optional<LatencyVerdicts.Decision> verdict,
                           Optional<ServerStart> startServer, Optional<LatencyPod> startClient, List<Pod> deletes,
                           int inFlight, Optional<Instant> wakeAt) {
 

@@ -9,10 +9,10 @@ import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.Timestamps;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.Timestamps;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,8 +26,9 @@ import java.util.Set;
  * {@link LatencyPlan}). A round runs: server side on the first peer → (once it runs) client side
  * here → the client's report; when that says the peer could not be reached (or the server never
  * served), a second attempt against the next peer; then the verdict ({@link LatencyVerdicts}) and
- * the round's pods are deleted. Due, leftovers and expiry follow {@link Lifecycle}, as for the node's
- * own probe: at once for a new node or spec, then every interval. Pure, so every rule is unit-tested.
+ * the round's pods are deleted. Due, leftovers and expiry follow {@link Lifecycle} for the pair's kind
+ * ({@link PairProbeKind}), as for the node's own probe: at once for a new node or spec, then every
+ * interval. Pure, so every rule is unit-tested.
  */
 public final class LatencyPlanner {
 
@@ -50,17 +51,17 @@ public final class LatencyPlanner {
                                    List<Peer> peers, Set<String> liveNodes, long generation, ProfileSettings settings,
                                    Instant now) {
         LatencyResult measured = status == null ? null : status.getLatency();
-        Optional<Condition> stored = status == null ? Optional.empty()
-                : Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType());
-        Lifecycle.Last last = last(measured, stored, generation, settings);
+        Optional<Condition> stored = status == null ? Optional.empty() : PairProbeKind.verbsLatency(status);
+        PairProbeKind kind = new PairProbeKind(settings, generation);
+        Lifecycle.Last last = kind.last(measured, stored);
         Lifecycle.Rounds<LatencyPod> rounds = Lifecycle.rounds(pods, LatencyPod::round, last.round());
         // a harvested round's leftovers (a restart between write and delete)
         List<Pod> deletes = new ArrayList<>(rounds.leftovers().stream().map(LatencyPod::pod).toList());
         if (!rounds.current().isEmpty()) {
             return inFlight(node, rounds.current(), peers, liveNodes, generation, settings, now, deletes);
         }
-        Optional<LatencyVerdicts.Part> expired = Lifecycle.toExpire(last, now)
-                ? Optional.of(new LatencyVerdicts.Part(LatencyVerdicts.expired(stored.orElseThrow(), measured,
+        Optional<LatencyVerdicts.Decision> expired = Lifecycle.toExpire(last, now)
+                ? Optional.of(new LatencyVerdicts.Decision(LatencyVerdicts.expired(stored.orElseThrow(), measured,
                         settings.expiry(), now), measured))
                 : Optional.empty();
         Instant wakeAt = Lifecycle.expiryToWakeFor(last, now).orElse(null);
@@ -69,41 +70,19 @@ public final class LatencyPlanner {
                     Optional.ofNullable(wakeAt));
         }
         boolean saysNoPeer = stored.map(c -> Reasons.NO_PEER.equals(c.getReason())).orElse(false);
-        if (!Lifecycle.isDue(last, settings.interval(), now) && !(saysNoPeer && !peers.isEmpty())) {
+        if (!Lifecycle.isDue(last, kind.schedule(), now) && !(saysNoPeer && !peers.isEmpty())) {
             return new LatencyPlan(node, expired, Optional.empty(), Optional.empty(), deletes, 0,
-                    Optional.of(Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, settings.interval(), now))));
+                    Optional.of(Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, kind.schedule(), now).orElseThrow())));
         }
         if (peers.isEmpty()) {
             // written once per generation; a node joining reconciles the profile and finds a peer
-            Optional<LatencyVerdicts.Part> verdict = saysNoPeer && last.sameGeneration()
+            Optional<LatencyVerdicts.Decision> verdict = saysNoPeer && last.sameGeneration()
                     ? Optional.empty() : Optional.of(LatencyVerdicts.noPeer(node, last.round() + 1, generation, now));
             return new LatencyPlan(node, verdict, Optional.empty(), Optional.empty(), deletes, 0, Optional.empty());
         }
         return new LatencyPlan(node, expired,
                 Optional.of(new LatencyPlan.ServerStart(node, peers.get(0), last.round() + 1, 1)), Optional.empty(),
                 deletes, 0, Optional.ofNullable(wakeAt));
-    }
-
-    /** The last latency round's result in a stored verdict (may be null), as the lifecycle reads it. */
-    public static Lifecycle.Last last(RdmaStorageNodeStatus status, long generation, ProfileSettings settings) {
-        return status == null ? Lifecycle.Last.NONE : last(status.getLatency(),
-                Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType()), generation, settings);
-    }
-
-    /**
-     * The last latency round's result, as the lifecycle reads it: {@code status.latency} dates it, and
-     * there is something to expire only while the VerbsLatency condition it explains is stored.
-     */
-    static Lifecycle.Last last(LatencyResult measured, Optional<Condition> stored, long generation,
-                               ProfileSettings settings) {
-        if (measured == null) {
-            return Lifecycle.Last.NONE;
-        }
-        Optional<Instant> measuredAt = Timestamps.parse(measured.getMeasuredAt());
-        return new Lifecycle.Last(measured.getRound() == null ? 0 : measured.getRound(), measuredAt,
-                stored.isPresent() ? measuredAt.map(t -> t.plus(settings.expiry())) : Optional.empty(),
-                Objects.equals(measured.getObservedGeneration(), generation),
-                stored.map(c -> Reasons.RESULT_EXPIRED.equals(c.getReason())).orElse(false));
     }
 
     /** A round under way: wait, start its client, try the second peer, or decide. */

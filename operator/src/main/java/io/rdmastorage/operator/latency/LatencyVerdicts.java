@@ -6,14 +6,14 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.probe.ProbeOutcome;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
+import io.rdmastorage.operator.status.Timestamps;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.ReportTrust;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.SafeText;
-import io.rdmastorage.operator.verdict.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,8 +36,8 @@ public final class LatencyVerdicts {
     private LatencyVerdicts() {
     }
 
-    /** The pair probe's part of a node's verdict: its VerbsLatency condition and the numbers behind it. */
-    public record Part(Condition condition, LatencyResult result) {
+    /** What a latency round decided for its node: VerbsLatency and the numbers behind it ({@code status.latency}). */
+    public record Decision(Condition condition, LatencyResult result) {
     }
 
     /** The client pod's result. */
@@ -75,7 +75,7 @@ public final class LatencyVerdicts {
     }
 
     /** The verdict of a round whose attempts are done (one or two, in order). */
-    public static Part decide(List<LatencyAttempt> attempts, long round, long generation, Instant now) {
+    public static Decision decide(List<LatencyAttempt> attempts, long round, long generation, Instant now) {
         LatencyAttempt last = attempts.get(attempts.size() - 1);
         List<LatencyAttempt> earlier = attempts.subList(0, attempts.size() - 1);
         LatencyResult result = result(last.peer(), round, generation, now);
@@ -85,36 +85,36 @@ public final class LatencyVerdicts {
         String firstTried = earlier.isEmpty() ? "" : " (first tried " + describe(earlier) + "; measured against "
                 + last.peer() + " instead)";
         if (last instanceof LatencyAttempt.ClientFailed failed) {
-            return new Part(condition(Conditions.UNKNOWN, failed.failure().reason(), "the latency-client pod on this "
+            return new Decision(condition(Conditions.UNKNOWN, failed.failure().reason(), "the latency-client pod on this "
                     + "node, against " + last.peer() + ", gave no result: " + failed.failure().message() + firstTried,
                     generation, now), result);
         }
         if (!last.peerSideInDoubt()) {
             var check = ((LatencyAttempt.Reported) last).check();
             numbers(check.details(), result);
-            return new Part(condition(check.status(), check.reason(), check.message() + firstTried, generation, now),
+            return new Decision(condition(check.status(), check.reason(), check.message() + firstTried, generation, now),
                     result);
         }
         result.getUnreachablePeers().add(last.peer().node());
         if (attempts.size() >= 2) {
-            return new Part(condition(Conditions.FALSE, Reasons.PEER_UNREACHABLE, "this node reached neither "
+            return new Decision(condition(Conditions.FALSE, Reasons.PEER_UNREACHABLE, "this node reached neither "
                     + describe(attempts) + ". Two peers failing points at this node's side: check its RDMA port "
                     + "(`ibstat`), its route to them, and that TCP ports " + LatencyPods.BASE_TCP_PORT + "-"
                     + (LatencyPods.BASE_TCP_PORT + 2 * LatencyPods.MAX_SERVED_AT_ONCE - 1) + " are open between the nodes",
                     generation, now), result);
         }
-        return new Part(condition(Conditions.UNKNOWN, Reasons.PEER_UNREACHABLE, "this node could not reach "
+        return new Decision(condition(Conditions.UNKNOWN, Reasons.PEER_UNREACHABLE, "this node could not reach "
                 + describe(attempts) + ". There is no other peer to try, so it cannot tell whether this node or "
                 + last.peer().node() + " is at fault", generation, now), result);
     }
 
     /** The only measurable node: no peer to measure against. */
-    public static Part noPeer(String node, long round, long generation, Instant now) {
+    public static Decision noPeer(String node, long round, long generation, Instant now) {
         LatencyResult result = new LatencyResult();
         result.setMeasuredAt(Timestamps.format(now));
         result.setRound(round);
         result.setObservedGeneration(generation);
-        return new Part(condition(Conditions.UNKNOWN, Reasons.NO_PEER, "node " + node + " has no peer to measure "
+        return new Decision(condition(Conditions.UNKNOWN, Reasons.NO_PEER, "node " + node + " has no peer to measure "
                 + "verbs latency against: it is the only node that can take part (a second matching, Ready node with "
                 + "an address, or a reference node, is needed)", generation, now), result);
     }

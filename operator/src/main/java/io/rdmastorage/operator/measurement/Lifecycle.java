@@ -8,17 +8,20 @@ import java.util.Optional;
 import java.util.function.ToLongFunction;
 
 /**
- * The lifecycle every kind of measurement shares (a node's own probe, a latency pair; next an
- * acceptance run): <b>due → in flight → harvested → expired</b>. Each kind reads its stored result
- * into a {@link Last} and its pods into rounds; the rules below are the same for all of them:
+ * The lifecycle every kind of measurement shares (a node's own probe, a latency pair, an acceptance
+ * run): <b>due → in flight → harvested → expired</b>. Each kind ({@link MeasurementKind}) reads its
+ * stored result into a {@link Last} and says how often it measures ({@link Schedule}); the rules
+ * below are the same for all of them:
  * <ul>
  * <li><b>in flight</b>: pods of a round after the last harvested one exist;</li>
  * <li><b>harvested</b>: round N's result is stored, so pods of rounds up to N are leftovers (an
  * operator restart between the write and the delete), deleted without a second harvest;</li>
  * <li><b>due</b>: at once for a subject never measured or measured under another generation of the
- * spec, then one interval after its last measurement;</li>
+ * spec, then one interval after its last measurement; a kind of one round only
+ * ({@link Schedule#ONCE}, the acceptance run) is never due again once harvested;</li>
  * <li><b>expired</b>: a result past its expiry (3 × interval) no longer counts; it is written as
- * Unknown ResultExpired once, and a reconcile wakes for an expiry still to come.</li>
+ * Unknown ResultExpired once, and a reconcile wakes for an expiry still to come. A result of one
+ * round only never expires: its status is its record.</li>
  * </ul>
  * Pure: the caller passes the clock.
  */
@@ -48,6 +51,28 @@ public final class Lifecycle {
 
         /** Nothing stored yet. */
         public static final Last NONE = new Last(0, Optional.empty(), Optional.empty(), false, false);
+    }
+
+    /**
+     * How often a kind measures a subject and how long its result counts.
+     *
+     * @param interval between rounds; empty: one round only, never due again once harvested
+     * @param expiry   how long after its measurement a result counts; empty: it never expires
+     */
+    public record Schedule(Optional<Duration> interval, Optional<Duration> expiry) {
+
+        /** One round only, a result that never expires: the acceptance run, whose status is its record. */
+        public static final Schedule ONCE = new Schedule(Optional.empty(), Optional.empty());
+
+        /** A round every {@code interval}, a result that counts for {@code expiry}. */
+        public static Schedule every(Duration interval, Duration expiry) {
+            return new Schedule(Optional.of(interval), Optional.of(expiry));
+        }
+
+        /** When a result measured at {@code measuredAt} stops counting; empty when it never does. */
+        public Optional<Instant> expiresAt(Instant measuredAt) {
+            return expiry.map(measuredAt::plus);
+        }
     }
 
     /** A subject's pods, split by the last harvested round. */
@@ -85,6 +110,22 @@ public final class Lifecycle {
 
     public static boolean isDue(Last last, Duration interval, Instant now) {
         return !dueAt(last, interval, now).isAfter(now);
+    }
+
+    /**
+     * When the next round is due by {@code schedule}: as {@link #dueAt(Last, Duration, Instant)} for a
+     * kind that measures every interval; for one of a round only, now until that round is harvested,
+     * then never (empty).
+     */
+    public static Optional<Instant> dueAt(Last last, Schedule schedule, Instant now) {
+        if (schedule.interval().isEmpty()) {
+            return last.round() == 0 ? Optional.of(now) : Optional.empty();
+        }
+        return Optional.of(dueAt(last, schedule.interval().get(), now));
+    }
+
+    public static boolean isDue(Last last, Schedule schedule, Instant now) {
+        return dueAt(last, schedule, now).map(at -> !at.isAfter(now)).orElse(false);
     }
 
     /** Whether the result has passed its expiry ({@code now} after it; at the instant itself it still counts). */

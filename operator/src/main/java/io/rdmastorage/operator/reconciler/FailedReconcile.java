@@ -9,17 +9,16 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.latency.PairProbeKind;
 import io.rdmastorage.operator.measurement.Lifecycle;
-import io.rdmastorage.contract.CheckType;
-import io.rdmastorage.operator.latency.LatencyPlanner;
-import io.rdmastorage.operator.latency.LatencyVerdicts;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.MeasurementKind;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.SafeText;
 import io.rdmastorage.operator.verdict.VerdictDigest;
+import io.rdmastorage.operator.verdict.VerdictKind;
+import io.rdmastorage.operator.verdict.VerdictPart;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * What is still done when a reconcile fails (JOSDK's {@code updateErrorStatus}), so that no failure
  * can freeze a verdict: the profile's Ready says the reconcile fails and why (Unknown
  * {@link Reasons#RECONCILE_FAILING}), and the verdicts whose result has passed its expiry are
- * written as expired, each {@link MeasurementKind}'s part by its own result ({@link Lifecycle#toExpire}), with the node
- * markings following them; a verdict someone else edited is replaced ({@link NodeVerdicts#edited}). This path reads only the cached verdicts and nodes and the spec's
- * interval, so it works when planning, the probe spec or pod creation does not.
+ * written as expired, each kind's part by its own result ({@link VerdictKind#expire},
+ * {@link Lifecycle#toExpire}), with the node markings following them; a verdict someone else edited
+ * is replaced ({@link NodeVerdicts#edited}). This path reads only the cached verdicts and nodes and
+ * the spec's interval, so it works when planning, the probe spec or pod creation does not.
  */
 final class FailedReconcile {
 
@@ -167,8 +167,8 @@ final class FailedReconcile {
 
     /**
      * Pure: a verdict someone else edited is replaced ({@link NodeVerdicts#edited}); otherwise each
-     * {@link MeasurementKind}'s part that has passed its expiry is written as expired, the other
-     * parts as they are.
+     * kind's part that has passed its expiry is written as expired ({@link VerdictKind#expire}), the
+     * other parts as they are.
      */
     static Upkeep upkeep(RdmaStorageNode verdict, RdmaStorageProfileSpec spec, ProfileSettings settings, Instant now) {
         RdmaStorageNodeStatus status = verdict.getStatus();
@@ -179,39 +179,19 @@ final class FailedReconcile {
         }
         RdmaStorageNodeStatus next = status;
         Instant wakeAt = null;
-        for (MeasurementKind kind : MeasurementKind.values()) {
-            Lifecycle.Last last = last(kind, status, generation, settings);
+        for (VerdictKind kind : kinds(settings, generation)) {
+            Lifecycle.Last last = kind.last(status);
             wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
             if (Lifecycle.toExpire(last, now)) {
-                next = expire(kind, spec, next, generation, settings, now);
+                next = kind.expire(spec, next, now);
             }
         }
         return new Upkeep(next == status ? null : next, false, wakeAt);
     }
 
-    /** A kind's last result in the verdict, as the lifecycle reads it. */
-    private static Lifecycle.Last last(MeasurementKind kind, RdmaStorageNodeStatus status, long generation,
-                                       ProfileSettings settings) {
-        return switch (kind) {
-            case NODE_PROBE -> NodeProbePlanner.last(status, generation, settings);
-            case PAIR_PROBE -> LatencyPlanner.last(status, generation, settings);
-        };
-    }
-
-    /** {@code status} with {@code kind}'s part written as expired, the other kinds' parts as they are. */
-    private static RdmaStorageNodeStatus expire(MeasurementKind kind, RdmaStorageProfileSpec spec,
-                                                RdmaStorageNodeStatus status, long generation, ProfileSettings settings,
-                                                Instant now) {
-        return switch (kind) {
-            case NODE_PROBE -> NodeVerdicts.expire(status, now, settings.expiry());
-            case PAIR_PROBE -> {
-                Condition latency = Conditions.find(status.getConditions(), CheckType.VERBS_LATENCY.conditionType())
-                        .orElseThrow();
-                yield NodeVerdicts.merge(status, NodeVerdicts.withLatency(spec, status,
-                        LatencyVerdicts.expired(latency, status.getLatency(), settings.expiry(), now),
-                        status.getLatency(), generation, now), now);
-            }
-        };
+    /** The kinds whose results make up a verdict, one per {@link VerdictPart}. */
+    static List<VerdictKind> kinds(ProfileSettings settings, long generation) {
+        return List.of(new NodeProbeKind(settings, generation), new PairProbeKind(settings, generation));
     }
 
     /** The spec's settings; a spec they cannot be read from expires by the defaults (15m interval). */

@@ -3,8 +3,8 @@ package io.rdmastorage.operator.reconciler;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
+import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
 import java.time.Instant;
 import java.util.List;
 

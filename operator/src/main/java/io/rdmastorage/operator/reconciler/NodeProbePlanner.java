@@ -10,11 +10,7 @@ import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.probe.ProbePodFactory;
-import io.rdmastorage.operator.verdict.MeasurementKind;
-import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.Timestamps;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -23,7 +19,8 @@ import java.util.Optional;
 
 /**
  * Decides, from cached state only, what a reconcile does with one node's own probe (see
- * {@link NodeProbePlan}), by the rules of {@link Lifecycle} every kind of measurement shares.
+ * {@link NodeProbePlan}), by the rules of {@link Lifecycle} every kind of measurement shares, for the
+ * node probe's kind ({@link NodeProbeKind}).
  * Pure: no API calls, no clock of its own, so every rule here is unit-tested.
  */
 final class NodeProbePlanner {
@@ -52,7 +49,8 @@ final class NodeProbePlanner {
                     true, Optional.empty());
         }
         RdmaStorageNodeStatus status = verdict == null ? null : verdict.getStatus();
-        Lifecycle.Last last = last(status, generation, settings);
+        NodeProbeKind kind = new NodeProbeKind(settings, generation);
+        Lifecycle.Last last = kind.last(status);
         List<Pod> byRound = new ArrayList<>(pods);
         byRound.sort(Comparator.comparingLong(NodeProbePlanner::round));
         Lifecycle.Rounds<Pod> rounds = Lifecycle.rounds(byRound, NodeProbePlanner::round, last.round());
@@ -70,33 +68,21 @@ final class NodeProbePlanner {
         }
 
         Optional<NotProbed> markNotProbed = notProbeable.filter(why -> harvests.isEmpty()
-                && !alreadySays(status, why.reason(), generation));
+                && !NodeProbeKind.says(status, why.reason(), generation));
 
         boolean expire = false;
         Optional<NodeProbePlan.ProbeStart> probe = Optional.empty();
         if (notProbeable.isEmpty() && harvests.isEmpty() && !inFlight) {
-            if (Lifecycle.isDue(last, settings.interval(), now)) {
+            if (Lifecycle.isDue(last, kind.schedule(), now)) {
                 probe = Optional.of(new NodeProbePlan.ProbeStart(rounds.highest() + 1, last.measuredAt().orElse(null)));
             } else {
-                wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, settings.interval(), now));
+                wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.dueAt(last, kind.schedule(), now).orElse(null));
             }
             expire = Lifecycle.toExpire(last, now);
             wakeAt = Lifecycle.earliest(wakeAt, Lifecycle.expiryToWakeFor(last, now).orElse(null));
         }
         return new NodeProbePlan(nodeName, harvests, rounds.leftovers(), markNotProbed, expire, probe, false,
                 Optional.ofNullable(wakeAt));
-    }
-
-    /** The node probe's last harvested result, as the lifecycle reads it. */
-    static Lifecycle.Last last(RdmaStorageNodeStatus status, long generation, ProfileSettings settings) {
-        if (status == null) {
-            return Lifecycle.Last.NONE;
-        }
-        return new Lifecycle.Last(status.getProbeRound() == null ? 0 : status.getProbeRound(),
-                status.getLastProbeTime() == null ? Optional.empty() : Timestamps.parse(status.getLastProbeTime()),
-                NodeVerdicts.expiresAt(status, settings.expiry()),
-                status.getObservedGeneration() != null && status.getObservedGeneration() == generation,
-                saysExpired(status, generation));
     }
 
     /** The probe round of a pod, from its label; a pod without one sorts first and counts as harvested. */
@@ -117,24 +103,5 @@ final class NodeProbePlanner {
         } catch (NumberFormatException e) {
             return fallback;
         }
-    }
-
-    /** Whether the node probe's own conditions say ResultExpired already (another kind's expiry is its own). */
-    private static boolean saysExpired(RdmaStorageNodeStatus status, long generation) {
-        return alreadySays(status, Reasons.RESULT_EXPIRED, generation) && status.getConditions().stream()
-                .anyMatch(c -> Reasons.RESULT_EXPIRED.equals(c.getReason())
-                        && MeasurementKind.NODE_PROBE.types().contains(c.getType()));
-    }
-
-    /**
-     * Whether the stored verdict already carries this reason for this generation, so writing it
-     * again would change nothing (a spec change must still rewrite it: the checks may differ).
-     */
-    private static boolean alreadySays(RdmaStorageNodeStatus status, String reason, long generation) {
-        if (status == null || status.getConditions() == null || status.getObservedGeneration() == null
-                || status.getObservedGeneration() != generation) {
-            return false;
-        }
-        return status.getConditions().stream().anyMatch(c -> reason.equals(c.getReason()));
     }
 }

@@ -7,10 +7,10 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
-import io.rdmastorage.operator.verdict.Reasons;
 import java.time.Instant;
 import java.util.List;
 

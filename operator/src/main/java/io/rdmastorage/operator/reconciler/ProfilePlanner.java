@@ -10,33 +10,26 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.operator.latency.LatencyPairing;
 import io.rdmastorage.operator.latency.LatencyPlan;
-import io.rdmastorage.operator.latency.LatencyPlanner;
-import io.rdmastorage.operator.latency.LatencyPod;
-import io.rdmastorage.operator.latency.LatencyPods;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
-import io.rdmastorage.operator.latency.Peer;
+import io.rdmastorage.operator.latency.PairProbePlanner;
 import io.rdmastorage.operator.measurement.Lifecycle;
+import io.rdmastorage.operator.measurement.ProbeSlots;
 import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbePodFactory;
-import io.rdmastorage.operator.verdict.CheckTypes;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
-import io.rdmastorage.operator.verdict.Reasons;
 import io.rdmastorage.operator.verdict.ReportTrust;
 import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +37,7 @@ import java.util.Set;
 
 /**
  * One plan for the whole profile from one {@link ProfileSnapshot} and the clock: each node's
- * probe ({@link NodeProbePlanner}) and latency measurement ({@link LatencyPlanner}) decided, their
+ * probe ({@link NodeProbePlanner}) and latency pairs ({@link PairProbePlanner}) decided, their
  * verdicts merged in memory into the writes that store them, and the measurements that are due
  * started within one {@link ProbeSlots} budget — the nodes' own probes first (the longest-waiting
  * first), then new latency rounds. Pure: no API calls, so "these objects and this clock give these
@@ -65,6 +58,7 @@ final class ProfilePlanner {
     private final Map<String, NodeDraft> drafts = new LinkedHashMap<>();
     private final List<Pod> deletes = new ArrayList<>();
     private final List<Pod> creates = new ArrayList<>();
+    private PairProbePlanner pairs;
     private Instant wakeAt;
     private int waiting;
 
@@ -208,6 +202,7 @@ final class ProfilePlanner {
 
     // ---------------------------------------------------------------- latency pairs
 
+    /** The pairs' plans ({@link PairProbePlanner}), each node's verdict folded into its draft. */
     private List<LatencyPlan> planLatency() {
         LatencyCheckSpec spec = profile.getSpec().getLatency();
         if (spec == null) {
@@ -215,26 +210,16 @@ final class ProfilePlanner {
             snapshot.latencyPods().forEach(p -> deletes.add(p.pod()));
             return List.of();
         }
-        LatencyPairing pairing = pairing(spec);
-        Map<String, List<LatencyPod>> byClient = new HashMap<>();
-        for (LatencyPod p : snapshot.latencyPods()) {
-            if (snapshot.matching().contains(p.clientNode())) {
-                byClient.computeIfAbsent(p.clientNode(), n -> new ArrayList<>()).add(p);
-            } else {
-                deletes.add(p.pod()); // its node left the profile: its measurement is moot
-            }
-        }
-        List<LatencyPlan> plans = new ArrayList<>(snapshot.matching().size());
-        for (String node : snapshot.matching()) {
-            NodeDraft draft = drafts.get(node);
-            LatencyPlan plan = LatencyPlanner.plan(node, snapshot.measurable(node), draft.status,
-                    byClient.getOrDefault(node, List.of()), pairing.peersOf(node), snapshot.nodes().keySet(), generation,
-                    settings, now);
-            plans.add(plan);
-            slots.hold(plan.inFlight());
-            plan.startClient().ifPresent(server -> creates.add(LatencyPods.client(profile, server, config)));
+        pairs = new PairProbePlanner(profile, spec, snapshot.matching(), snapshot::probeable, snapshot.nodes(),
+                snapshot.latencyPods(), NodeSelection::matches);
+        PairProbePlanner.Rounds rounds = pairs.plan(node -> drafts.get(node).status, slots, config, generation, settings,
+                now);
+        deletes.addAll(rounds.deletes());
+        creates.addAll(rounds.clients());
+        for (LatencyPlan plan : rounds.plans()) {
+            NodeDraft draft = drafts.get(plan.node());
             if (plan.verdict().isPresent()) {
-                LatencyVerdicts.Part v = plan.verdict().get();
+                LatencyVerdicts.Decision v = plan.verdict().get();
                 draft.write(NodeVerdicts.withLatency(profile.getSpec(), draft.status, v.condition(), v.result(),
                         generation, now), plan.deletes());
             } else {
@@ -242,52 +227,15 @@ final class ProfilePlanner {
             }
             plan.wakeAt().ifPresent(this::wakeBy);
         }
-        return plans;
+        return rounds.plans();
     }
 
-    /**
-     * Second attempts always start (their round holds its slots already); new rounds start within
-     * the free slots, the longest-waiting nodes first, each server on a free pair of ports.
-     */
     private void startLatencyServers(List<LatencyPlan> plans) {
-        Set<Pod> deleted = new HashSet<>();
-        plans.forEach(p -> deleted.addAll(p.deletes()));
-        Map<String, List<Integer>> ports = new HashMap<>(LatencyPods.portsInUse(snapshot.latencyPods().stream()
-                .filter(p -> !deleted.contains(p.pod())).toList()));
-        List<LatencyPlan.ServerStart> starts = plans.stream().map(LatencyPlan::startServer)
-                .flatMap(java.util.Optional::stream)
-                .sorted(Comparator.comparingInt((LatencyPlan.ServerStart s) -> -s.attempt())
-                        .thenComparingLong(LatencyPlan.ServerStart::round)
-                        .thenComparing(LatencyPlan.ServerStart::client))
-                .toList();
-        for (LatencyPlan.ServerStart start : starts) {
-            List<Integer> used = ports.computeIfAbsent(start.peer().node(), n -> new ArrayList<>());
-            int port = LatencyPods.freePort(used);
-            boolean newRound = start.attempt() == 1;
-            if (port < 0 || newRound && !slots.take(LatencyPlanner.PODS_PER_ROUND)) {
-                waiting++;
-                continue;
-            }
-            used.add(port);
-            creates.add(LatencyPods.server(profile, start.client(), start.peer(), start.round(), start.attempt(), port,
-                    config));
+        if (pairs != null) {
+            PairProbePlanner.Servers servers = pairs.startServers(plans, slots, config);
+            creates.addAll(servers.creates());
+            waiting += servers.waiting();
         }
-    }
-
-    /** Ring over the measurable nodes, or the reference nodes that can serve now. */
-    private LatencyPairing pairing(LatencyCheckSpec spec) {
-        List<String> clients = snapshot.matching().stream().filter(snapshot::measurable).toList();
-        if (spec.getReferenceNodeSelector() == null) {
-            List<Peer> servers = clients.stream().map(snapshot.nodes()::get)
-                    .flatMap(n -> Peer.of(n, spec.getAddressType()).stream()).toList();
-            return LatencyPairing.ring(clients, servers);
-        }
-        List<Peer> references = snapshot.nodes().values().stream()
-                .filter(n -> NodeSelection.matches(spec.getReferenceNodeSelector(), n.getMetadata().getLabels()))
-                .filter(n -> snapshot.probeable(n.getMetadata().getName()))
-                .flatMap(n -> Peer.of(n, spec.getAddressType()).stream())
-                .toList();
-        return LatencyPairing.references(clients, references);
     }
 
     private void wakeBy(Instant at) {

@@ -81,11 +81,6 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
         return concerned;
     }
 
-    /** A node that is selected and can be probed now: it can take part in a measurement. */
-    boolean measurable(String node) {
-        return matching.contains(node) && probeable(node);
-    }
-
     /** A node in the cluster that can be probed now, selected or not (a reference node, say). */
     boolean probeable(String node) {
         return nodes.containsKey(node) && !notProbeable.containsKey(node);

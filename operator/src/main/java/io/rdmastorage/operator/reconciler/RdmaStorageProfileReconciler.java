@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -25,9 +24,9 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
-import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
@@ -135,7 +134,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
             document = ProbeSpecDocument.of(profile.getSpec());
         } catch (InvalidProbeSpecException e) {
             // the CRD schema should have refused it; never let it reach a privileged pod
-            return statusUpdate(profile, InvalidSpec.status(profile, e, now), now.plus(ProfilePlanner.MAX_WAIT), now);
+            return StatusPatch.update(profile, InvalidSpec.status(profile, e, now), RdmaStorageProfile::new,
+                    ProfilePlanner.MAX_WAIT);
         }
         ensureSpecConfigMap(profile, document, context, writes);
 
@@ -156,7 +156,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         // aggregate
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, plan.fleet(), now);
         events.recordProfileChange(profile, profile.getStatus(), status);
-        return statusUpdate(profile, status, plan.wakeAt(), now);
+        return StatusPatch.update(profile, status, RdmaStorageProfile::new, Duration.between(now, plan.wakeAt()));
     }
 
     /**
@@ -180,12 +180,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         new PlanExecutor(profile, expiry.settings(), writes(profile, context), new NodeMarkings(context.getClient()),
                 new VerdictEvents(context.getClient()), metrics).carryOutEach(expiry.changes());
         Instant wakeAt = expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
-        RdmaStorageProfileStatus status = FailedReconcile.status(profile, e, now);
-        ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusComparison.same(profile.getStatus(), status)
-                ? ErrorStatusUpdateControl.noStatusUpdate() : ErrorStatusUpdateControl.patchStatus(statusPatch(profile, status));
+        ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusPatch.afterFailure(profile,
+                FailedReconcile.status(profile, e, now), RdmaStorageProfile::new);
         boolean retriesLeft = context.getRetryInfo().map(r -> !r.isLastAttempt()).orElse(false);
-        return retriesLeft ? control
-                : control.rescheduleAfter(Duration.ofMillis(Math.max(1_000, Duration.between(now, wakeAt).toMillis())));
+        return retriesLeft ? control : control.rescheduleAfter(StatusPatch.atLeastMinWait(Duration.between(now, wakeAt)));
     }
 
     /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */
@@ -211,25 +209,6 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         metrics.updateTraffic(name, OperatorMetrics.storageTraffic(
                 stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull).toList()));
         return status;
-    }
-
-    /** Patches the status only when it changed (a no-op patch is still an API request), then waits. */
-    private static UpdateControl<RdmaStorageProfile> statusUpdate(RdmaStorageProfile profile, RdmaStorageProfileStatus status,
-                                                                  Instant wakeAt, Instant now) {
-        long delay = Math.max(1_000, Duration.between(now, wakeAt).toMillis());
-        if (StatusComparison.same(profile.getStatus(), status)) {
-            return UpdateControl.<RdmaStorageProfile>noUpdate().rescheduleAfter(delay);
-        }
-        return UpdateControl.patchStatus(statusPatch(profile, status)).rescheduleAfter(delay);
-    }
-
-    private static RdmaStorageProfile statusPatch(RdmaStorageProfile profile, RdmaStorageProfileStatus status) {
-        // no resourceVersion: the status is ours alone and recomputed on every reconcile, so a
-        // conflict (e.g. with our own finalizer patch) would only cost a retry
-        RdmaStorageProfile patch = new RdmaStorageProfile();
-        patch.setMetadata(new ObjectMetaBuilder().withName(profile.getMetadata().getName()).build());
-        patch.setStatus(status);
-        return patch;
     }
 
     private void ensureSpecConfigMap(RdmaStorageProfile profile, ProbeSpecDocument document,
@@ -276,7 +255,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 markings.remove(name, node);
             }
         }
-        context.getClient().configMaps().inNamespace(config.namespace()).withName(ProbeSpecConfigMap.name(name)).delete();
+        writes.deleteConfigMap(config.namespace(), ProbeSpecConfigMap.name(name));
         metrics.removeProfile(name);
         LOG.info("profile {} deleted: its probe pods, verdicts and node markings are removed", name);
         return DeleteControl.defaultDelete();

@@ -9,7 +9,7 @@ import java.util.List;
  * The condition types of a status: the contract's checks ({@link CheckType}), plus Ready, and which
  * of them a profile asks for: one per check section of its spec, always in the contract's order,
  * so statuses list them the same way on every node and every write (no diff noise for GitOps tools). Which kind of
- * measurement writes each type is {@link MeasurementKind}'s.
+ * measurement writes each type is {@link VerdictPart}'s.
  */
 public final class CheckTypes {
 

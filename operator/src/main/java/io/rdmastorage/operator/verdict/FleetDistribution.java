@@ -3,6 +3,8 @@ package io.rdmastorage.operator.verdict;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.operator.api.FleetFactCounts;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,8 @@
 package io.rdmastorage.operator.verdict;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

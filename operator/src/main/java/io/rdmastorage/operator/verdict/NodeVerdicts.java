@@ -7,6 +7,10 @@ import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +29,7 @@ import java.util.Optional;
  * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
  * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
- * not make a node without Ceph NotReady). Each condition type belongs to one {@link MeasurementKind}:
+ * not make a node without Ceph NotReady). Each condition type belongs to one {@link VerdictPart}:
  * a status built from one kind's measurement carries every other kind's types as their
  * placeholders, and {@link #merge} keeps the stored measurement (and its facts) in their place.
  */
@@ -64,7 +68,7 @@ public final class NodeVerdicts {
                                                      ProbeReport report, Instant finishedAt) {
         Map<String, Condition> probed = new LinkedHashMap<>();
         Map<String, JsonNode> details = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
+        for (String type : partTypes(spec, VerdictPart.NODE_PROBE)) {
             Optional<ProbeReport.Check> check = report.check(type);
             if (check.isEmpty()) {
                 probed.put(type, notReported(type, pod, generation, finishedAt));
@@ -76,7 +80,7 @@ public final class NodeVerdicts {
                 details.put(type, c.details());
             }
         }
-        RdmaStorageNodeStatus status = status(compose(spec, MeasurementKind.NODE_PROBE, probed, List.of(), generation,
+        RdmaStorageNodeStatus status = status(compose(spec, VerdictPart.NODE_PROBE, probed, List.of(), generation,
                 finishedAt), generation, finishedAt);
         status.setLastProbeTime(Timestamps.format(finishedAt));
         status.setProbePod(pod.name());
@@ -159,7 +163,7 @@ public final class NodeVerdicts {
         List<Condition> checks = checksOf(status.getConditions());
         for (int i = 0; i < checks.size(); i++) {
             // another kind's conditions are dated by its own measurement
-            if (MeasurementKind.NODE_PROBE.owns(checks.get(i).getType())) {
+            if (VerdictPart.NODE_PROBE.owns(checks.get(i).getType())) {
                 checks.set(i, Conditions.expired(checks.get(i), message, now));
             }
         }
@@ -186,11 +190,11 @@ public final class NodeVerdicts {
         List<Condition> checks = checksOf(next.getConditions());
         Map<String, Condition> stored = previous == null ? Map.of() : Conditions.byType(previous.getConditions());
         for (int i = 0; i < checks.size(); i++) {
-            MeasurementKind kind = MeasurementKind.of(checks.get(i).getType());
+            VerdictPart part = VerdictPart.of(checks.get(i).getType());
             Condition measured = stored.get(checks.get(i).getType());
-            if (kind.isPlaceholder(checks.get(i)) && measured != null && !kind.isPlaceholder(measured)) {
+            if (part.isPlaceholder(checks.get(i)) && measured != null && !part.isPlaceholder(measured)) {
                 checks.set(i, measured);
-                kind.copyFacts(previous, merged);
+                part.copyFacts(previous, merged);
             }
         }
         List<Condition> conditions = withReady(checks, generation, now);
@@ -204,7 +208,7 @@ public final class NodeVerdicts {
 
     /**
      * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
-     * measurement ({@link MeasurementKind#PAIR_PROBE}), and {@code Ready} worked out again; the node's
+     * measurement ({@link VerdictPart#PAIR_PROBE}), and {@code Ready} worked out again; the node's
      * own probe results stay as they are, in the profile's order. A check not probed yet is its kind's
      * placeholder. Pass the result through {@link #merge}.
      *
@@ -214,7 +218,7 @@ public final class NodeVerdicts {
                                                     Condition verbsLatency, LatencyResult latency, long generation,
                                                     Instant at) {
         RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
-        List<Condition> checks = compose(spec, MeasurementKind.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
+        List<Condition> checks = compose(spec, VerdictPart.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
                 next.getConditions(), generation, at);
         next.setConditions(withReady(checks, next.getObservedGeneration() == null ? generation
                 : next.getObservedGeneration(), at));
@@ -226,33 +230,33 @@ public final class NodeVerdicts {
     private static RdmaStorageNodeStatus allUnknown(RdmaStorageProfileSpec spec, String reason, String message,
                                                     long generation, Instant at) {
         Map<String, Condition> unknown = new LinkedHashMap<>();
-        for (String type : kindTypes(spec, MeasurementKind.NODE_PROBE)) {
+        for (String type : partTypes(spec, VerdictPart.NODE_PROBE)) {
             unknown.put(type, Conditions.of(type, Conditions.UNKNOWN, reason, message, generation, at));
         }
-        return status(compose(spec, MeasurementKind.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
+        return status(compose(spec, VerdictPart.NODE_PROBE, unknown, List.of(), generation, at), generation, at);
     }
 
     /**
-     * The checks the profile asks for, in its order, after {@code kind} measured: its types from
-     * {@code measured}, every other kind's as {@code stored} holds them, and the placeholder of any
+     * The checks the profile asks for, in its order, after {@code part}'s kind measured: its types from
+     * {@code measured}, every other part's as {@code stored} holds them, and the placeholder of any
      * type that has neither.
      */
-    private static List<Condition> compose(RdmaStorageProfileSpec spec, MeasurementKind kind,
+    private static List<Condition> compose(RdmaStorageProfileSpec spec, VerdictPart part,
                                            Map<String, Condition> measured, List<Condition> stored, long generation,
                                            Instant at) {
         Map<String, Condition> storedByType = Conditions.byType(stored);
         List<String> expected = CheckTypes.expected(spec);
         List<Condition> checks = new ArrayList<>(expected.size());
         for (String type : expected) {
-            MeasurementKind owner = MeasurementKind.of(type);
-            Condition c = owner == kind ? measured.get(type) : storedByType.get(type);
+            VerdictPart owner = VerdictPart.of(type);
+            Condition c = owner == part ? measured.get(type) : storedByType.get(type);
             checks.add(c != null ? c : owner.placeholder(type, generation, at));
         }
         return checks;
     }
 
-    private static List<String> kindTypes(RdmaStorageProfileSpec spec, MeasurementKind kind) {
-        return CheckTypes.expected(spec).stream().filter(kind::owns).toList();
+    private static List<String> partTypes(RdmaStorageProfileSpec spec, VerdictPart part) {
+        return CheckTypes.expected(spec).stream().filter(part::owns).toList();
     }
 
     private static RdmaStorageNodeStatus status(List<Condition> checks, long generation, Instant at) {
@@ -328,8 +332,8 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus c = new RdmaStorageNodeStatus();
         c.setObservedGeneration(s.getObservedGeneration());
         c.setConditions(new ArrayList<>(s.getConditions()));
-        for (MeasurementKind kind : MeasurementKind.values()) {
-            kind.copyFacts(s, c);
+        for (VerdictPart part : VerdictPart.values()) {
+            part.copyFacts(s, c);
         }
         return c;
     }

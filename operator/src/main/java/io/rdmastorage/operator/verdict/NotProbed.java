@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.verdict;
 
+import io.rdmastorage.operator.status.Reasons;
+
 /** Why a matching node has no fresh probe result; each gives every check Unknown, never True. */
 public enum NotProbed {
 

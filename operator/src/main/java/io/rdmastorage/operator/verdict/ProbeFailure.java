@@ -1,6 +1,9 @@
 package io.rdmastorage.operator.verdict;
 
 import io.rdmastorage.operator.probe.ProbeOutcome;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.SafeText;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 
 /**

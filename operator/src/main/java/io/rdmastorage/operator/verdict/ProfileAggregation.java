@@ -8,12 +8,15 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.function.Function;
 
 /**
@@ -283,6 +286,54 @@ public final class ProfileAggregation {
                 parts.add("... and " + worst.more() + " more");
             }
             return String.join(", ", parts);
+        }
+    }
+
+    /**
+     * The first {@code limit} items by an order, out of any number offered, in O(n log limit) time and
+     * O(limit) memory: how a profile names its worst few nodes out of thousands without sorting them all.
+     */
+    private static final class Worst<T> {
+
+        private final int limit;
+        private final Comparator<T> order;
+        /** The kept items, the last by {@link #order} at the head, so it is the one to evict. */
+        private final PriorityQueue<T> kept;
+        private int offered;
+
+        Worst(int limit, Comparator<T> order) {
+            this.limit = limit;
+            this.order = order;
+            this.kept = new PriorityQueue<>(Math.max(1, limit + 1), order.reversed());
+        }
+
+        void offer(T item) {
+            offered++;
+            if (limit <= 0) {
+                return;
+            }
+            if (kept.size() < limit) {
+                kept.add(item);
+            } else if (order.compare(item, kept.peek()) < 0) {
+                kept.poll();
+                kept.add(item);
+            }
+        }
+
+        /** The kept items, first first. */
+        List<T> sorted() {
+            List<T> items = new ArrayList<>(kept);
+            items.sort(order);
+            return items;
+        }
+
+        /** How many were offered but not kept. */
+        int more() {
+            return offered - kept.size();
+        }
+
+        int offered() {
+            return offered;
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.verdict;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.List;
 
 /**

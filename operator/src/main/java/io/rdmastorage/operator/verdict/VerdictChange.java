@@ -3,6 +3,7 @@ package io.rdmastorage.operator.verdict;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.status.Conditions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

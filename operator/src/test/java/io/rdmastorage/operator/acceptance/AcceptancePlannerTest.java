@@ -16,8 +16,9 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,9 +56,9 @@ class AcceptancePlannerTest {
         assertThat(plan.applies()).extracting(c -> c.getMetadata().getName()).containsExactly("rsa-gpu-07-nvmeof-spec");
         assertThat(plan.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
         assertThat(plan.deletes()).isEmpty();
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
         assertThat(plan.status().getStartTime()).isEqualTo(Timestamps.format(NOW));
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.RUNNING);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.RUNNING);
         assertThat(effective(plan).getStatus()).isEqualTo(Conditions.UNKNOWN);
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.STARTED);
         assertThat(plan.wakeAfter()).isPositive();
@@ -71,8 +72,8 @@ class AcceptancePlannerTest {
 
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.applies()).isEmpty();
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.NODE_NOT_FOUND);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_FOUND);
         assertThat(effective(plan).getMessage()).contains("the run ended NodeNotFound");
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
     }
@@ -85,8 +86,8 @@ class AcceptancePlannerTest {
         AcceptancePlan first = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
 
         assertThat(first.creates()).isEmpty();
-        assertThat(first.status().getPhase()).isEqualTo(AcceptanceReasons.PENDING);
-        assertThat(complete(first).getReason()).isEqualTo(AcceptanceReasons.WAITING_FOR_NODE);
+        assertThat(first.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
+        assertThat(complete(first).getReason()).isEqualTo(Reasons.Acceptance.WAITING_FOR_NODE);
         assertThat(complete(first).getMessage()).contains("a-older is measuring node gpu-07");
         assertThat(first.step()).isEqualTo(AcceptancePlan.Step.WAITING);
         assertThat(first.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
@@ -94,19 +95,19 @@ class AcceptancePlannerTest {
         younger.setStatus(first.status());
         AcceptancePlan again = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
         assertThat(again.step()).isEqualTo(AcceptancePlan.Step.NONE);
-        assertThat(again.status().getPhase()).isEqualTo(AcceptanceReasons.PENDING);
+        assertThat(again.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
     }
 
     @Test
     void aRunWhoseNodeIsFreeAgainStarts() {
         RdmaStorageAcceptance older = nvmeof("a-older", "2026-12-01T15:00:00Z");
-        older.setStatus(status(AcceptanceReasons.SUCCEEDED, null));
+        older.setStatus(status(Reasons.Acceptance.SUCCEEDED, null));
         RdmaStorageAcceptance younger = nvmeof("b-younger", "2026-12-01T15:30:00Z");
 
         AcceptancePlan plan = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
 
         assertThat(plan.creates()).hasSize(1);
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
     }
 
     @Test
@@ -128,7 +129,7 @@ class AcceptancePlannerTest {
         AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07", "storage-01"), List.of(run)));
 
         assertThat(plan.creates()).isEmpty();
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.NODE_NOT_FOUND);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_FOUND);
         assertThat(complete(plan).getMessage()).contains("has no InternalIP address");
     }
 
@@ -141,7 +142,7 @@ class AcceptancePlannerTest {
 
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.deletes()).isEmpty();
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
         assertThat(plan.status().getStartTime()).isEqualTo(run.getStatus().getStartTime());
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.NONE);
         assertThat(plan.wakeAfter()).isPositive();
@@ -158,10 +159,10 @@ class AcceptancePlannerTest {
         assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
         assertThat(plan.applies()).extracting(ConfigMap::getMetadata).extracting(m -> m.getName())
                 .containsExactly(AcceptancePods.reportName("gpu-07-nvmeof"));
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.SUCCEEDED);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.SUCCEEDED);
         assertThat(plan.status().getCompletionTime()).isEqualTo(Timestamps.format(NOW));
         assertThat(plan.status().getTransports()).hasSize(1);
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.MEASURED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.MEASURED);
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
         assertThat(plan.wakeAfter()).isNull();
     }
@@ -175,21 +176,21 @@ class AcceptancePlannerTest {
 
         assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
         assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.TIMED_OUT);
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.TIMED_OUT);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
     }
 
     @Test
     void aPodTheCacheDoesNotShowIsNotLostInsideTheCacheLagButIsAfterIt() {
         RdmaStorageAcceptance fresh = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(2));
         assertThat(plan(snapshot(fresh, Set.of(), Map.of(), List.of(fresh))).status().getPhase())
-                .isEqualTo(AcceptanceReasons.PHASE_RUNNING);
+                .isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
 
         RdmaStorageAcceptance old = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"),
                 NOW.minus(AcceptancePlanner.CACHE_LAG).minusSeconds(1));
         AcceptancePlan plan = plan(snapshot(old, Set.of(), Map.of(), List.of(old)));
-        assertThat(plan.status().getPhase()).isEqualTo(AcceptanceReasons.FAILED);
-        assertThat(complete(plan).getReason()).isEqualTo(AcceptanceReasons.PROBE_FAILED);
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
         assertThat(complete(plan).getMessage()).contains("is gone without a report");
         assertThat(plan.deletes()).isEmpty();
     }
@@ -200,7 +201,7 @@ class AcceptancePlannerTest {
         AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, Map.of(), List.of(run)));
         assertThat(meanwhile).isEqualTo(AcceptancePlan.NONE);
 
-        run.setStatus(status(AcceptanceReasons.FAILED, null));
+        run.setStatus(status(Reasons.Acceptance.FAILED, null));
         AcceptancePlan finished = plan(snapshot(run, Set.of(), Map.of(), List.of(run)));
         assertThat(finished.status()).isNull();
         assertThat(finished.creates()).isEmpty();
@@ -258,7 +259,7 @@ class AcceptancePlannerTest {
     }
 
     private static RdmaStorageAcceptance running(RdmaStorageAcceptance run, Instant started) {
-        run.setStatus(status(AcceptanceReasons.PHASE_RUNNING, started));
+        run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, started));
         run.getStatus().setPodName(AcceptancePods.podName(run));
         return run;
     }
@@ -295,10 +296,10 @@ class AcceptancePlannerTest {
     }
 
     private static Condition complete(AcceptancePlan plan) {
-        return Conditions.byType(plan.status().getConditions()).get(AcceptanceReasons.COMPLETE);
+        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.COMPLETE);
     }
 
     private static Condition effective(AcceptancePlan plan) {
-        return Conditions.byType(plan.status().getConditions()).get(AcceptanceReasons.RDMA_EFFECTIVE);
+        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.RDMA_EFFECTIVE);
     }
 }

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.status.Reasons;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -18,7 +19,7 @@ class AcceptanceReasonsReadmeTest {
     void theAcceptanceSectionNamesEveryConditionReasonAndEvent() throws IOException, IllegalAccessException {
         String section = Files.readString(Path.of("../docs/acceptance.md"));
         Set<String> values = new LinkedHashSet<>();
-        for (Field f : AcceptanceReasons.class.getFields()) {
+        for (Field f : Reasons.Acceptance.class.getFields()) {
             if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
                 values.add((String) f.get(null));
             }

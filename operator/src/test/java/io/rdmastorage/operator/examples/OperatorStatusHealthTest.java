@@ -97,7 +97,7 @@ class OperatorStatusHealthTest {
     }
 
     /** {@code probed} with a latency round's verdict, as the operator stores it (ProfilePlanner: withLatency, then merge). */
-    private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Part verdict) {
+    private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Decision verdict) {
         return NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
                 GENERATION, NOW), NOW);
     }

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.latency.LatencyPods;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.LatencyFabric;
 import io.rdmastorage.testing.NodeFault;

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.status.Timestamps;
 import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.time.Duration;
 import java.time.Instant;

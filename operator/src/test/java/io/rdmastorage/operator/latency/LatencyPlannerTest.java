@@ -15,8 +15,8 @@ import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.operator.verdict.Conditions;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -109,7 +109,7 @@ class LatencyPlannerTest {
 
         LatencyPlan p = plan(null, List.of(server, client), List.of(B, C));
 
-        LatencyVerdicts.Part v = p.verdict().orElseThrow();
+        LatencyVerdicts.Decision v = p.verdict().orElseThrow();
         assertThat(v.condition().getStatus()).isEqualTo("True");
         assertThat(v.condition().getMessage()).isEqualTo(MEASURED);
         assertThat(v.result().getPeer()).isEqualTo("gpu-b");
@@ -138,7 +138,7 @@ class LatencyPlannerTest {
         Pod server2 = finished(server(C, 2), NOW.minusSeconds(9), 0, "{}");
         Pod client2 = clientSaid(server2, Status.TRUE, "WithinThreshold", MEASURED, Map.of("tTypicalMicros", 1.2));
         LatencyPlan done = plan(null, List.of(server1, client1, server2, client2), List.of(B, C));
-        LatencyVerdicts.Part v = done.verdict().orElseThrow();
+        LatencyVerdicts.Decision v = done.verdict().orElseThrow();
         assertThat(v.condition().getStatus()).isEqualTo("True");
         assertThat(v.condition().getMessage()).startsWith(MEASURED).contains("first tried gpu-b (10.0.0.2): PeerUnreachable "
                 + "(\"Couldn't connect to 10.0.0.2:18515\"); measured against gpu-c (10.0.0.3) instead");
@@ -154,7 +154,7 @@ class LatencyPlannerTest {
         Pod server2 = finished(server(C, 2), NOW.minusSeconds(9), 1, "{}");
         Pod client2 = clientSaid(server2, Status.FALSE, "PeerUnreachable", UNREACHABLE, Map.of());
 
-        LatencyVerdicts.Part both = plan(null, List.of(server1, client1, server2, client2), List.of(B, C))
+        LatencyVerdicts.Decision both = plan(null, List.of(server1, client1, server2, client2), List.of(B, C))
                 .verdict().orElseThrow();
         assertThat(both.condition().getStatus()).isEqualTo("False");
         assertThat(both.condition().getReason()).isEqualTo("PeerUnreachable");
@@ -162,7 +162,7 @@ class LatencyPlannerTest {
                 "this node's side", "18515-18530");
         assertThat(both.result().getUnreachablePeers()).containsExactly("gpu-b", "gpu-c");
 
-        LatencyVerdicts.Part alone = plan(null, List.of(server1, client1), List.of(B)).verdict().orElseThrow();
+        LatencyVerdicts.Decision alone = plan(null, List.of(server1, client1), List.of(B)).verdict().orElseThrow();
         assertThat(alone.condition().getStatus()).isEqualTo("Unknown");
         assertThat(alone.condition().getReason()).isEqualTo("PeerUnreachable");
         assertThat(alone.condition().getMessage()).contains("no other peer to try", "this node or gpu-b");
@@ -177,7 +177,7 @@ class LatencyPlannerTest {
 
         Pod timedOut = pending(stored(LatencyPods.server(PROFILE, "gpu-a", B, 1, 1, 18515, CONFIG),
                 NOW.minusSeconds(120)), NOW.minusSeconds(120));
-        LatencyVerdicts.Part v = plan(null, List.of(timedOut), List.of(B)).verdict().orElseThrow();
+        LatencyVerdicts.Decision v = plan(null, List.of(timedOut), List.of(B)).verdict().orElseThrow();
         assertThat(v.condition().getReason()).isEqualTo("PeerUnreachable");
         assertThat(v.condition().getMessage()).contains("the latency-server pod", "on gpu-b", "did not finish within 1m");
     }

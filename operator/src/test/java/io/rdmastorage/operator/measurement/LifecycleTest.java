@@ -60,4 +60,26 @@ class LifecycleTest {
         assertThat(Lifecycle.toExpire(written, NOW)).isFalse();
         assertThat(Lifecycle.isExpired(measuredAt(NOW.minus(INTERVAL.multipliedBy(3))), NOW)).isFalse();
     }
+
+    @Test
+    void aKindOfOneRoundIsDueUntilThatRoundIsHarvestedAndThenNeverAgainNorExpires() {
+        Lifecycle.Last harvested = new Lifecycle.Last(1, Optional.of(NOW.minus(Duration.ofDays(400))), Optional.empty(), true,
+                false);
+
+        assertThat(Lifecycle.dueAt(Lifecycle.Last.NONE, Lifecycle.Schedule.ONCE, NOW)).contains(NOW);
+        assertThat(Lifecycle.isDue(harvested, Lifecycle.Schedule.ONCE, NOW)).isFalse();
+        assertThat(Lifecycle.dueAt(harvested, Lifecycle.Schedule.ONCE, NOW)).isEmpty();
+        assertThat(Lifecycle.Schedule.ONCE.expiresAt(NOW)).isEmpty();
+        assertThat(Lifecycle.toExpire(harvested, NOW)).isFalse();
+    }
+
+    @Test
+    void aScheduleOfIntervalsIsDueAsTheIntervalSaysAndExpiresAfterItsExpiry() {
+        Lifecycle.Schedule every = Lifecycle.Schedule.every(INTERVAL, INTERVAL.multipliedBy(3));
+        Lifecycle.Last last = measuredAt(NOW.minus(Duration.ofMinutes(5)));
+
+        assertThat(Lifecycle.dueAt(last, every, NOW)).contains(Lifecycle.dueAt(last, INTERVAL, NOW));
+        assertThat(Lifecycle.isDue(Lifecycle.Last.NONE, every, NOW)).isTrue();
+        assertThat(every.expiresAt(NOW)).contains(NOW.plus(Duration.ofMinutes(45)));
+    }
 }

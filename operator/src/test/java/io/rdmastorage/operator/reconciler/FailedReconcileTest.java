@@ -11,12 +11,14 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
-import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.config.ProfileSettings;
-import io.rdmastorage.operator.verdict.Conditions;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.status.Timestamps;
+import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
-import io.rdmastorage.operator.verdict.Reasons;
-import io.rdmastorage.operator.verdict.Timestamps;
+import io.rdmastorage.operator.verdict.VerdictKind;
+import io.rdmastorage.operator.verdict.VerdictPart;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -30,6 +32,13 @@ import org.junit.jupiter.api.Test;
 class FailedReconcileTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+
+    @Test
+    void everyPartOfAVerdictIsWrittenByExactlyOneKind() {
+        List<VerdictKind> kinds = FailedReconcile.kinds(ProfileSettings.of(new RdmaStorageProfileSpec()), 3);
+
+        assertThat(kinds).extracting(VerdictKind::part).containsExactlyInAnyOrder(VerdictPart.values());
+    }
 
     @Test
     void readySaysTheReconcileFailsWithTheErrorAndItsCause() {

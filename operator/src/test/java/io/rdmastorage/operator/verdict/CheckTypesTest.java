@@ -26,17 +26,17 @@ class CheckTypesTest {
 
     @Test
     void onlyVerbsLatencyIsMeasuredInPairs() {
-        assertThat(MeasurementKind.PAIR_PROBE.types()).isEqualTo(List.of("VerbsLatency"));
-        assertThat(CheckTypes.ALL).containsAll(MeasurementKind.PAIR_PROBE.types());
+        assertThat(VerdictPart.PAIR_PROBE.types()).isEqualTo(List.of("VerbsLatency"));
+        assertThat(CheckTypes.ALL).containsAll(VerdictPart.PAIR_PROBE.types());
     }
 
     @Test
     void everyTypeBelongsToExactlyOneKindOfMeasurement() {
         for (String type : CheckTypes.ALL) {
-            assertThat(java.util.Arrays.stream(MeasurementKind.values()).filter(k -> k.types().contains(type)))
-                    .as(type).hasSize(1).containsExactly(MeasurementKind.of(type));
+            assertThat(java.util.Arrays.stream(VerdictPart.values()).filter(k -> k.types().contains(type)))
+                    .as(type).hasSize(1).containsExactly(VerdictPart.of(type));
         }
-        assertThat(java.util.Arrays.stream(MeasurementKind.values()).flatMap(k -> k.types().stream()))
+        assertThat(java.util.Arrays.stream(VerdictPart.values()).flatMap(k -> k.types().stream()))
                 .containsExactlyInAnyOrderElementsOf(CheckTypes.ALL);
     }
 }

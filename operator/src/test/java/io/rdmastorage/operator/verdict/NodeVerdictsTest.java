@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -396,7 +398,7 @@ class NodeVerdictsTest {
     static void assertAllUnknown(RdmaStorageNodeStatus s, String reason) {
         assertThat(s.getConditions()).isNotEmpty().allSatisfy(c -> {
             assertThat(c.getStatus()).as(c.toString()).isEqualTo("Unknown");
-            if (MeasurementKind.NODE_PROBE.owns(c.getType())) {
+            if (VerdictPart.NODE_PROBE.owns(c.getType())) {
                 assertThat(c.getReason()).as(c.toString()).isEqualTo(reason);
             }
         });

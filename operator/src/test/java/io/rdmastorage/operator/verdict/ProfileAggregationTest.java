@@ -10,6 +10,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.ProfileAggregation.Member;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.verdict.ReportParser.Parsed;
 import io.rdmastorage.operator.verdict.ReportParser.Unparseable;
 import java.nio.file.Path;

@@ -3,6 +3,8 @@ package io.rdmastorage.operator.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.status.Conditions;
+import io.rdmastorage.operator.status.Reasons;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

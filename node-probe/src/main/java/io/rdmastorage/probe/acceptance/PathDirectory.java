@@ -5,56 +5,46 @@ import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
-import io.rdmastorage.probe.host.HostRoot;
-import io.rdmastorage.probe.host.ToolRunner;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
- * One acceptance run on a file-system directory ({@code path}): its one file laid out
+ * The {@code path} target, a file-system directory: its one file laid out
  * ({@link AcceptanceFile}), fio's three read-only workloads on it ({@link FioWorkloads}), the
  * node's storage counters around them naming the transport that carried the reads
  * ({@link PathTransportProof}), and the file removed, whatever happened. One row: a file system
  * such as GPFS cannot switch its transport without restarting its daemon, so the comparison with
  * the other transport is a second run, which the operator puts beside this one.
  */
-public final class PathAcceptanceRun {
+public final class PathDirectory implements AcceptanceTarget {
 
     static final long MEBIBYTE = 1024L * 1024;
 
-    private final HostRoot host;
-    private final ToolRunner hostTools;
-    private final Function<Duration, ToolRunner> fioRunner;
+    private final TargetTools tools;
     private final AcceptanceSpec spec;
 
-    /**
-     * @param hostTools runs the host's {@code ss} and {@code mmdiag} for the counters
-     * @param fioRunner runs fio from the probe image with the given timeout
-     */
-    public PathAcceptanceRun(HostRoot host, ToolRunner hostTools, Function<Duration, ToolRunner> fioRunner, AcceptanceSpec spec) {
-        this.host = host;
-        this.hostTools = hostTools;
-        this.fioRunner = fioRunner;
+    /** @param tools the host's {@code ss} and {@code mmdiag} among them, for the counters */
+    PathDirectory(TargetTools tools, AcceptanceSpec spec) {
+        this.tools = tools;
         this.spec = spec;
     }
 
-    public AcceptanceRun.Outcome run() {
+    @Override
+    public Result measure() {
         AcceptanceSpec.Path path = spec.path();
-        try (AcceptanceFile file = new AcceptanceFile(host.resolve(path.directory()), path.fileName(), path.file())) {
+        try (AcceptanceFile file = new AcceptanceFile(tools.host().resolve(path.directory()), path.fileName(), path.file())) {
             String layout = file.layOut(path.fileSizeMiB() * MEBIBYTE);
             AcceptanceReport.TransportRun row;
             String fioVersion = "";
             if (!layout.isEmpty()) {
                 row = new AcceptanceReport.TransportRun(PathTransportProof.UNPROVEN, "", path.file(), false, Map.of(), layout, "");
             } else {
-                StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
+                StorageCounters counters = tools.counters(new StorageCounters.Scope(List.of(), List.of(),
                         Set.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT, StorageCounters.GPFS_PORT), true));
                 List<String> ports = counters.ports().stream().map(Object::toString).toList();
                 CounterSnapshot before = counters.read();
-                FioWorkloads.Measured measured = FioWorkloads.run(host, fioRunner, spec, file.file().toString());
+                FioWorkloads.Measured measured = FioWorkloads.run(tools.host(), tools.ownTools(), spec, file.file().toString());
                 fioVersion = measured.fioVersion();
                 PathTransportProof proof = PathTransportProof.of(
                         TransportTraffic.of(new CounterWindow(before, counters.read()), ports), measured.bytes(), measured.ios());
@@ -63,7 +53,7 @@ public final class PathAcceptanceRun {
                         measured.problem().isEmpty() ? proof.summary() : "");
             }
             file.close();
-            return new AcceptanceRun.Outcome(List.of(row), List.of(), file.problems(), fioVersion);
+            return new Result(List.of(row), List.of(), file.problems(), fioVersion);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;

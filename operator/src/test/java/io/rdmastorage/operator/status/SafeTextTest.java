@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

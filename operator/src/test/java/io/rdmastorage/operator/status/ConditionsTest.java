@@ -1,8 +1,9 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,6 @@ import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
-import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.CpuUsage;
@@ -25,11 +24,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The client side of an acceptance run's verbs target, on the node being measured: the four
+ * The {@code verbs} target, a verbs link to a peer node, measured from the client side on the node
+ * being measured (the peer runs {@link VerbsAcceptanceServer}): the four
  * {@link VerbsWorkload} runs against the server side on the peer, in order (rdma latency and
  * bandwidth with perftest, then the same over TCP with fio's {@code net} engine), with this host's
  * {@code /proc/stat} read just before and just after each run, and the RDMA port's counters around
@@ -40,7 +39,7 @@ import java.util.regex.Pattern;
  * until the connect window has passed since the first attempt; the CPU window is that of the run
  * that was measured.
  */
-public final class VerbsAcceptanceClient {
+public final class VerbsPeer implements AcceptanceTarget {
 
     /** Tool start, connection set-up and exit on top of a run's own length. */
     static final Duration SLACK = Duration.ofSeconds(30);
@@ -51,9 +50,7 @@ public final class VerbsAcceptanceClient {
     private static final Set<Workload> WORKLOADS = EnumSet.of(Workload.LATENCY, Workload.BANDWIDTH);
     private static final Pattern INF = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+inf\\s");
 
-    private final HostRoot host;
-    private final ToolRunner hostTools;
-    private final Function<Duration, ToolRunner> ownTools;
+    private final TargetTools tools;
     private final VerbsAcceptanceSpec.Verbs verbs;
     private final String peer;
     private final int basePort;
@@ -62,26 +59,20 @@ public final class VerbsAcceptanceClient {
     private String fioVersion = "";
 
     /**
-     * @param hostTools runs host tools for the counters (none for an RDMA port alone)
-     * @param ownTools  runs perftest and fio from the probe image with the given timeout
-     * @param peer      the server side's address, validated
+     * @param tools perftest and fio among the probe image's own
+     * @param peer  the server side's address, validated
      */
-    public VerbsAcceptanceClient(HostRoot host, ToolRunner hostTools, Function<Duration, ToolRunner> ownTools,
-                                 VerbsAcceptanceSpec spec, String peer, int basePort, Duration connectWindow) {
-        this.host = host;
-        this.hostTools = hostTools;
-        this.ownTools = ownTools;
+    public VerbsPeer(TargetTools tools, VerbsAcceptanceSpec spec, String peer, int basePort, Duration connectWindow) {
+        this.tools = tools;
         this.verbs = spec.verbs();
         this.peer = peer;
         this.basePort = basePort;
         this.connectWindow = connectWindow;
     }
 
-    /** Both transports' runs and the tools' versions as they reported them. */
-    public record Outcome(List<AcceptanceReport.TransportRun> transports, String toolVersions) {
-    }
-
-    public Outcome run() {
+    /** Both transports' runs and the tools' versions; the run connects nothing, so there is nothing to undo. */
+    @Override
+    public Result measure() {
         List<AcceptanceReport.TransportRun> runs = new ArrayList<>();
         for (String transport : TRANSPORTS) {
             runs.add(measure(transport));
@@ -93,12 +84,12 @@ public final class VerbsAcceptanceClient {
         if (!fioVersion.isEmpty()) {
             versions.add(fioVersion);
         }
-        return new Outcome(runs, String.join(", ", versions));
+        return new Result(runs, List.of(), List.of(), String.join(", ", versions));
     }
 
     private AcceptanceReport.TransportRun measure(String transport) {
         DevicePort port = new DevicePort(verbs.device(), verbs.port());
-        StorageCounters counters = new StorageCounters(host, hostTools,
+        StorageCounters counters = tools.counters(
                 new StorageCounters.Scope(List.of(port), List.of(), Set.of(), false));
         String device = transport.equals("rdma") ? port.toString() : "TCP to " + peer;
         Map<Workload, AcceptanceReport.Numbers> numbers = new EnumMap<>(Workload.class);
@@ -109,7 +100,7 @@ public final class VerbsAcceptanceClient {
             if (!w.transport().equals(transport)) {
                 continue;
             }
-            Measured m = run(w);
+            WorkloadRun m = run(w);
             if (!m.problem().isEmpty()) {
                 return new AcceptanceReport.TransportRun(transport, "", device, false, numbers,
                         w.workload().field() + " (" + w.tool() + "): " + m.problem(), "", WORKLOADS);
@@ -125,22 +116,22 @@ public final class VerbsAcceptanceClient {
     }
 
     /** One run's numbers and what it moved, or why there are none. */
-    private record Measured(AcceptanceReport.Numbers numbers, long bytes, long messages, String problem) {
-        static Measured failed(String problem) {
-            return new Measured(null, 0, 0, problem);
+    private record WorkloadRun(AcceptanceReport.Numbers numbers, long bytes, long messages, String problem) {
+        static WorkloadRun failed(String problem) {
+            return new WorkloadRun(null, 0, 0, problem);
         }
     }
 
-    private Measured run(VerbsWorkload w) {
+    private WorkloadRun run(VerbsWorkload w) {
         Duration length = w.workload() == Workload.LATENCY ? PER_PING_PONG.multipliedBy(verbs.iterations())
                 : Duration.ofSeconds(verbs.durationSeconds());
-        ToolRunner tools = ownTools.apply(length.plus(SLACK));
+        ToolRunner runner = tools.ownTools().apply(length.plus(SLACK));
         List<String> args = w.clientArguments(verbs, peer, basePort);
         RetryWindow retry = new RetryWindow(connectWindow);
         while (true) {
-            Optional<ProcStat> before = FioWorkloads.procStat(host);
-            ToolResult result = tools.run(w.tool(), args);
-            Optional<ProcStat> after = FioWorkloads.procStat(host);
+            Optional<ProcStat> before = FioWorkloads.procStat(tools.host());
+            ToolResult result = runner.run(w.tool(), args);
+            Optional<ProcStat> after = FioWorkloads.procStat(tools.host());
             Optional<CpuUsage> cpu = before.flatMap(b -> after.flatMap(a -> CpuUsage.between(b, a)));
             if (refused(w, result) && retry.pause()) {
                 continue;
@@ -160,12 +151,12 @@ public final class VerbsAcceptanceClient {
         return FioJson.parseWrite(result.stdout()).map(r -> r.error() == ECONNREFUSED).orElse(false);
     }
 
-    private Measured perftest(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
+    private WorkloadRun perftest(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
         if (!result.ran()) {
-            return Measured.failed(result.problem());
+            return WorkloadRun.failed(result.problem());
         }
         if (perftestVersion.isEmpty()) {
-            ToolResult version = ownTools.apply(SLACK).run(w.tool(), "-V");
+            ToolResult version = tools.ownTools().apply(SLACK).run(w.tool(), "-V");
             perftestVersion = version.stdout().strip().replaceFirst("^Version:\\s*", "");
             perftestVersion = perftestVersion.length() > 20 || perftestVersion.contains("\n") ? "" : perftestVersion;
         }
@@ -174,10 +165,10 @@ public final class VerbsAcceptanceClient {
             if (parsed instanceof PerftestLatency.Measured m && m.row(w.messageBytes()).filter(r -> r.tTypical() != null).isPresent()) {
                 PerftestLatency.Row row = m.row(w.messageBytes()).get();
                 double roundTripsPerSecond = row.tAvg() == null || row.tAvg() <= 0 ? 0 : 1e6 / (2 * row.tAvg());
-                return new Measured(new AcceptanceReport.Numbers(roundTripsPerSecond, 0, row.tTypical(), row.p99(),
+                return new WorkloadRun(new AcceptanceReport.Numbers(roundTripsPerSecond, 0, row.tTypical(), row.p99(),
                         row.p999(), cpu), 2L * row.iterations() * w.messageBytes(), 2L * row.iterations(), "");
             }
-            return Measured.failed(parsed instanceof PerftestLatency.Failed f ? "perftest: " + f.text()
+            return WorkloadRun.failed(parsed instanceof PerftestLatency.Failed f ? "perftest: " + f.text()
                     : "no " + w.messageBytes() + "-byte row in ib_write_lat's output (" + why(parsed) + ")" + timing(result)
                     + "; " + result.problem());
         }
@@ -185,7 +176,7 @@ public final class VerbsAcceptanceClient {
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()
                 && m.row(w.messageBytes()).get().averageBytesPerSecond() <= 0) {
             PerftestBandwidth.Row row = m.row(w.messageBytes()).get();
-            return Measured.failed("ib_write_bw measured no bandwidth (" + row.iterations() + " messages, BW average 0.00 "
+            return WorkloadRun.failed("ib_write_bw measured no bandwidth (" + row.iterations() + " messages, BW average 0.00 "
                     + "in the " + verbs.durationSeconds() + " s run less perftest's 2 s margins at either end)" + timing(result));
         }
         if (parsed instanceof PerftestBandwidth.Measured m && m.row(w.messageBytes()).isPresent()) {
@@ -193,32 +184,32 @@ public final class VerbsAcceptanceClient {
             double rate = row.messagesPerSecond() != null && row.messagesPerSecond() > 0 ? row.messagesPerSecond()
                     : row.averageBytesPerSecond() / w.messageBytes();
             long moved = (long) (row.averageBytesPerSecond() * verbs.durationSeconds());
-            return new Measured(new AcceptanceReport.Numbers(rate, (long) row.averageBytesPerSecond(), null, null, null, cpu),
+            return new WorkloadRun(new AcceptanceReport.Numbers(rate, (long) row.averageBytesPerSecond(), null, null, null, cpu),
                     moved, moved / w.messageBytes(), "");
         }
-        return Measured.failed(parsed instanceof PerftestBandwidth.NotMeasured n ? "perftest: " + n.why()
+        return WorkloadRun.failed(parsed instanceof PerftestBandwidth.NotMeasured n ? "perftest: " + n.why()
                 : "no " + w.messageBytes() + "-byte row in ib_write_bw's output" + timing(result) + "; " + result.problem());
     }
 
-    private Measured fio(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
+    private WorkloadRun fio(VerbsWorkload w, ToolResult result, Optional<CpuUsage> cpu) {
         Optional<FioJson.Run> parsed = FioJson.parseWrite(result.stdout());
         if (!result.succeeded() || parsed.isEmpty() || parsed.get().error() != 0 || !parsed.get().movedData()
                 || parsed.get().interrupted()) {
-            String why = result.outcome() == ToolResult.Outcome.NOT_FOUND ? "fio not found in the probe image"
+            String why = result.ending() == ToolResult.Ending.NOT_FOUND ? "fio not found in the probe image"
                     : parsed.isPresent() && parsed.get().error() != 0 ? "fio's job ended with error " + parsed.get().error()
                     + " (an errno; 111: nothing listened on " + peer + " port " + w.port(basePort) + ")"
                     : parsed.isPresent() && parsed.get().movedData() ? "fio was stopped after " + parsed.get().figures()
                     + ": a partial run, not judged; " + result.problem() : result.problem();
-            return Measured.failed(why);
+            return WorkloadRun.failed(why);
         }
         FioJson.Run r = parsed.get();
         fioVersion = r.version();
         if (w.workload() == Workload.LATENCY) {
             // a ping-pong's completion latency is the whole round trip; perftest reports half of it
-            return new Measured(new AcceptanceReport.Numbers(r.iops(), 0, half(r.p50Micros()), half(r.p99Micros()),
+            return new WorkloadRun(new AcceptanceReport.Numbers(r.iops(), 0, half(r.p50Micros()), half(r.p99Micros()),
                     half(r.p999Micros()), cpu), 2L * Math.max(r.totalIos(), 0) * w.messageBytes(), 2L * Math.max(r.totalIos(), 0), "");
         }
-        return new Measured(new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), null, null, null, cpu),
+        return new WorkloadRun(new AcceptanceReport.Numbers(r.iops(), r.bytesPerSecond(), null, null, null, cpu),
                 r.bytesPerSecond() * r.runtimeMillis() / 1000, Math.max(r.totalIos(), 0), "");
     }
 

@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 import java.time.Duration;
 import java.time.Instant;

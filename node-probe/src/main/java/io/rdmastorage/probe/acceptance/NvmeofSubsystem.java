@@ -2,13 +2,11 @@ package io.rdmastorage.probe.acceptance;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.ProbeSpec;
-import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.counters.CounterSnapshot;
 import io.rdmastorage.probe.counters.CounterWindow;
 import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
-import io.rdmastorage.probe.host.HostRoot;
-import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.parse.NvmeController;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,10 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
- * One acceptance run: for each transport of the spec, in order, the controller of the target over
+ * The {@code nvmeof} target, one NVMe-oF subsystem: for each transport of the spec, in order, the controller of the target over
  * that transport (an existing live one, or, with {@code connect: true}, one this run connects and
  * disconnects right after that transport's workloads), its namespace's block device, then fio's
  * three read-only workloads on it ({@link FioWorkloads}),
@@ -31,47 +28,36 @@ import java.util.function.Function;
  * over both transports) is not measured: the head would send part of the I/O over the other
  * path, and the comparison would compare nothing.
  */
-public final class AcceptanceRun {
+public final class NvmeofSubsystem implements AcceptanceTarget {
 
     /** The kernel scans a new controller's namespaces after {@code nvme connect} returns. */
     static final Duration NAMESPACE_WAIT = Duration.ofSeconds(10);
 
-    private final HostRoot host;
-    private final ToolRunner hostTools;
-    private final Function<Duration, ToolRunner> fioRunner;
+    private final TargetTools tools;
     private final AcceptanceSpec spec;
     private String fioVersion = "";
 
-    /**
-     * @param hostTools runs the host's {@code nvme} (chroot into the host root in the pod)
-     * @param fioRunner runs fio from the probe image with the given timeout
-     */
-    public AcceptanceRun(HostRoot host, ToolRunner hostTools, Function<Duration, ToolRunner> fioRunner, AcceptanceSpec spec) {
-        this.host = host;
-        this.hostTools = hostTools;
-        this.fioRunner = fioRunner;
+    /** @param tools the host's {@code nvme} among them */
+    NvmeofSubsystem(TargetTools tools, AcceptanceSpec spec) {
+        this.tools = tools;
         this.spec = spec;
     }
 
-    /** The measured transports and the cleanup; {@code report} fills in node, version and timing. */
-    public record Outcome(List<AcceptanceReport.TransportRun> transports, List<String> disconnected,
-                          List<String> cleanupProblems, String fioVersion) {
-    }
-
-    public Outcome run() {
+    @Override
+    public Result measure() {
         List<AcceptanceReport.TransportRun> runs = new ArrayList<>();
-        try (NvmeConnections connections = new NvmeConnections(host, hostTools)) {
+        try (NvmeConnections connections = new NvmeConnections(tools.host(), tools.hostTools())) {
             for (String transport : spec.nvmeof().transports()) {
                 runs.add(measure(transport, connections));
             }
             connections.close();
-            return new Outcome(runs, connections.disconnected(), connections.problems(), fioVersion);
+            return new Result(runs, connections.disconnected(), connections.problems(), fioVersion);
         }
     }
 
     private AcceptanceReport.TransportRun measure(String transport, NvmeConnections connections) {
         ProbeSpec.Target target = spec.nvmeof().target();
-        List<NvmeController> controllers = NvmeControllers.list(host);
+        List<NvmeController> controllers = NvmeControllers.list(tools.host());
         Optional<NvmeController> existing = controllers.stream()
                 .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
                         && c.reaches(target.address(), target.port()) && c.isLive())
@@ -84,7 +70,7 @@ public final class AcceptanceRun {
                     + transport + " -a " + target.address() + " -s " + target.port() + " -n " + target.nqn()
                     + ") or set nvmeof.connect: true to let the run connect and disconnect it");
         }
-        NvmeConnections.Outcome connected = connections.connect(target, transport);
+        NvmeConnections.Attempt connected = connections.connect(target, transport);
         if (connected.connected().isEmpty()) {
             return failed(transport, "", "could not connect over " + transport + ": " + connected.problem());
         }
@@ -110,11 +96,11 @@ public final class AcceptanceRun {
                             + " also reaches, so its I/O would not all go over " + transport + "; measure with one transport "
                             + "connected at a time (connect: true connects each only for its own run)", "");
         }
-        StorageCounters counters = new StorageCounters(host, hostTools, new StorageCounters.Scope(List.of(), List.of(),
+        StorageCounters counters = tools.counters(new StorageCounters.Scope(List.of(), List.of(),
                 Set.of(spec.nvmeof().port()), false));
         List<String> ports = counters.ports().stream().map(Object::toString).toList();
         CounterSnapshot trafficBefore = counters.read();
-        FioWorkloads.Measured measured = FioWorkloads.run(host, fioRunner, spec, dev);
+        FioWorkloads.Measured measured = FioWorkloads.run(tools.host(), tools.ownTools(), spec, dev);
         if (!measured.fioVersion().isEmpty()) {
             fioVersion = measured.fioVersion();
         }
@@ -132,9 +118,9 @@ public final class AcceptanceRun {
     private Optional<NamespaceDevice> awaitNamespace(NvmeController controller) {
         long deadline = System.nanoTime() + NAMESPACE_WAIT.toNanos();
         while (true) {
-            List<NvmeController> all = NvmeControllers.list(host);
+            List<NvmeController> all = NvmeControllers.list(tools.host());
             Map<String, List<String>> entries = new LinkedHashMap<>();
-            all.forEach(c -> entries.put(c.name(), host.list(NvmeControllers.NVME_CLASS + "/" + c.name())));
+            all.forEach(c -> entries.put(c.name(), tools.host().list(NvmeControllers.NVME_CLASS + "/" + c.name())));
             Optional<NamespaceDevice> device = NamespaceDevice.of(controller, entries, all);
             if (device.isPresent() || System.nanoTime() > deadline) {
                 return device;

@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 /**
  * Text from a probe pod (a termination message, a crash's stderr) shown inside a condition

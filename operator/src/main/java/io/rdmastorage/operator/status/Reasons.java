@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.verdict;
+package io.rdmastorage.operator.status;
 
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.VerbsLatency;
@@ -38,7 +38,10 @@ public final class Reasons {
     /** As node-probe names it: the out-of-band TCP exchange with the peer failed. */
     public static final String PEER_UNREACHABLE = VerbsLatency.PEER_UNREACHABLE;
 
-    /** A verdict whose status someone other than the operator wrote ({@link VerdictDigest}): discarded, measured again. */
+    /**
+     * A verdict whose status someone other than the operator wrote
+     * ({@link io.rdmastorage.operator.verdict.VerdictDigest}): discarded, measured again.
+     */
     public static final String VERDICT_EDITED = "VerdictEdited";
 
     /** A result older than 3 × interval. */
@@ -77,5 +80,50 @@ public final class Reasons {
     public static final String RECONCILE_FAILING = "ReconcileFailing";
 
     private Reasons() {
+    }
+
+    /**
+     * An acceptance run's condition types, their reasons and its phases: the run's own vocabulary,
+     * which docs/acceptance.md and docs/troubleshooting.md list (not the operator reasons table).
+     */
+    public static final class Acceptance {
+
+        public static final String COMPLETE = "Complete";
+        public static final String RDMA_EFFECTIVE = "RdmaEffective";
+
+        // Complete
+        /** True: every transport was measured by itself and the run cleaned up. */
+        public static final String MEASURED = "Measured";
+        public static final String WAITING_FOR_NODE = "WaitingForNode";
+        public static final String RUNNING = "Running";
+        /** The pod reported, but a transport was not measured (not connected, fio failed, shared multipath head). */
+        public static final String INCOMPLETE = "Incomplete";
+        public static final String TIMED_OUT = "TimedOut";
+        /** The pod never ran, was lost, or ended without a readable report. */
+        public static final String PROBE_FAILED = "ProbeFailed";
+        public static final String NODE_NOT_FOUND = "NodeNotFound";
+        public static final String INVALID_SPEC = "InvalidSpec";
+        /**
+         * A path run's compareWith names no run it can be compared with (missing, not Succeeded,
+         * another node, directory or workload).
+         */
+        public static final String COMPARE_WITH_INVALID = "CompareWithInvalid";
+
+        // RdmaEffective
+        public static final String EFFECTIVE = "Effective";
+        public static final String NOT_EFFECTIVE = "NotEffective";
+        /** Unknown: not both transports have comparable numbers (yet). */
+        public static final String NO_COMPARISON = "NoComparison";
+        /** Unknown: a path run and the run it is compared with went over the same transport. */
+        public static final String SAME_TRANSPORT = "SameTransport";
+
+        // phases
+        public static final String PENDING = "Pending";
+        public static final String PHASE_RUNNING = "Running";
+        public static final String SUCCEEDED = "Succeeded";
+        public static final String FAILED = "Failed";
+
+        private Acceptance() {
+        }
     }
 }
