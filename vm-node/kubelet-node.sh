@@ -1,53 +1,43 @@
 #!/bin/bash
-# A real kubelet in the VM node, joined to the tests' control plane (RealKubeletVmIT): containerd,
+# Real kubelets in the VM node, joined to the tests' control plane (RealKubeletVmIT): containerd,
 # runc, the CNI plugins, rso-node and the kubelet come from the share (the same cached binaries
-# the host's RealNode runs), the kubeconfig with the node's token too. The API server is reached
-# only through qemu's guestfwd (10.0.2.100:443 → the host's loopback API server); the node answers
+# the host's RealNode runs), the kubeconfigs with the nodes' tokens too. The API server is reached
+# only through qemu's guestfwd (10.0.2.100:443 → the host's loopback API server); each node answers
 # its service address 10.0.0.1:443 with rso-node forward, as the host's RealNode does.
-#   kubelet-node.sh start NODE_NAME        containerd and the kubelet (background), pause image imported
-#   kubelet-node.sh import OCI_TAR NAME    an image archive into containerd's k8s.io namespace
-#   kubelet-node.sh stop                   the kubelet, containerd, their shims and containers
+# Two nodes share the VM's one kernel (a verbs acceptance run and a latency pair need a peer): each
+# has its own containerd (a kubelet removes every pod of its runtime that it does not know), state
+# folders, kubelet ports and cgroup root.
+#   kubelet-node.sh images OCI_TAR NAME...       the image store, once: the pause image and each OCI_TAR
+#                                                (imported as NAME) in a containerd of its own, stopped after
+#   kubelet-node.sh start INDEX NODE_NAME NODE_IP  node INDEX (0, 1): containerd on a copy of the image store
+#                                                and the kubelet, in the background
+#   kubelet-node.sh stop                         every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
 RUNTIME=$SHARE/runtime
-STATE=/run/rso-node
+# the initramfs root may use half the memory and holds 650 MB already: containerd's folders live on
+# a tmpfs of their own (the probe image's two layers unpack to about 450 MB; the nodes' copies of
+# the store are hard links, so a second node costs no memory)
+CONTAINERD=/var/lib/rso-containerd
+STORE=$CONTAINERD/images
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-SOCK=$STATE/containerd.sock
 
 # a long-running process of the node: its own session, no copy of the agent's channel (fd 3)
 background() {
   local log=$1; shift
-  setsid "$@" > "$STATE/$log.log" 2>&1 < /dev/null 3>&- &
+  setsid "$@" > "$log" 2>&1 < /dev/null 3>&- &
 }
 
-start() {
-  local node=$1
-  mkdir -p "$STATE/cni/net.d" "$STATE/ipam" /etc/containerd
-  # qemu's user network: the API server's forward only (restrict=on: no route anywhere else)
-  ip link set eth0 up
-  ip addr replace 10.0.2.15/24 dev eth0
-  ip addr replace 10.0.0.1/32 dev lo
-  ip addr replace 10.99.0.2/32 dev lo
-  mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
-  # the initramfs root may use half the memory, and holds 650 MB already: the images get a tmpfs of
-  # their own (the probe image's two layers unpack to about 450 MB)
-  mkdir -p /var/lib/containerd
-  mountpoint -q /var/lib/containerd || mount -t tmpfs -o size=1800m tmpfs /var/lib/containerd
-  # HostToContainer mounts of the probe pods' host root need a shared /
-  mount --make-rshared /
-  background forward "$RUNTIME/rso-node" forward tcp:10.0.0.1:443 tcp:10.0.2.100:443
-  cat > "$STATE/cni/net.d/10-rso.conflist" <<JSON
-{"cniVersion": "0.4.0", "name": "rso", "plugins": [
-  {"type": "ptp", "ipMasq": false,
-   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.88.0.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}], "dataDir": "$STATE/ipam"}},
-  {"type": "loopback"}]}
-JSON
-  cat > "$STATE/containerd.toml" <<TOML
+# containerd ROOT STATE: its configuration, then containerd in the background (its socket at STATE/containerd.sock)
+containerd_start() {
+  local root=$1 state=$2
+  mkdir -p "$root" "$state/cni/net.d"
+  cat > "$state/containerd.toml" <<TOML
 version = 2
-root = "/var/lib/containerd"
-state = "$STATE/containerd"
+root = "$root"
+state = "$state/containerd"
 [grpc]
-  address = "$SOCK"
+  address = "$state/containerd.sock"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "registry.k8s.io/pause:3.10"
   disable_apparmor = true
@@ -61,24 +51,75 @@ state = "$STATE/containerd"
         NoPivotRoot = true
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "$RUNTIME/root/usr/lib/cni"
-    conf_dir = "$STATE/cni/net.d"
+    conf_dir = "$state/cni/net.d"
 TOML
-  background containerd containerd --config "$STATE/containerd.toml"
-  for _ in $(seq 1 600); do [ -S "$SOCK" ] && break; sleep 0.2; done
-  [ -S "$SOCK" ] || { tail -20 "$STATE/containerd.log"; exit 1; }
-  import "$RUNTIME/pause.oci.tar" registry.k8s.io/pause
-  echo "nameserver 127.0.0.1" > "$STATE/resolv.conf"
-  cat > "$STATE/kubelet.yaml" <<YAML
+  background "$state/containerd.log" containerd --config "$state/containerd.toml"
+  for _ in $(seq 1 600); do [ -S "$state/containerd.sock" ] && break; sleep 0.2; done
+  [ -S "$state/containerd.sock" ] || { tail -20 "$state/containerd.log"; exit 1; }
+}
+
+images() {
+  mkdir -p "$CONTAINERD"
+  mountpoint -q "$CONTAINERD" || mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
+  local state=/run/rso-images
+  containerd_start "$STORE" "$state"
+  ctr --address "$state/containerd.sock" --namespace k8s.io images import --base-name registry.k8s.io/pause \
+    "$RUNTIME/pause.oci.tar" > /dev/null
+  while [ $# -gt 0 ]; do
+    ctr --address "$state/containerd.sock" --namespace k8s.io images import --base-name "$2" "$1" > /dev/null
+    shift 2
+  done
+  pkill -TERM -f -- "--config $state/containerd.toml" || true
+  for _ in $(seq 100); do pgrep -f -- "--config $state/containerd.toml" > /dev/null || break; sleep 0.1; done
+}
+
+start() {
+  local index=$1 node=$2 ip=$3
+  local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
+  [ -d "$STORE" ] || { echo "no image store: run 'kubelet-node.sh images' first" >&2; exit 1; }
+  # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
+  # the databases containerd writes in place
+  rm -rf "$root"
+  cp -al "$STORE" "$root"
+  find "$STORE" -name '*.db' -printf '%P\n' | while read -r db; do cp --remove-destination "$STORE/$db" "$root/$db"; done
+  mkdir -p "$state/ipam"
+  # qemu's user network: the API server's forward only (restrict=on: no route anywhere else)
+  ip link set eth0 up
+  ip addr replace 10.0.2.15/24 dev eth0
+  ip addr replace 10.0.0.1/32 dev lo
+  mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  # a cgroup root per kubelet: each removes the pod cgroups it does not know
+  # (every controller the kernel has, as the kubelet requires for it: hugetlb too)
+  for c in $(cat /sys/fs/cgroup/cgroup.controllers); do echo "+$c" > /sys/fs/cgroup/cgroup.subtree_control; done
+  mkdir -p "/sys/fs/cgroup/$cgroup"
+  # HostToContainer mounts of the probe pods' host root need a shared /
+  mount --make-rshared /
+  pgrep -f 'rso-node forward tcp:10.0.0.1:443' > /dev/null \
+    || background /run/rso-forward.log "$RUNTIME/rso-node" forward tcp:10.0.0.1:443 tcp:10.0.2.100:443
+  mkdir -p "$state/cni/net.d"
+  cat > "$state/cni/net.d/10-rso.conflist" <<JSON
+{"cniVersion": "0.4.0", "name": "rso", "plugins": [
+  {"type": "ptp", "ipMasq": false,
+   "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.88.$index.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}], "dataDir": "$state/ipam"}},
+  {"type": "loopback"}]}
+JSON
+  containerd_start "$root" "$state"
+  echo "nameserver 127.0.0.1" > "$state/resolv.conf"
+  cat > "$state/kubelet.yaml" <<YAML
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 address: 127.0.0.1
+port: $((10250 + index * 10))
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
-containerRuntimeEndpoint: unix://$SOCK
+healthzPort: $((10248 + index * 10))
+containerRuntimeEndpoint: unix://$state/containerd.sock
 cgroupDriver: cgroupfs
+cgroupRoot: /$cgroup
 failSwapOn: false
 makeIPTablesUtilChains: false
-resolvConf: $STATE/resolv.conf
+resolvConf: $state/resolv.conf
+podLogsDir: /var/log/pods-$index
 staticPodPath: ""
 authentication: {anonymous: {enabled: false}, webhook: {enabled: false}}
 authorization: {mode: AlwaysAllow}
@@ -90,12 +131,9 @@ nodeStatusUpdateFrequency: 5s
 # under TCG a container start takes a minute or more
 runtimeRequestTimeout: 10m
 YAML
-  background kubelet "$SHARE/kubelet" --config="$STATE/kubelet.yaml" --kubeconfig="$SHARE/kubelet.kubeconfig" \
-    --hostname-override="$node" --node-ip=10.99.0.2 --v=1
-}
-
-import() {
-  ctr --address "$SOCK" --namespace k8s.io images import --base-name "$2" "$1" > /dev/null
+  background "$state/kubelet.log" "$SHARE/kubelet" --config="$state/kubelet.yaml" \
+    --kubeconfig="$SHARE/$node.kubeconfig" --root-dir="/var/lib/kubelet-$index" \
+    --hostname-override="$node" --node-ip="$ip" --v=1
 }
 
 stop() {
@@ -104,7 +142,7 @@ stop() {
   pkill -TERM -x containerd || true
   pkill -KILL -f containerd-shim || true
   sleep 1
-  umount -R /var/lib/containerd 2>/dev/null || true
+  umount -R "$CONTAINERD" 2>/dev/null || true
 }
 
 cmd=$1; shift

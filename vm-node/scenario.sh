@@ -6,6 +6,8 @@
 #                                          mounted or running: undoes what any scenario leaves, then fails
 #                                          naming what is still there (the test classes share one boot)
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
+#   scenario.sh storage-read               the node's storage I/O: a direct read of the connected NVMe
+#                                          namespace in the background (up to 10 minutes; reset stops it)
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
 #                                          transport (rdma: port 20049), the NFS server started first
 #   scenario.sh roce-tos DEV TOS           rdma_cm's default ToS of DEV's port 1 set to TOS (its configfs
@@ -166,6 +168,17 @@ clean() {
 
 connect() {
   nvme connect -t "$1" -a "$ADDR0" -s 4420 -n "$NQN" >&2
+}
+
+storage-read() {
+  local dev
+  dev=$(ls /dev/nvme*n1 | head -1)
+  [ -n "$dev" ] || { echo "no NVMe namespace to read" >&2; return 1; }
+  setsid sh -c 'echo $$ > /tmp/dd.pid; exec timeout 600 dd if="$1" of=/dev/null bs=1M iflag=direct' dd "$dev" \
+    > /tmp/dd.log 2>&1 < /dev/null 3>&- &
+  for _ in $(seq 50); do [ -s /tmp/dd.pid ] && return 0; sleep 0.1; done
+  echo "the read did not start: $(cat /tmp/dd.log)" >&2
+  return 1
 }
 
 # An NFS server on this node, as a storage server would run it: nfsd with its tcp listener (2049) and

@@ -97,7 +97,7 @@ public final class VmNode implements AutoCloseable {
         Path socket = workDir.resolve("agent.sock");
         Files.deleteIfExists(socket);
         List<String> command = new ArrayList<>(List.of("qemu-system-x86_64",
-                "-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "3G",
+                "-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "4G",
                 "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
         // API server's forward

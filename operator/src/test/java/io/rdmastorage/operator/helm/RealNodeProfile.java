@@ -18,10 +18,12 @@ final class RealNodeProfile {
      * {@code spec}: further spec lines, indented by two spaces.
      */
     static void apply(LocalControlPlane plane, String node, String name, String spec) {
-        plane.adminClient().nodes().withName(node).edit(n -> {
-            n.getMetadata().getLabels().put(NODE_LABEL, "true");
-            return n;
-        });
+        apply(plane, node, NODE_LABEL, name, spec);
+    }
+
+    /** {@link #apply(LocalControlPlane, String, String, String)} with the node label {@code label} instead of {@link #NODE_LABEL}. */
+    static void apply(LocalControlPlane plane, String node, String label, String name, String spec) {
+        label(plane, node, label);
         plane.kubectl().applyYaml("""
                 apiVersion: rdmastorage.io/v1alpha1
                 kind: RdmaStorageProfile
@@ -31,7 +33,15 @@ final class RealNodeProfile {
                   nodeSelector:
                     matchLabels:
                       %s: "true"
-                %s""".formatted(name, NODE_LABEL, spec)).orThrow("apply profile " + name);
+                %s""".formatted(name, label, spec)).orThrow("apply profile " + name);
+    }
+
+    /** Sets {@code label}: "true" on {@code node}, as an admin marks the nodes a profile selects. */
+    static void label(LocalControlPlane plane, String node, String label) {
+        plane.adminClient().nodes().withName(node).edit(n -> {
+            n.getMetadata().getLabels().put(label, "true");
+            return n;
+        });
     }
 
     /** The verdict's condition of {@code type}, empty before the first verdict. */
