@@ -100,7 +100,9 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
                 Set.of(spec.nvmeof().port()), false));
         List<String> ports = counters.ports().stream().map(Object::toString).toList();
         CounterSnapshot trafficBefore = counters.read();
-        FioWorkloads.Measured measured = FioWorkloads.run(tools.host(), tools.ownTools(), spec, dev);
+        // fio opens the host's device node under the host root: a privileged container's own /dev is a
+        // copy its runtime made when it started, without the namespace `nvme connect` has just created
+        FioWorkloads.Measured measured = FioWorkloads.run(tools.host(), tools.ownTools(), spec, tools.host().resolve(dev).toString());
         if (!measured.fioVersion().isEmpty()) {
             fioVersion = measured.fioVersion();
         }

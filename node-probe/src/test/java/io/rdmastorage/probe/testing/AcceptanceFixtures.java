@@ -75,7 +75,7 @@ public final class AcceptanceFixtures {
                     + "{ echo \"cpu  $((u+50)) $n $((s+30)) $((i+100)) $w $q $((sq+20)) $st $g $gn\"; grep '^cpu[0-9]' "
                     + FixtureHost.shQuote(stat) + "; } > " + FixtureHost.shQuote(stat + ".new") + "\n"
                     + "mv " + FixtureHost.shQuote(stat + ".new") + " " + FixtureHost.shQuote(stat) + "\n"
-                    + "case \"$*\" in *--filename=/dev/nvme2n1*) cat " + FixtureHost.shQuote(tcpJson.toString()) + " ;;\n"
+                    + "case \"$*\" in *--filename=*/dev/nvme2n1*) cat " + FixtureHost.shQuote(tcpJson.toString()) + " ;;\n"
                     + "*) cat " + FixtureHost.shQuote(json.toString()) + " ;; esac\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
