@@ -6,7 +6,6 @@ import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.Reason;
 import io.rdmastorage.contract.Reasons;
 import io.rdmastorage.contract.Status;
-import io.rdmastorage.operator.acceptance.AcceptanceReasons;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -32,9 +31,10 @@ class TroubleshootingTest {
     static final String PAGE = "docs/troubleshooting.md";
     static final String HEADER = "| reason | status | what it means (what was seen) | what to run | what fixes it |";
     private static final Pattern REASON = Pattern.compile("^`([A-Z][A-Za-z0-9]*)`$");
-    /** Values of AcceptanceReasons that are condition types or phases, not reasons. */
-    private static final Set<String> ACCEPTANCE_TYPES_AND_PHASES = Set.of(AcceptanceReasons.COMPLETE,
-            AcceptanceReasons.RDMA_EFFECTIVE, AcceptanceReasons.PENDING, AcceptanceReasons.SUCCEEDED, AcceptanceReasons.FAILED);
+    /** Values of the operator's Reasons.Acceptance that are condition types or phases, not reasons. */
+    private static final Set<String> ACCEPTANCE_TYPES_AND_PHASES = Set.of(io.rdmastorage.operator.status.Reasons.Acceptance.COMPLETE,
+            io.rdmastorage.operator.status.Reasons.Acceptance.RDMA_EFFECTIVE, io.rdmastorage.operator.status.Reasons.Acceptance.PENDING, io.rdmastorage.operator.status.Reasons.Acceptance.SUCCEEDED,
+            io.rdmastorage.operator.status.Reasons.Acceptance.FAILED);
 
     private final Map<String, Map<String, Set<Status>>> sections = parse(Markdown.read(Markdown.ROOT.resolve(PAGE)));
 
@@ -65,14 +65,14 @@ class TroubleshootingTest {
     void everyReasonTheOperatorWritesHasARow() throws IllegalAccessException {
         Set<String> rows = new TreeSet<>();
         sections.values().forEach(s -> rows.addAll(s.keySet()));
-        Set<String> reasons = constants(io.rdmastorage.operator.verdict.Reasons.class);
+        Set<String> reasons = constants(io.rdmastorage.operator.status.Reasons.class);
         assertThat(reasons).hasSizeGreaterThan(25);
         assertThat(rows).as("%s has a row for each reason the operator writes", PAGE).containsAll(reasons);
     }
 
     @Test
     void everyReasonOfAnAcceptanceRunHasARowInItsSection() throws IllegalAccessException {
-        Set<String> reasons = constants(AcceptanceReasons.class);
+        Set<String> reasons = constants(io.rdmastorage.operator.status.Reasons.Acceptance.class);
         reasons.removeAll(ACCEPTANCE_TYPES_AND_PHASES);
         assertThat(reasons).hasSizeGreaterThan(10);
         assertThat(sections).containsKey("Acceptance runs");
