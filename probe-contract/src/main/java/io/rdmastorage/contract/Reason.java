@@ -1,18 +1,23 @@
 package io.rdmastorage.contract;
 
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * One reason a condition may carry: its CamelCase name (users alert and filter on it, so it is
- * stable), the statuses it comes with, what it means, and who writes it.
+ * stable), the statuses it comes with, what it means, who writes it, and what it asks someone to
+ * do about the node with each status.
  *
  * @param name     the condition's {@code reason}
  * @param statuses the statuses it is given with (ToolNotFound is False when the section requires the tool, else Unknown)
  * @param meaning  one line: what it means and where to look
  * @param writers  node-probe in its report, and/or the operator when it decides the condition itself
+ * @param actions  per status it is given with, the {@link RecommendedAction}: {@link RecommendedAction#NONE} with True
  */
-public record Reason(String name, Set<Status> statuses, String meaning, Set<Writer> writers) {
+public record Reason(String name, Set<Status> statuses, String meaning, Set<Writer> writers,
+                     Map<Status, RecommendedAction> actions) {
 
     /** Who puts the reason into a condition. */
     public enum Writer {
@@ -25,32 +30,65 @@ public record Reason(String name, Set<Status> statuses, String meaning, Set<Writ
     public Reason {
         statuses = Set.copyOf(statuses);
         writers = Set.copyOf(writers);
+        actions = Map.copyOf(actions);
         if (statuses.isEmpty() || writers.isEmpty()) {
             throw new IllegalArgumentException(name + ": a reason comes with at least one status and one writer");
         }
+        if (!actions.keySet().equals(statuses)) {
+            throw new IllegalArgumentException(name + ": a reason recommends an action for each of its statuses " + statuses
+                    + ", not for " + actions.keySet());
+        }
+        if (statuses.contains(Status.TRUE) && actions.get(Status.TRUE) != RecommendedAction.NONE) {
+            throw new IllegalArgumentException(name + ": a True reason recommends no action");
+        }
     }
 
-    public static Reason probe(String name, Status status, String meaning) {
-        return new Reason(name, EnumSet.of(status), meaning, EnumSet.of(Writer.PROBE));
+    public static Reason probe(String name, Status status, String meaning, RecommendedAction action) {
+        return of(name, EnumSet.of(status), meaning, Writer.PROBE, action);
     }
 
-    public static Reason probe(String name, Status status, Status orStatus, String meaning) {
-        return new Reason(name, EnumSet.of(status, orStatus), meaning, EnumSet.of(Writer.PROBE));
+    /** A reason given with either status, recommending {@code action} with both (see {@link #withAction}). */
+    public static Reason probe(String name, Status status, Status orStatus, String meaning, RecommendedAction action) {
+        return of(name, EnumSet.of(status, orStatus), meaning, Writer.PROBE, action);
     }
 
-    public static Reason operator(String name, Status status, String meaning) {
-        return new Reason(name, EnumSet.of(status), meaning, EnumSet.of(Writer.OPERATOR));
+    public static Reason operator(String name, Status status, String meaning, RecommendedAction action) {
+        return of(name, EnumSet.of(status), meaning, Writer.OPERATOR, action);
     }
 
-    public static Reason operator(String name, Status status, Status orStatus, String meaning) {
-        return new Reason(name, EnumSet.of(status, orStatus), meaning, EnumSet.of(Writer.OPERATOR));
+    public static Reason operator(String name, Status status, Status orStatus, String meaning, RecommendedAction action) {
+        return of(name, EnumSet.of(status, orStatus), meaning, Writer.OPERATOR, action);
     }
 
-    /** The same reason, also written by the operator, with these statuses too (PeerUnreachable after two peers). */
-    public Reason alsoByOperator(Status... more) {
+    private static Reason of(String name, Set<Status> statuses, String meaning, Writer writer, RecommendedAction action) {
+        Map<Status, RecommendedAction> actions = new EnumMap<>(Status.class);
+        statuses.forEach(s -> actions.put(s, action));
+        return new Reason(name, statuses, meaning, EnumSet.of(writer), actions);
+    }
+
+    /**
+     * The same reason recommending {@code action} with {@code status} (one of its own): for a reason
+     * whose Unknown is missing evidence while its False is a fault (RateBelowExpected).
+     */
+    public Reason withAction(Status status, RecommendedAction action) {
+        if (!statuses.contains(status)) {
+            throw new IllegalArgumentException(name + " is not given with " + status.wire());
+        }
+        Map<Status, RecommendedAction> changed = new EnumMap<>(actions);
+        changed.put(status, action);
+        return new Reason(name, statuses, meaning, writers, changed);
+    }
+
+    /**
+     * The same reason, also written by the operator, with {@code status} too and {@code action}
+     * with it (PeerUnreachable after two peers).
+     */
+    public Reason alsoByOperator(Status status, RecommendedAction action) {
         Set<Status> all = EnumSet.copyOf(statuses);
-        all.addAll(Set.of(more));
-        return new Reason(name, all, meaning, EnumSet.of(Writer.PROBE, Writer.OPERATOR));
+        all.add(status);
+        Map<Status, RecommendedAction> more = new EnumMap<>(actions);
+        more.putIfAbsent(status, action);
+        return new Reason(name, all, meaning, EnumSet.of(Writer.PROBE, Writer.OPERATOR), more);
     }
 
     public boolean writtenBy(Writer writer) {

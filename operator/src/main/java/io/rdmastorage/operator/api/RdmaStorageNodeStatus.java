@@ -30,7 +30,7 @@ public class RdmaStorageNodeStatus {
     private Long probeDurationMillis;
     @JsonPropertyDescription("node-probe's version.")
     private String probeVersion;
-    @JsonPropertyDescription("Per check, the facts the probe measured (peers over RDMA, transports, ...), keyed by check type; absent when there are none.")
+    @JsonPropertyDescription("Per check, keyed by check type: the facts the probe measured (peers over RDMA, transports, ...), and recommendedAction, what the reason of the check's condition asks someone to do about the node: ReseatCable, ReplaceNIC, FixConfig, RestartDaemon, InvestigateNode or None.")
     // Left out when empty: server-side apply of {} over a map we owned leaves null, which the schema refuses.
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     private Map<String, JsonNode> details = new LinkedHashMap<>();

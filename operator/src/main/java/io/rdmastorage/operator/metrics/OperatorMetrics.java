@@ -15,11 +15,15 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.RecommendedAction;
 import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.verdict.RecommendedActions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Prometheus registry turns them into the exported names given with each constant.
  *
  * <p>Label values stay bounded: profiles (a handful), check types, three statuses, the fixed sets
- * of check and probe failure reasons, two transports; only the verbs latency is per node (two series per node of a
- * profile with a latency section). Removing a profile removes all its series, so a deleted profile
+ * of check and probe failure reasons, two transports; only the verbs latency (two series per node of a
+ * profile with a latency section) and the recommended actions (one per node's check that asks for
+ * one: failing nodes, not all) are per node. Removing a profile removes all its series, so a deleted profile
  * does not linger on dashboards as a frozen gauge.
  */
 public final class OperatorMetrics {
@@ -61,6 +66,14 @@ public final class OperatorMetrics {
      * counts: a node whose VerbsLatency is Unknown (expired, not measured) has no series.
      */
     public static final String VERBS_LATENCY = "rdmastorage.verbs.latency.seconds";
+    /**
+     * {@code rdmastorage_node_recommended_action{profile, node, check, reason, action}}: 1 for each
+     * node's check whose condition recommends an action other than None (ReseatCable, ReplaceNIC,
+     * FixConfig, RestartDaemon, InvestigateNode), as its {@code status.details[<check>].recommendedAction}
+     * says: per node, but only while something is to be done there.
+     */
+    public static final String RECOMMENDED_ACTION = "rdmastorage.node.recommended.action";
+    public static final String ACTION = "action";
     /**
      * {@code rdmastorage_fleet_distinct_values{profile, fact, allow_mixed}}: how many distinct values
      * an inventory fact has over the profile's nodes (1 = uniform); allow_mixed "true" when
@@ -127,6 +140,7 @@ public final class OperatorMetrics {
             CHECK_NODES, "Nodes matching the profile, by the status of one check",
             CHECK_REASON_NODES, "Nodes matching the profile, by the status and reason of one check",
             VERBS_LATENCY, "The node's last verbs latency measurement (ib_write_lat) that counts, by statistic",
+            RECOMMENDED_ACTION, "1 for each node's check whose condition recommends an action other than None",
             FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)",
             STORAGE_BYTES, "Storage bytes per second the profile's nodes moved in their last traffic window, by transport",
             STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window");
@@ -222,6 +236,44 @@ public final class OperatorMetrics {
             }
         });
         setFamily(VERBS_LATENCY, profile, series);
+    }
+
+    /** One node's check that recommends an action (never None), as the metric labels it. */
+    public record NodeAction(String node, String check, String reason, RecommendedAction action) {
+    }
+
+    /**
+     * Sets a profile's {@code rdmastorage_node_recommended_action}: 1 per node's check in
+     * {@code actions}; the others lose their series.
+     */
+    public void updateRecommendedActions(String profile, Collection<NodeAction> actions) {
+        Map<SeriesKey, Double> series = new HashMap<>();
+        actions.forEach(a -> series.put(SeriesKey.of(RECOMMENDED_ACTION, profile, NODE, a.node(), CHECK, a.check(),
+                REASON, a.reason(), ACTION, a.action().wire()), 1.0));
+        setFamily(RECOMMENDED_ACTION, profile, series);
+    }
+
+    /**
+     * Each node's checks whose condition recommends an action other than None
+     * ({@link RecommendedActions}), from the nodes' conditions.
+     */
+    public static List<NodeAction> recommendedActions(Map<String, RdmaStorageNodeStatus> byNode) {
+        List<NodeAction> actions = new ArrayList<>();
+        byNode.forEach((node, status) -> {
+            if (status == null || status.getConditions() == null) {
+                return;
+            }
+            for (Condition c : status.getConditions()) {
+                if (!RecommendedActions.recommends(c)) {
+                    continue;
+                }
+                RecommendedAction action = RecommendedActions.of(c.getType(), c.getStatus(), c.getReason());
+                if (action != RecommendedAction.NONE) {
+                    actions.add(new NodeAction(node, c.getType(), c.getReason() == null ? "" : c.getReason(), action));
+                }
+            }
+        });
+        return actions;
     }
 
     /**

@@ -205,6 +205,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
         stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
         metrics.updateVerbsLatency(name, OperatorMetrics.countingLatency(byNode));
+        metrics.updateRecommendedActions(name, OperatorMetrics.recommendedActions(byNode));
         metrics.updateFleet(name, fleet.distinctValues(), Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
         metrics.updateTraffic(name, OperatorMetrics.storageTraffic(
                 stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull).toList()));

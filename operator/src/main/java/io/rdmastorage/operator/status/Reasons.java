@@ -1,7 +1,13 @@
 package io.rdmastorage.operator.status;
 
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
+
+import io.rdmastorage.contract.Reason;
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.VerbsLatency;
+import java.util.List;
 
 /**
  * The condition reasons the operator itself writes (the probe's own reasons, such as TcpFallback,
@@ -46,6 +52,26 @@ public final class Reasons {
 
     /** A result older than 3 × interval. */
     public static final String RESULT_EXPIRED = "ResultExpired";
+
+    /**
+     * The reasons above that the operator writes on any check's condition, declared as a check's
+     * descriptor declares its own: status, meaning and recommended action. All are Unknown, and
+     * only a hang on the host asks anything of the node: the others are no evidence against it.
+     */
+    public static final List<Reason> ON_CHECKS = List.of(
+            Reason.operator(AWAITING_PROBE, UNKNOWN, "not probed yet", NONE),
+            Reason.operator(NODE_NOT_READY, UNKNOWN, "the node is NotReady, so not probed", NONE),
+            Reason.operator(NODE_UNSCHEDULABLE, UNKNOWN, "the node is cordoned, so not probed", NONE),
+            Reason.operator(PROBE_TIMED_OUT, UNKNOWN, "the probe pod ran past probeTimeout: a host tool hangs", INVESTIGATE_NODE),
+            Reason.operator(PROBE_FAILED_TO_START, UNKNOWN, "the probe pod never ran (image pull, container creation)", NONE),
+            Reason.operator(PROBE_FAILED, UNKNOWN, "node-probe refused its spec or crashed", NONE),
+            Reason.operator(REPORT_MISSING, UNKNOWN, "the probe pod ended without a report", NONE),
+            Reason.operator(REPORT_OVERSIZED, UNKNOWN, "the termination message is larger than a report may be", NONE),
+            Reason.operator(REPORT_UNPARSEABLE, UNKNOWN, "the termination message is not a report", NONE),
+            Reason.operator(REPORT_NODE_MISMATCH, UNKNOWN, "the report names another node than the probe pod's", NONE),
+            Reason.operator(NOT_REPORTED, UNKNOWN, "the report lacks a check the profile asks for", NONE),
+            Reason.operator(RESULT_EXPIRED, UNKNOWN, "the last result is older than 3 × interval", NONE),
+            Reason.operator(VERDICT_EDITED, UNKNOWN, "someone other than the operator changed the status", NONE));
 
     // A node's Ready condition.
     public static final String ALL_CHECKS_PASSED = "AllChecksPassed";

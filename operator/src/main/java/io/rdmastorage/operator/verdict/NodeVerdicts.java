@@ -86,7 +86,8 @@ public final class NodeVerdicts {
         status.setProbePod(pod.name());
         status.setProbeDurationMillis(report.durationMillis());
         status.setProbeVersion(report.probeVersion());
-        status.setDetails(details);
+        // the report's facts, with the action of each check's condition, as setConditions gives them
+        status.setDetails(RecommendedActions.inDetails(status.getConditions(), details));
         status.setInventory(new LinkedHashMap<>(report.inventory()));
         return status;
     }
@@ -149,7 +150,8 @@ public final class NodeVerdicts {
     /**
      * The status with every condition Unknown {@link Reasons#RESULT_EXPIRED} when its result is older
      * than {@code expiry}; the status itself otherwise. The facts (details, latency) stay, dated by
-     * {@code lastProbeTime}. Idempotent: the message does not depend on {@code now}, and conditions
+     * {@code lastProbeTime}; the actions in the details follow the conditions (an expired result
+     * recommends nothing). Idempotent: the message does not depend on {@code now}, and conditions
      * that were Unknown already keep their {@code lastTransitionTime}.
      */
     public static RdmaStorageNodeStatus expire(RdmaStorageNodeStatus status, Instant now, Duration expiry) {
@@ -169,7 +171,7 @@ public final class NodeVerdicts {
         }
         RdmaStorageNodeStatus copy = copy(status);
         long generation = copy.getObservedGeneration() == null ? 0 : copy.getObservedGeneration();
-        copy.setConditions(Conditions.merge(status.getConditions(), withReady(checks, generation, now), now,
+        setConditions(copy, Conditions.merge(status.getConditions(), withReady(checks, generation, now), now,
                 generation));
         return copy;
     }
@@ -198,7 +200,7 @@ public final class NodeVerdicts {
             }
         }
         List<Condition> conditions = withReady(checks, generation, now);
-        merged.setConditions(Conditions.merge(previous == null ? null : previous.getConditions(), conditions,
+        setConditions(merged, Conditions.merge(previous == null ? null : previous.getConditions(), conditions,
                 now, generation));
         if (merged.getProbeRound() == null && previous != null) {
             merged.setProbeRound(previous.getProbeRound());
@@ -220,7 +222,7 @@ public final class NodeVerdicts {
         RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
         List<Condition> checks = compose(spec, VerdictPart.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
                 next.getConditions(), generation, at);
-        next.setConditions(withReady(checks, next.getObservedGeneration() == null ? generation
+        setConditions(next, withReady(checks, next.getObservedGeneration() == null ? generation
                 : next.getObservedGeneration(), at));
         next.setLatency(latency);
         return next;
@@ -262,7 +264,7 @@ public final class NodeVerdicts {
     private static RdmaStorageNodeStatus status(List<Condition> checks, long generation, Instant at) {
         RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
         status.setObservedGeneration(generation);
-        status.setConditions(withReady(checks, generation, at));
+        setConditions(status, withReady(checks, generation, at));
         return status;
     }
 
@@ -288,7 +290,7 @@ public final class NodeVerdicts {
         List<Condition> conditions = new ArrayList<>(checks.size() + 1);
         conditions.add(NodeReadiness.of(judged, checks).readyCondition(generation, now));
         conditions.addAll(checks);
-        next.setConditions(Conditions.merge(stored != null ? stored.getConditions() : current.getConditions(), conditions,
+        setConditions(next, Conditions.merge(stored != null ? stored.getConditions() : current.getConditions(), conditions,
                 now, generation));
         return next;
     }
@@ -304,6 +306,15 @@ public final class NodeVerdicts {
         conditions.add(NodeReadiness.of(types, checks).readyCondition(generation, at));
         conditions.addAll(checks);
         return conditions;
+    }
+
+    /**
+     * Sets the verdict's conditions, and the action each check's condition recommends in its
+     * details ({@link RecommendedActions}): every change of a verdict's conditions ends here.
+     */
+    private static void setConditions(RdmaStorageNodeStatus status, List<Condition> conditions) {
+        status.setConditions(conditions);
+        status.setDetails(RecommendedActions.inDetails(conditions, status.getDetails()));
     }
 
     /** The conditions less Ready, as a new mutable list. */

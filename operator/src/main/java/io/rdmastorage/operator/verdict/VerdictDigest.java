@@ -25,8 +25,10 @@ import java.util.TreeMap;
  *
  * <p>This catches edits, not forgery: whoever may write RdmaStorageNode status may also recompute
  * the digest, as they may label nodes themselves. The other facts ({@code details}, latency
- * figures) are left out: nothing is decided by them, and their numbers need not come back from the
- * API server byte for byte as they were written.
+ * figures) are left out: the operator decides nothing by them, and their numbers need not come back
+ * from the API server byte for byte as they were written. The recommended actions in
+ * {@code details} are worked out from the digested conditions at every write
+ * ({@link RecommendedActions}), so an edit of an action alone stands until the node's next write.
  *
  * <p>Digests written before the inventory was covered still match, so an upgrade does not make
  * every verdict look edited (every node Unknown {@code VerdictEdited} and probed at once): each gets

@@ -110,6 +110,11 @@ class OperatorEndToEndTest {
         RdmaStorageNode b = env.verdict("training", "gpu-b");
         assertThat(message(b.getStatus().getConditions(), "GpfsVerbs")).contains("gpu-02-ib");
         assertThat(b.getStatus().getDetails()).containsKey("GpfsVerbs");
+        // each check's action beside its facts, as the API server stores it
+        assertThat(b.getStatus().getDetails().get("GpfsVerbs").path("recommendedAction").asText()).isEqualTo("FixConfig");
+        assertThat(b.getStatus().getDetails().get("GdsReady").path("recommendedAction").asText()).isEqualTo("None");
+        assertThat(env.verdict("training", "gpu-d").getStatus().getDetails().get("GdsReady").path("recommendedAction").asText())
+                .as("IommuEnabled").isEqualTo("FixConfig");
         assertThat(b.getStatus().getLastProbeTime()).isNotBlank();
         assertThat(b.getStatus().getProbePod()).startsWith("training-gpu-b-");
 
@@ -155,6 +160,8 @@ class OperatorEndToEndTest {
                 () -> "True/AllChecksPassed".equals(conditions("gpu-b").get("Ready")));
         await("profile counts the fix", VERDICT_WAIT, () -> env.profile("training").getStatus().getNodes().getReady() == 2);
         assertThat(env.nodeLabels("gpu-b")).containsEntry("rdmastorage.io/training", "ready");
+        assertThat(env.verdict("training", "gpu-b").getStatus().getDetails().get("GpfsVerbs").path("recommendedAction").asText())
+                .isEqualTo("None");
         assertThat(env.admin.nodes().withName("gpu-b").get().getSpec().getTaints())
                 .noneMatch(t -> t.getKey().equals("rdmastorage.io/training"));
         // the recovery is a change: Normal events for the check and the node's Ready

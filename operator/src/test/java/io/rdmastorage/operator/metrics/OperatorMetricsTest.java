@@ -238,6 +238,41 @@ class OperatorMetricsTest {
         assertThat(registry.scrape()).doesNotContain("rdmastorage_verbs_latency_seconds{");
     }
 
+    private static RdmaStorageNodeStatus checked(Condition... conditions) {
+        RdmaStorageNodeStatus status = new RdmaStorageNodeStatus();
+        status.setConditions(List.of(conditions));
+        return status;
+    }
+
+    @Test
+    void aNodesCheckThatAsksForAnActionHasASeriesUntilItAsksForNone() {
+        Map<String, RdmaStorageNodeStatus> nodes = new java.util.HashMap<>();
+        nodes.put("gpu-01", checked(condition("Ready", "False", "ChecksFailed"), condition("RdmaDevices", "False", "PortDown"),
+                condition("GpfsVerbs", "False", "GpfsNotRunning"), condition("MatchesFleet", "False", "DiffersFromFleet")));
+        nodes.put("gpu-02", checked(condition("Ready", "Unknown", "ProbeTimedOut"), condition("RdmaDevices", "Unknown", "ProbeTimedOut"),
+                condition("GpfsVerbs", "Unknown", "ProbeTimedOut")));
+        nodes.put("gpu-03", checked(condition("Ready", "True", "AllChecksPassed"), condition("RdmaDevices", "True", "PortsActive")));
+        nodes.put("gpu-04", checked(condition("Ready", "Unknown", "ResultExpired"), condition("RdmaDevices", "Unknown", "ResultExpired")));
+        nodes.put("gpu-05", null);
+
+        metrics.updateRecommendedActions("gds", OperatorMetrics.recommendedActions(nodes));
+
+        String text = registry.scrape();
+        assertThat(text)
+                .contains("rdmastorage_node_recommended_action{action=\"ReseatCable\",check=\"RdmaDevices\",node=\"gpu-01\",profile=\"gds\",reason=\"PortDown\"} 1.0")
+                .contains("rdmastorage_node_recommended_action{action=\"RestartDaemon\",check=\"GpfsVerbs\",node=\"gpu-01\",profile=\"gds\",reason=\"GpfsNotRunning\"} 1.0")
+                .contains("rdmastorage_node_recommended_action{action=\"InvestigateNode\",check=\"GpfsVerbs\",node=\"gpu-02\",profile=\"gds\",reason=\"ProbeTimedOut\"} 1.0")
+                .doesNotContain("node=\"gpu-03\"").doesNotContain("node=\"gpu-04\"").doesNotContain("MatchesFleet")
+                .doesNotContain("action=\"None\"");
+
+        nodes.put("gpu-01", checked(condition("Ready", "True", "AllChecksPassed"), condition("RdmaDevices", "True", "PortsActive"),
+                condition("GpfsVerbs", "True", "RdmaInUse")));
+        metrics.updateRecommendedActions("gds", OperatorMetrics.recommendedActions(nodes));
+        assertThat(registry.scrape()).doesNotContain("node=\"gpu-01\"").contains("node=\"gpu-02\"");
+        metrics.removeProfile("gds");
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_node_recommended_action{");
+    }
+
     @Test
     void josdkMetricsShareTheRegistry() {
         assertThat(OperatorMetrics.josdkMetrics(registry)).isInstanceOf(MicrometerMetrics.class);

@@ -37,11 +37,13 @@ class ClusterWritesApiServerTest {
         RdmaStorageNodeStatus first = NodeVerdicts.notProbed(spec, 1, "w-1", NotProbed.AWAITING_PROBE, Instant.now());
         first.getDetails().put("RdmaDevices", JsonNodeFactory.instance.objectNode().put("ports", "mlx5_0/1"));
         RdmaStorageNode written = writes.writeVerdict(profile, "w-1", null, first);
+        // the profile lost its only check: no check's condition, so no details at all (not even an action)
         RdmaStorageNodeStatus second = NodeVerdicts.merge(written.getStatus(),
-                NodeVerdicts.notProbed(spec, 1, "w-1", NotProbed.NODE_NOT_READY, Instant.now()), Instant.now());
+                NodeVerdicts.notProbed(new RdmaStorageProfileSpec(), 1, "w-1", NotProbed.NODE_NOT_READY, Instant.now()),
+                Instant.now());
         RdmaStorageNode again = writes.writeVerdict(profile, "w-1", written, second);
 
-        assertThat(again.getStatus().getConditions().get(0).getReason()).isEqualTo("NodeNotReady");
+        assertThat(again.getStatus().getConditions().get(0).getReason()).isEqualTo("NoChecksConfigured");
         assertThat(again.getSpec().getNodeName()).isEqualTo("w-1");
         assertThat(written.getStatus().getDetails()).containsKey("RdmaDevices");
         assertThat(again.getStatus().getDetails()).isNullOrEmpty();

@@ -2,6 +2,8 @@ package io.rdmastorage.operator.verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -72,6 +74,10 @@ class NodeVerdictsTest {
         assertThat(ready.getReason()).isEqualTo(Reasons.CHECKS_FAILED);
         assertThat(ready.getMessage()).isEqualTo("GpfsVerbs: TcpFallback; NvmeofRdma: TransportTcp");
         assertThat(s.getDetails().get("GpfsVerbs").toString()).contains("gpu-02");
+        // beside the probe's facts, what each check's reason asks for
+        assertThat(action(s, "GpfsVerbs")).isEqualTo("FixConfig");
+        assertThat(action(s, "NvmeofRdma")).isEqualTo("FixConfig");
+        assertThat(action(s, "RdmaDevices")).isEqualTo("None");
     }
 
     @Test
@@ -109,6 +115,8 @@ class NodeVerdictsTest {
         assertThat(ready(withLatency).getStatus()).isEqualTo("True");
         assertThat(condition(withLatency, "GpfsVerbs")).isEqualTo(condition(probed, "GpfsVerbs"));
         assertThat(withLatency.getLatency().getTypicalMicros()).isEqualTo(1.01);
+        assertThat(action(probed, "VerbsLatency")).as("AwaitingMeasurement").isEqualTo("None");
+        assertThat(withLatency.getDetails().get("VerbsLatency").size()).as("no facts of its own, only the action").isEqualTo(1);
 
         // the node's next probe knows nothing of latency: the measurement stays, and so does Ready
         Instant later = T0.plusSeconds(900);
@@ -123,6 +131,8 @@ class NodeVerdictsTest {
                 ProbeFailure.timedOut(POD, java.time.Duration.ofMinutes(3)), later), later);
         assertThat(condition(failed, "VerbsLatency").getStatus()).isEqualTo("True");
         assertThat(ready(failed).getReason()).isEqualTo(Reasons.PROBE_TIMED_OUT);
+        assertThat(action(failed, "GpfsVerbs")).as("a probe that hangs: something on the node hangs").isEqualTo("InvestigateNode");
+        assertThat(failed.getDetails().get("GpfsVerbs").size()).as("the failed probe's checks have no facts").isEqualTo(1);
     }
 
     @Test
@@ -188,6 +198,7 @@ class NodeVerdictsTest {
         assertThat(types(s)).containsExactly("Ready", "GpfsVerbs");
         assertThat(ready(s).getStatus()).isEqualTo("True");
         assertThat(s.getDetails()).containsOnlyKeys("GpfsVerbs");
+        assertThat(action(s, "GpfsVerbs")).isEqualTo("None");
     }
 
     @Test
@@ -244,7 +255,9 @@ class NodeVerdictsTest {
         assertThat(condition(s, "VerbsLatency").getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
         assertThat(s.getLastProbeTime()).isEqualTo("2024-05-01T10:00:00Z");
         assertThat(s.getProbePod()).isEqualTo("probe-gpu-07-r3");
-        assertThat(s.getDetails()).isEmpty();
+        assertThat(s.getDetails().values()).as("no facts, only each check's action").allSatisfy(d -> assertThat(d.size()).isEqualTo(1));
+        assertThat(action(s, "RdmaDevices")).isEqualTo(reason.equals(Reasons.PROBE_TIMED_OUT) ? "InvestigateNode" : "None");
+        assertThat(action(s, "VerbsLatency")).isEqualTo("None");
     }
 
     @Test
@@ -303,7 +316,13 @@ class NodeVerdictsTest {
         assertThat(ready(expired).getMessage()).startsWith(
                 "the last probe result is from 2024-05-01T10:00:00Z, older than 45m (3 × spec.interval)");
         assertThat(expired.getConditions()).allSatisfy(c -> assertThat(c.getLastTransitionTime()).isEqualTo("2024-05-01T10:50:00Z"));
-        assertThat(expired.getDetails()).isEqualTo(fresh.getDetails());
+        assertThat(action(fresh, "GdsReady")).as("IommuEnabled").isEqualTo("FixConfig");
+        // the facts stay, dated by lastProbeTime; an expired result recommends nothing
+        assertThat(expired.getDetails().keySet()).isEqualTo(fresh.getDetails().keySet());
+        expired.getDetails().forEach((type, facts) -> {
+            assertThat(facts.path(RecommendedActions.FIELD).asText()).as(type).isEqualTo("None");
+            assertThat(withoutAction(facts)).as(type).isEqualTo(withoutAction(fresh.getDetails().get(type)));
+        });
         assertThat(expired.getLastProbeTime()).isEqualTo(fresh.getLastProbeTime());
         assertThat(fresh.getConditions()).extracting(Condition::getReason).doesNotContain(Reasons.RESULT_EXPIRED);
 
@@ -403,6 +422,17 @@ class NodeVerdictsTest {
             }
         });
         assertThat(ready(s).getReason()).isEqualTo(reason);
+    }
+
+    /** The action a check's details recommend. */
+    static String action(RdmaStorageNodeStatus s, String type) {
+        return s.getDetails().get(type).path(RecommendedActions.FIELD).textValue();
+    }
+
+    private static JsonNode withoutAction(JsonNode facts) {
+        ObjectNode copy = facts.deepCopy();
+        copy.remove(RecommendedActions.FIELD);
+        return copy;
     }
 
     static Condition ready(RdmaStorageNodeStatus s) {

@@ -1,5 +1,7 @@
 package io.rdmastorage.contract.checks;
 
+import static io.rdmastorage.contract.RecommendedAction.FIX_CONFIG;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
 import static io.rdmastorage.contract.Status.UNKNOWN;
@@ -20,10 +22,10 @@ public final class CephMessenger {
     public static final String NO_CEPH_CONFIG = "NoCephConfig";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("CephMessenger", "ceph", Measurement.NODE_PROBE, List.of(
-            Reason.probe(SUPPORTED_MESSENGER, TRUE, "ceph.conf selects no experimental messenger (async+posix by default)"),
-            Reason.probe(EXPERIMENTAL_RDMA_MESSENGER, FALSE, "ms_type, ms_cluster_type or ms_public_type is async+rdma or xio"),
-            Reason.probe(CONFIG_UNREADABLE, UNKNOWN, "/etc/ceph/ceph.conf exists but cannot be read"),
-            Reason.operator(NO_CEPH_CONFIG, TRUE, "the node has no /etc/ceph/ceph.conf: nothing to misconfigure")),
+            Reason.probe(SUPPORTED_MESSENGER, TRUE, "ceph.conf selects no experimental messenger (async+posix by default)", NONE),
+            Reason.probe(EXPERIMENTAL_RDMA_MESSENGER, FALSE, "ms_type, ms_cluster_type or ms_public_type is async+rdma or xio", FIX_CONFIG),
+            Reason.probe(CONFIG_UNREADABLE, UNKNOWN, "/etc/ceph/ceph.conf exists but cannot be read", NONE),
+            Reason.operator(NO_CEPH_CONFIG, TRUE, "the node has no /etc/ceph/ceph.conf: nothing to misconfigure", NONE)),
             Optional.empty());
 
     private CephMessenger() {

@@ -1,5 +1,9 @@
 package io.rdmastorage.contract.checks;
 
+import static io.rdmastorage.contract.RecommendedAction.FIX_CONFIG;
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
+import static io.rdmastorage.contract.RecommendedAction.RESTART_DAEMON;
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
 import static io.rdmastorage.contract.Status.UNKNOWN;
@@ -27,19 +31,19 @@ public final class GpfsVerbs {
     public static final String RDMA_IN_USE = "RdmaInUse";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("GpfsVerbs", "gpfs", Measurement.NODE_PROBE, List.of(
-            Reason.probe(RDMA_IN_USE, TRUE, "verbsRdma enabled, verbs started, every connected peer over RDMA"),
-            Reason.probe(GPFS_NOT_RUNNING, FALSE, "the GPFS daemon is not active on the node"),
-            Reason.probe(VERBS_RDMA_DISABLED, FALSE, "the effective verbsRdma is disabled"),
-            Reason.probe(VERBS_PORTS_MISMATCH, FALSE, "the effective verbsPorts differ from the spec's"),
-            Reason.probe(VERBS_RDMA_NOT_STARTED, FALSE, "`mmfsadm test verbs status` says verbs RDMA is not started"),
-            Reason.probe(TCP_FALLBACK, FALSE, "peers connected in `mmdiag --network` are absent from `mmfsadm test verbs conn`: silent TCP"),
-            Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off"),
-            Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool"),
-            Reason.probe(VERBS_RDMA_CM_DISABLED, FALSE, "verbsPorts on RoCE (link layer Ethernet) but verbsRdmaCm is off: GPFS needs RDMA CM on Ethernet"),
+            Reason.probe(RDMA_IN_USE, TRUE, "verbsRdma enabled, verbs started, every connected peer over RDMA", NONE),
+            Reason.probe(GPFS_NOT_RUNNING, FALSE, "the GPFS daemon is not active on the node", RESTART_DAEMON),
+            Reason.probe(VERBS_RDMA_DISABLED, FALSE, "the effective verbsRdma is disabled", FIX_CONFIG),
+            Reason.probe(VERBS_PORTS_MISMATCH, FALSE, "the effective verbsPorts differ from the spec's", FIX_CONFIG),
+            Reason.probe(VERBS_RDMA_NOT_STARTED, FALSE, "`mmfsadm test verbs status` says verbs RDMA is not started", INVESTIGATE_NODE),
+            Reason.probe(TCP_FALLBACK, FALSE, "peers connected in `mmdiag --network` are absent from `mmfsadm test verbs conn`: silent TCP", FIX_CONFIG),
+            Reason.probe(VERBS_RDMA_SEND_DISABLED, FALSE, "the spec requires verbsRdmaSend and it is off", FIX_CONFIG),
+            Reason.probe(PAGEPOOL_TOO_SMALL, FALSE, "the effective pagepool is below the spec's minPagepool", FIX_CONFIG),
+            Reason.probe(VERBS_RDMA_CM_DISABLED, FALSE, "verbsPorts on RoCE (link layer Ethernet) but verbsRdmaCm is off: GPFS needs RDMA CM on Ethernet", FIX_CONFIG),
             Reason.probe(LINK_LAYER_UNKNOWN, UNKNOWN, "verbsRdmaCm is off and a verbsPort's sysfs link_layer cannot be read "
-                    + "(or the port is not there), with no peer connected over RDMA to show the ports work: RoCE or InfiniBand cannot be told"),
+                    + "(or the port is not there), with no peer connected over RDMA to show the ports work: RoCE or InfiniBand cannot be told", NONE),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "mmgetstate says active but a daemon command (mmdiag, mmfsadm) "
-                    + "exits with an error")),
+                    + "exits with an error", INVESTIGATE_NODE)),
             Optional.of(PrinterColumn.conditionStatus("GPFS", "GpfsVerbs")));
 
     private GpfsVerbs() {

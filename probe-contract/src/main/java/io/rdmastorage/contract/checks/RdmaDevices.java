@@ -1,5 +1,10 @@
 package io.rdmastorage.contract.checks;
 
+import static io.rdmastorage.contract.RecommendedAction.FIX_CONFIG;
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
+import static io.rdmastorage.contract.RecommendedAction.REPLACE_NIC;
+import static io.rdmastorage.contract.RecommendedAction.RESEAT_CABLE;
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
 import static io.rdmastorage.contract.Status.UNKNOWN;
@@ -36,25 +41,25 @@ public final class RdmaDevices {
     public static final String PORTS_ACTIVE = "PortsActive";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaDevices", "rdma", Measurement.NODE_PROBE, List.of(
-            Reason.probe(PORTS_ACTIVE, TRUE, "every expected port is ACTIVE with the link up (and usable through libibverbs when asked)"),
-            Reason.probe(NO_RDMA_DEVICES, FALSE, "no device under /sys/class/infiniband: driver not loaded, or no HCA"),
-            Reason.probe(DEVICE_MISSING, FALSE, "an expected device/port does not exist"),
-            Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE/LinkUp: Polling = cable or switch port; INIT with the link up = no subnet manager"),
-            Reason.probe(PORT_STATE_UNREADABLE, UNKNOWN, "a port's sysfs state cannot be read"),
-            Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe"),
-            Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low"),
-            Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed"),
-            Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID with an IP address on its netdev or a VLAN, macvlan or bond over it: \"Failed to modify QP to RTR\""),
+            Reason.probe(PORTS_ACTIVE, TRUE, "every expected port is ACTIVE with the link up (and usable through libibverbs when asked)", NONE),
+            Reason.probe(NO_RDMA_DEVICES, FALSE, "no device under /sys/class/infiniband: driver not loaded, or no HCA", INVESTIGATE_NODE),
+            Reason.probe(DEVICE_MISSING, FALSE, "an expected device/port does not exist", INVESTIGATE_NODE),
+            Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE/LinkUp: Polling = cable or switch port; INIT with the link up = no subnet manager", RESEAT_CABLE),
+            Reason.probe(PORT_STATE_UNREADABLE, UNKNOWN, "a port's sysfs state cannot be read", NONE),
+            Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe", INVESTIGATE_NODE),
+            Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low", FIX_CONFIG),
+            Reason.probe(MEMORY_REGISTRATION_FAILED, FALSE, "registering 1 MiB with the device failed", INVESTIGATE_NODE),
+            Reason.probe(NO_ROCE_V2_GID, FALSE, "an Ethernet (RoCE) port has no RoCE v2 GID with an IP address on its netdev or a VLAN, macvlan or bond over it: \"Failed to modify QP to RTR\"", FIX_CONFIG),
             Reason.probe(GID_TABLE_UNREADABLE, UNKNOWN, "a RoCE port has no gids/ directory in sysfs, or a GID carrying an "
-                    + "address has no readable gid_attrs/types entry: its GID table is unknown, not empty or without RoCE v2"),
-            Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU, or the MTU of the netdev that carries its storage (a VLAN over the port's netdev included), is below rdma.minMtu"),
-            Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU"),
-            Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)"),
-            Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width"),
-            Reason.probe(DEVICE_NODE_MISSING, FALSE, "a port is ACTIVE but the host's /dev/infiniband lacks a uverbs, umad or issm node that /sys/class/infiniband_verbs or infiniband_mad announces for its device: every RDMA pod fails with \"lstat /dev/infiniband/...\""),
-            Reason.probe(DEVICE_FATAL_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 fatal signature for a device: health compromised, unrecoverable hardware error, or a firmware command timeout that leaks a command resource"),
-            Reason.probe(DEVICE_WARNING_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 warning for a device: insufficient power on the PCIe slot, a module's high temperature, or a transmit queue timed out (NETDEV WATCHDOG)"),
-            Reason.probe(KERNEL_LOG_UNREADABLE, UNKNOWN, "the host's kernel log (/dev/kmsg) or uptime cannot be read (absent, EPERM, dmesg_restrict), so mlx5 fault signatures are unknown")),
+                    + "address has no readable gid_attrs/types entry: its GID table is unknown, not empty or without RoCE v2", NONE),
+            Reason.probe(MTU_TOO_SMALL, FALSE, "the port's active MTU, or the MTU of the netdev that carries its storage (a VLAN over the port's netdev included), is below rdma.minMtu", FIX_CONFIG),
+            Reason.probe(MTU_UNREADABLE, UNKNOWN, "rdma.minMtu is set but neither libibverbs nor a netdev shows the port's MTU", NONE),
+            Reason.probe(RATE_BELOW_EXPECTED, FALSE, UNKNOWN, "a port's rate is below rdma.minRate (Unknown: the rate cannot be read)", RESEAT_CABLE).withAction(UNKNOWN, NONE),
+            Reason.probe(PCIE_LINK_DEGRADED, FALSE, "the HCA's PCIe link trained below its maximum speed or width", REPLACE_NIC),
+            Reason.probe(DEVICE_NODE_MISSING, FALSE, "a port is ACTIVE but the host's /dev/infiniband lacks a uverbs, umad or issm node that /sys/class/infiniband_verbs or infiniband_mad announces for its device: every RDMA pod fails with \"lstat /dev/infiniband/...\"", FIX_CONFIG),
+            Reason.probe(DEVICE_FATAL_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 fatal signature for a device: health compromised, unrecoverable hardware error, or a firmware command timeout that leaks a command resource", REPLACE_NIC),
+            Reason.probe(DEVICE_WARNING_LOGGED, FALSE, "the host's kernel log within rdma.kernelLogWindow has an mlx5 warning for a device: insufficient power on the PCIe slot, a module's high temperature, or a transmit queue timed out (NETDEV WATCHDOG)", INVESTIGATE_NODE),
+            Reason.probe(KERNEL_LOG_UNREADABLE, UNKNOWN, "the host's kernel log (/dev/kmsg) or uptime cannot be read (absent, EPERM, dmesg_restrict), so mlx5 fault signatures are unknown", NONE)),
             Optional.empty());
 
     private RdmaDevices() {

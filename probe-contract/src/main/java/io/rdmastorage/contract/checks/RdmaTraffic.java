@@ -1,5 +1,8 @@
 package io.rdmastorage.contract.checks;
 
+import static io.rdmastorage.contract.RecommendedAction.FIX_CONFIG;
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
 import static io.rdmastorage.contract.Status.UNKNOWN;
@@ -26,19 +29,19 @@ public final class RdmaTraffic {
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaTraffic", "traffic", Measurement.NODE_PROBE, List.of(
             Reason.probe(DATA_OVER_RDMA, TRUE, "over the window, storage traffic moved on the RDMA ports, TCP storage bytes "
-                    + "stayed within maxTcpBytesPerSecond and the fabric error counters stayed within their thresholds"),
+                    + "stayed within maxTcpBytesPerSecond and the fabric error counters stayed within their thresholds", NONE),
             Reason.probe(DATA_ON_TCP, FALSE, "a storage peer or target (NVMe/TCP 4420, NFS 2049, GPFS 1191 or mmdiag's "
-                    + "per-peer MB) moved more TCP bytes per second than maxTcpBytesPerSecond: the silent fallback"),
+                    + "per-peer MB) moved more TCP bytes per second than maxTcpBytesPerSecond: the silent fallback", FIX_CONFIG),
             Reason.probe(DATA_ON_LOSSY_PRIORITY, FALSE, "a RoCE port's bytes did not ride the lossless priority "
-                    + "(ethtool -S prio bytes): the storage traffic is on a lossy class"),
+                    + "(ethtool -S prio bytes): the storage traffic is on a lossy class", FIX_CONFIG),
             Reason.probe(FABRIC_ERRORS, FALSE, "an error counter (symbol errors, link downs, sequence errors, ACK timeouts, "
                     + "RNR retries, out of buffer) grew past maxErrorCount, or ECN marks, CNPs or pause frames per second past "
-                    + "maxCongestionPerSecond, over the window"),
+                    + "maxCongestionPerSecond, over the window", INVESTIGATE_NODE),
             Reason.probe(NO_STORAGE_TRAFFIC, UNKNOWN, "nothing moved in the window (RDMA below minRdmaPacketsPerSecond, TCP "
-                    + "within its allowance): an idle node proves nothing; probe while storage I/O runs"),
+                    + "within its allowance): an idle node proves nothing; probe while storage I/O runs", NONE),
             Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter the verdict needs is absent, at its maximum (a saturated "
                     + "legacy IB counter) or went backwards between the two samples: no delta, never a computed number; or, with "
-                    + "priority, a moving port's link layer cannot be read, so whether its priority counters count is unknown")),
+                    + "priority, a moving port's link layer cannot be read, so whether its priority counters count is unknown", NONE)),
             // no column of its own: `kubectl get rdmastoragenode` keeps its width (READY covers it)
             Optional.empty());
 

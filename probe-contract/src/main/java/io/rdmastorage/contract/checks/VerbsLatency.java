@@ -1,5 +1,8 @@
 package io.rdmastorage.contract.checks;
 
+import static io.rdmastorage.contract.RecommendedAction.FIX_CONFIG;
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
 import static io.rdmastorage.contract.Status.FALSE;
 import static io.rdmastorage.contract.Status.TRUE;
 import static io.rdmastorage.contract.Status.UNKNOWN;
@@ -31,15 +34,15 @@ public final class VerbsLatency {
     public static final int DEFAULT_TCP_PORT = 18515;
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("VerbsLatency", "latency", Measurement.PAIR_PROBE, List.of(
-            Reason.probe(WITHIN_THRESHOLD, TRUE, "typical latency to the peer within maxTypicalMicros"),
-            Reason.probe(ABOVE_THRESHOLD, FALSE, "typical latency to the peer above maxTypicalMicros"),
+            Reason.probe(WITHIN_THRESHOLD, TRUE, "typical latency to the peer within maxTypicalMicros", NONE),
+            Reason.probe(ABOVE_THRESHOLD, FALSE, "typical latency to the peer above maxTypicalMicros", INVESTIGATE_NODE),
             Reason.probe(PEER_UNREACHABLE, FALSE, "perftest's out-of-band TCP exchange failed: no server, firewall, wrong address; "
-                    + "the operator: False when neither of two peers was reached, Unknown when there was no other to try")
-                    .alsoByOperator(UNKNOWN),
-            Reason.probe(RDMA_PATH_FAILED, FALSE, "both sides met over TCP but RDMA between them failed (completion error, QP to RTR/RTS)"),
-            Reason.probe(DEVICE_MISSING, FALSE, "perftest has no such HCA"),
-            Reason.operator(AWAITING_MEASUREMENT, UNKNOWN, "no measurement against a peer yet (new node or spec, or waiting for two probe slots)"),
-            Reason.operator(NO_PEER, UNKNOWN, "no peer to measure against: add a node, or fix referenceNodeSelector / addressType")),
+                    + "the operator: False when neither of two peers was reached, Unknown when there was no other to try", INVESTIGATE_NODE)
+                    .alsoByOperator(UNKNOWN, NONE),
+            Reason.probe(RDMA_PATH_FAILED, FALSE, "both sides met over TCP but RDMA between them failed (completion error, QP to RTR/RTS)", INVESTIGATE_NODE),
+            Reason.probe(DEVICE_MISSING, FALSE, "perftest has no such HCA", FIX_CONFIG),
+            Reason.operator(AWAITING_MEASUREMENT, UNKNOWN, "no measurement against a peer yet (new node or spec, or waiting for two probe slots)", NONE),
+            Reason.operator(NO_PEER, UNKNOWN, "no peer to measure against: add a node, or fix referenceNodeSelector / addressType", NONE)),
             Optional.of(new PrinterColumn("LATENCY-US", ".status.latency.typicalMicros", "number")));
 
     private VerbsLatency() {
