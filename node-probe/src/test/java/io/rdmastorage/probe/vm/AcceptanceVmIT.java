@@ -41,12 +41,6 @@ class AcceptanceVmIT extends VmNodeTest {
                 RUN_TIMEOUT);
     }
 
-    /** The fabrics controllers the kernel has now: {@code nvme0 rdma}, one per line. */
-    private static String controllers() {
-        return vm.run("for c in /sys/class/nvme/nvme*; do [ -e \"$c/transport\" ] && echo \"${c##*/} $(cat $c/transport)\"; done; true",
-                Duration.ofSeconds(30)).requireSuccess("list controllers").stdout();
-    }
-
     private static void assertMeasured(JsonNode transport) {
         for (String workload : new String[] {"latency", "iops", "bandwidth"}) {
             JsonNode w = transport.path(workload);
@@ -132,7 +126,7 @@ class AcceptanceVmIT extends VmNodeTest {
     @Test
     void aControllerConnectedBeforeTheRunIsMeasuredAndLeftConnected() throws Exception {
         vm.run("bash /mnt/share/scenario.sh connect rdma", Duration.ofSeconds(60)).requireSuccess("nvme connect -t rdma");
-        String before = controllers();
+        String before = vm.nvmeControllers();
         assertThat(before).contains(" rdma");
         boolean multipath = vm.run("cat /sys/module/nvme_core/parameters/multipath", Duration.ofSeconds(10))
                 .stdout().strip().equals("Y");
@@ -155,6 +149,6 @@ class AcceptanceVmIT extends VmNodeTest {
             assertMeasured(tcp);
         }
         assertThat(doc.path("disconnected")).hasSize(1);
-        assertThat(controllers()).as("only the probe's own controller is gone").isEqualTo(before);
+        assertThat(vm.nvmeControllers()).as("only the probe's own controller is gone").isEqualTo(before);
     }
 }

@@ -252,6 +252,12 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
+    /** The NVMe fabrics controllers the guest's kernel has now: {@code nvme0 rdma}, one per line. */
+    public String nvmeControllers() {
+        return run("for c in /sys/class/nvme/nvme*; do [ -e \"$c/transport\" ] && echo \"${c##*/} $(cat $c/transport)\"; done; true",
+                Duration.ofSeconds(30)).requireSuccess("list controllers").stdout();
+    }
+
     public String kernelVersion() {
         return kernelVersion;
     }

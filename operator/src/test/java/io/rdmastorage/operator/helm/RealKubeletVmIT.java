@@ -308,7 +308,7 @@ class RealKubeletVmIT {
                 .containsPattern("RDMA ports .*rxe0/1.* [1-9][0-9]* packets").contains("NVMe/TCP to 192.0.2.1:4420 0 bytes");
         assertThat(nvmeof.getStatus().getTransports().get(1).getTraffic())
                 .containsPattern("NVMe/TCP to 192\\.0\\.2\\.1:4420 [1-9][0-9]* bytes");
-        assertThat(controllers()).as("what the probe connected is disconnected").isBlank();
+        assertThat(vm.nvmeControllers()).as("what the probe connected is disconnected").isBlank();
         assertThat(report(nvmeof)).contains("fio-3.");
 
         // perftest's timing can fail on a loaded TCG host (inf, see the latency pair): up to three runs
@@ -389,12 +389,6 @@ class RealKubeletVmIT {
     /** The run's Markdown record, from the ConfigMap its status names. */
     private String report(RdmaStorageAcceptance run) {
         return admin.configMaps().inNamespace(NAMESPACE).withName(run.getStatus().getReport()).get().getData().get("report.md");
-    }
-
-    /** The fabrics controllers the VM's kernel has now ("nvme0 rdma", one per line). */
-    private String controllers() {
-        return vm.run("for c in /sys/class/nvme/nvme*; do [ -e \"$c/transport\" ] && echo \"${c##*/} $(cat $c/transport)\"; done; true",
-                Duration.ofSeconds(30)).requireSuccess("list controllers").stdout().strip();
     }
 
     private void scenario(String... args) {
