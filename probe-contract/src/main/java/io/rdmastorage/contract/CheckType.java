@@ -6,6 +6,7 @@ import io.rdmastorage.contract.checks.GpfsVerbs;
 import io.rdmastorage.contract.checks.NfsRdma;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
+import io.rdmastorage.contract.checks.RdmaPortErrors;
 import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.contract.checks.RoceLossless;
 import io.rdmastorage.contract.checks.VerbsLatency;
@@ -28,7 +29,8 @@ public enum CheckType {
     CEPH_MESSENGER(CephMessenger.DESCRIPTOR),
     ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
     RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR),
-    NFS_RDMA(NfsRdma.DESCRIPTOR);
+    NFS_RDMA(NfsRdma.DESCRIPTOR),
+    RDMA_PORT_ERRORS(RdmaPortErrors.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

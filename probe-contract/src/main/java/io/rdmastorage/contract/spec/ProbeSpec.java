@@ -1,5 +1,6 @@
 package io.rdmastorage.contract.spec;
 
+import io.rdmastorage.contract.checks.RdmaPortErrors.Counter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
@@ -15,7 +16,7 @@ import java.util.List;
  * {@code section} of its check's descriptor.
  */
 public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce,
-                        Traffic traffic, Nfs nfs) {
+                        Traffic traffic, Nfs nfs, PortErrors portErrors) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -380,6 +381,73 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
+    /**
+     * Error counters between two rounds (RdmaPortErrors): the rate per hour each may grow at, from
+     * the previous round's reading to this one's, on {@code devices} (empty = every RDMA port). A
+     * field per {@link io.rdmastorage.contract.checks.RdmaPortErrors.Counter}, named by its
+     * {@code field()}, defaulting to its {@code defaultPerHour()}.
+     */
+    public record PortErrors(List<String> devices, Integer maxLinkDownedPerHour, Integer maxBufferOverrunErrorsPerHour,
+                             Integer maxLinkIntegrityErrorsPerHour, Integer maxSymbolErrorsPerHour,
+                             Integer maxRnrRetriesExceededPerHour, Integer maxLinkErrorRecoveriesPerHour,
+                             Integer maxReceiveErrorsPerHour, Integer maxAckTimeoutsPerHour, Integer maxTransmitDiscardsPerHour,
+                             Integer maxCarrierChangesPerHour) implements Section {
+
+        public PortErrors {
+            devices = devices == null ? List.of() : List.copyOf(devices);
+            maxLinkDownedPerHour = orDefault(maxLinkDownedPerHour, Counter.LINK_DOWNED);
+            maxBufferOverrunErrorsPerHour = orDefault(maxBufferOverrunErrorsPerHour, Counter.EXCESSIVE_BUFFER_OVERRUN_ERRORS);
+            maxLinkIntegrityErrorsPerHour = orDefault(maxLinkIntegrityErrorsPerHour, Counter.LOCAL_LINK_INTEGRITY_ERRORS);
+            maxSymbolErrorsPerHour = orDefault(maxSymbolErrorsPerHour, Counter.SYMBOL_ERROR);
+            maxRnrRetriesExceededPerHour = orDefault(maxRnrRetriesExceededPerHour, Counter.RNR_NAK_RETRY_ERR);
+            maxLinkErrorRecoveriesPerHour = orDefault(maxLinkErrorRecoveriesPerHour, Counter.LINK_ERROR_RECOVERY);
+            maxReceiveErrorsPerHour = orDefault(maxReceiveErrorsPerHour, Counter.PORT_RCV_ERRORS);
+            maxAckTimeoutsPerHour = orDefault(maxAckTimeoutsPerHour, Counter.LOCAL_ACK_TIMEOUT_ERR);
+            maxTransmitDiscardsPerHour = orDefault(maxTransmitDiscardsPerHour, Counter.PORT_XMIT_DISCARDS);
+            maxCarrierChangesPerHour = orDefault(maxCarrierChangesPerHour, Counter.CARRIER_CHANGES);
+        }
+
+        /** Every rate at its default, on every port. */
+        public static PortErrors defaults() {
+            return new PortErrors(null, null, null, null, null, null, null, null, null, null, null);
+        }
+
+        private static Integer orDefault(Integer value, Counter counter) {
+            return value == null ? counter.defaultPerHour() : value;
+        }
+
+        public List<DevicePort> devicePorts() {
+            return devices.stream().map(DevicePort::parse).toList();
+        }
+
+        /** The bound of {@code counter}'s rate, per hour. */
+        public int maxPerHour(Counter counter) {
+            return switch (counter) {
+                case LINK_DOWNED -> maxLinkDownedPerHour;
+                case EXCESSIVE_BUFFER_OVERRUN_ERRORS -> maxBufferOverrunErrorsPerHour;
+                case LOCAL_LINK_INTEGRITY_ERRORS -> maxLinkIntegrityErrorsPerHour;
+                case SYMBOL_ERROR -> maxSymbolErrorsPerHour;
+                case RNR_NAK_RETRY_ERR -> maxRnrRetriesExceededPerHour;
+                case LINK_ERROR_RECOVERY -> maxLinkErrorRecoveriesPerHour;
+                case PORT_RCV_ERRORS -> maxReceiveErrorsPerHour;
+                case LOCAL_ACK_TIMEOUT_ERR -> maxAckTimeoutsPerHour;
+                case PORT_XMIT_DISCARDS -> maxTransmitDiscardsPerHour;
+                case CARRIER_CHANGES -> maxCarrierChangesPerHour;
+            };
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.devicePorts("portErrors.devices", devices);
+            for (int i = 0; i < devices.size(); i++) {
+                SpecValidator.portInRange("portErrors.devices[" + i + "]", DevicePort.parse(devices.get(i)).port());
+            }
+            for (Counter c : Counter.values()) {
+                SpecValidator.range("portErrors." + c.field(), maxPerHour(c), 0, Integer.MAX_VALUE);
+            }
+        }
+    }
+
     /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
     public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
         this(rdma, gpfs, nvmeof, gds, latency, ceph, null, null, null);
@@ -400,9 +468,15 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, null, nfs);
     }
 
+    /** Without a portErrors section: the spec as it was before that section existed. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce, Traffic traffic,
+                     Nfs nfs) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, nfs, null);
+    }
+
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

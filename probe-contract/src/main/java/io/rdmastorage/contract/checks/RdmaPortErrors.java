@@ -1,0 +1,122 @@
+package io.rdmastorage.contract.checks;
+
+import static io.rdmastorage.contract.RecommendedAction.INVESTIGATE_NODE;
+import static io.rdmastorage.contract.RecommendedAction.NONE;
+import static io.rdmastorage.contract.RecommendedAction.RESEAT_CABLE;
+import static io.rdmastorage.contract.Status.FALSE;
+import static io.rdmastorage.contract.Status.TRUE;
+import static io.rdmastorage.contract.Status.UNKNOWN;
+
+import io.rdmastorage.contract.CheckDescriptor;
+import io.rdmastorage.contract.Measurement;
+import io.rdmastorage.contract.Reason;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Errors between two probe rounds: each RDMA port's error counters now against the previous
+ * round's reading (the {@link io.rdmastorage.contract.spec.CounterBaseline} the operator keeps in the
+ * node's status and hands to the next probe pod), judged as rates per hour. A link that flapped or
+ * took errors between two rounds is invisible to a window of seconds; its counters are not.
+ */
+public final class RdmaPortErrors {
+
+    public static final String PORT_ERRORS_WITHIN_RATES = "PortErrorsWithinRates";
+    public static final String LINK_ERRORS_BETWEEN_ROUNDS = "LinkErrorsBetweenRounds";
+    public static final String RNR_RETRIES_EXCEEDED = "RnrRetriesExceeded";
+    public static final String ERROR_RATE_ABOVE_LIMIT = "ErrorRateAboveLimit";
+    public static final String NO_COUNTER_BASELINE = "NoCounterBaseline";
+    public static final String NO_COUNTER_DELTA = RdmaTraffic.NO_COUNTER_DELTA;
+
+    /** The key of the check's details that holds this round's reading: the next round's baseline. */
+    public static final String BASELINE_DETAIL = "baseline";
+
+    /**
+     * The error counters compared across rounds (NVIDIA NVSentinel's NIC health monitor's counters and
+     * default rules; symbol errors at the IBTA bound of a 10⁻¹² bit error rate, 120 per hour). Their
+     * order is the wire order of a baseline's values: append only.
+     */
+    public enum Counter {
+        LINK_DOWNED("link_downed", "maxLinkDownedPerHour", 0, LINK_ERRORS_BETWEEN_ROUNDS),
+        EXCESSIVE_BUFFER_OVERRUN_ERRORS("excessive_buffer_overrun_errors", "maxBufferOverrunErrorsPerHour", 0,
+                LINK_ERRORS_BETWEEN_ROUNDS),
+        LOCAL_LINK_INTEGRITY_ERRORS("local_link_integrity_errors", "maxLinkIntegrityErrorsPerHour", 0,
+                LINK_ERRORS_BETWEEN_ROUNDS),
+        SYMBOL_ERROR("symbol_error", "maxSymbolErrorsPerHour", 120, LINK_ERRORS_BETWEEN_ROUNDS),
+        RNR_NAK_RETRY_ERR("rnr_nak_retry_err", "maxRnrRetriesExceededPerHour", 0, RNR_RETRIES_EXCEEDED),
+        // NVSentinel's non-fatal rates, per hour: 5/min, 10/s, 1/s, 100/s
+        LINK_ERROR_RECOVERY("link_error_recovery", "maxLinkErrorRecoveriesPerHour", 300, ERROR_RATE_ABOVE_LIMIT),
+        PORT_RCV_ERRORS("port_rcv_errors", "maxReceiveErrorsPerHour", 36_000, ERROR_RATE_ABOVE_LIMIT),
+        LOCAL_ACK_TIMEOUT_ERR("local_ack_timeout_err", "maxAckTimeoutsPerHour", 3_600, ERROR_RATE_ABOVE_LIMIT),
+        PORT_XMIT_DISCARDS("port_xmit_discards", "maxTransmitDiscardsPerHour", 360_000, ERROR_RATE_ABOVE_LIMIT),
+        // one flap is two carrier changes (down, up): more than one flap an hour
+        CARRIER_CHANGES("carrier_changes", "maxCarrierChangesPerHour", 2, ERROR_RATE_ABOVE_LIMIT);
+
+        private final String wire;
+        private final String field;
+        private final int defaultPerHour;
+        private final String reason;
+
+        Counter(String wire, String field, int defaultPerHour, String reason) {
+            this.wire = wire;
+            this.field = field;
+            this.defaultPerHour = defaultPerHour;
+            this.reason = reason;
+        }
+
+        /** Its name in a baseline and a message: {@code link_downed}, ... (mlx5's names). */
+        public String wire() {
+            return wire;
+        }
+
+        /** The {@code portErrors} field that bounds its rate. */
+        public String field() {
+            return field;
+        }
+
+        public int defaultPerHour() {
+            return defaultPerHour;
+        }
+
+        /** The False reason its rate above the bound gives. */
+        public String reason() {
+            return reason;
+        }
+
+        /** NVSentinel's fatal counters: the workload fails (or failed) when they grow. */
+        public boolean fatal() {
+            return !reason.equals(ERROR_RATE_ABOVE_LIMIT);
+        }
+
+        public static Optional<Counter> ofWire(String wire) {
+            return Arrays.stream(values()).filter(c -> c.wire.equals(wire)).findFirst();
+        }
+    }
+
+    public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaPortErrors", "portErrors", Measurement.NODE_PROBE,
+            List.of(
+            Reason.probe(PORT_ERRORS_WITHIN_RATES, TRUE, "since the previous round (same boot), every judged port's error "
+                    + "counters grew within their portErrors rates per hour", NONE),
+            Reason.probe(LINK_ERRORS_BETWEEN_ROUNDS, FALSE, "since the previous round a port's link went down (link_downed), "
+                    + "took local link integrity or excessive buffer overrun errors, or symbol errors above "
+                    + "maxSymbolErrorsPerHour (120: the IBTA 10^-12 bit error rate): the link flapped or is out of "
+                    + "specification between the rounds", RESEAT_CABLE),
+            Reason.probe(RNR_RETRIES_EXCEEDED, FALSE, "since the previous round a requester exhausted its RNR retries "
+                    + "(rnr_nak_retry_err, soft-RoCE's retry_rnr_exceeded_err): a connection was severed because the "
+                    + "responder had no receive buffer posted", INVESTIGATE_NODE),
+            Reason.probe(ERROR_RATE_ABOVE_LIMIT, FALSE, "since the previous round a port's link error recoveries, receive "
+                    + "errors, ACK timeouts, transmit discards or its netdev's carrier changes grew faster than their "
+                    + "portErrors rates per hour: a degrading link or a congested fabric", INVESTIGATE_NODE),
+            Reason.probe(NO_COUNTER_BASELINE, UNKNOWN, "no reading of the previous round to compare with: the first round, "
+                    + "the node rebooted (its boot id changed), a port appeared, or the previous round's reading was not "
+                    + "kept; this round's reading is the next round's baseline", NONE),
+            Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter has no delta since the previous round: at its maximum (a "
+                    + "saturated legacy IB counter), lower than before (reset without a reboot), or no longer readable; "
+                    + "never a computed number", NONE)),
+            // no column of its own: READY covers it
+            Optional.empty());
+
+    private RdmaPortErrors() {
+    }
+}
