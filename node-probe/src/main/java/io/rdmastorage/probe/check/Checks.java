@@ -22,6 +22,7 @@ public final class Checks {
                 new CephMessengerCheck(),
                 new RoceLosslessCheck(),
                 new RdmaTrafficCheck(),
-                new NfsRdmaCheck());
+                new NfsRdmaCheck(),
+                new RdmaPortErrorsCheck());
     }
 }

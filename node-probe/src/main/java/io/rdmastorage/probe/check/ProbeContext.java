@@ -5,6 +5,7 @@ import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.ports.PortView;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -13,14 +14,23 @@ import java.util.function.Supplier;
  * @param spec      the validated spec; {@link ProbeSpec#discover()} when none was given
  * @param discovery true when no spec was given: report what the node has
  * @param now       the probe's start time, for "recent" log lines
+ * @param counterBaseline the previous round's error counters as the operator handed them
+ *                        ({@code --counter-baseline}, a {@link io.rdmastorage.contract.spec.CounterBaseline}
+ *                        document, unread); empty on a first round or by hand
  * @param portView  the host's RDMA ports, read at most once per run ({@link #ports()})
  */
 public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now,
-                           Supplier<PortView> portView) {
+                           Optional<String> counterBaseline, Supplier<PortView> portView) {
 
     /** With the host's RDMA ports read from {@code host} the first time a check asks. */
+    public ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now,
+                        Optional<String> counterBaseline) {
+        this(host, tools, spec, discovery, node, now, counterBaseline, once(() -> PortView.read(host)));
+    }
+
+    /** Without a counter baseline (a first round). */
     public ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now) {
-        this(host, tools, spec, discovery, node, now, once(() -> PortView.read(host)));
+        this(host, tools, spec, discovery, node, now, Optional.empty());
     }
 
     /** The host's RDMA ports: every check of a run sees the same reading. */

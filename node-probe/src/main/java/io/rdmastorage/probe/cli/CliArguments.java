@@ -16,13 +16,13 @@ import java.util.regex.Pattern;
  * The parsed command line:
  * {@code [SUBCOMMAND] [--host-root DIR] [--spec FILE|-] [--node NAME] [--exec-mode chroot|direct]
  * [--tool NAME=PATH]... [--output FILE] [--format json|text] [--tool-timeout DURATION] [--peer ADDR]
- * [--tcp-port N] [--bind ADDR] [--connect-timeout DURATION]}.
+ * [--tcp-port N] [--bind ADDR] [--connect-timeout DURATION] [--counter-baseline JSON]}.
  * Options take their value as the next argument or after '='.
  */
 public record CliArguments(String command, String hostRoot, Optional<String> spec, Optional<String> node,
                            ExecMode execMode, Map<String, String> tools, Optional<String> output, Format format,
                            Duration toolTimeout, Optional<String> peer, int tcpPort, Optional<String> bind,
-                           Duration connectTimeout, boolean help, boolean version) {
+                           Duration connectTimeout, Optional<String> counterBaseline, boolean help, boolean version) {
 
     public enum Format { JSON, TEXT }
 
@@ -49,6 +49,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
             usage: node-probe [check] [--host-root DIR] [--spec FILE|-] [--node NAME]
                               [--exec-mode chroot|direct] [--tool NAME=PATH]... [--output FILE]
                               [--format json|text] [--tool-timeout DURATION]
+                              [--counter-baseline JSON]
                    node-probe latency-server --spec FILE|- [--tcp-port N] [--bind ADDR] [options]
                    node-probe latency-client --peer ADDR --spec FILE|- [--tcp-port N]
                                              [--connect-timeout DUR] [options]
@@ -74,6 +75,8 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
               --bind ADDR            latency-server: the IP address the TCP comparison listens on (default all)
               --connect-timeout DUR  latency-client: re-run a connect the server refused every 500ms for
                                      this long (default 20s): the server may start a little later
+              --counter-baseline JSON  check: the previous round's port error counters (the operator
+                                     hands over the RdmaPortErrors details' baseline); none = a first round
 
             acceptance: fio's read-only workloads (4 KiB random read at depth 1 and at depth, 1 MiB
               sequential read) on an NVMe-oF target once per transport, with the host's CPU from
@@ -110,6 +113,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         Integer tcpPort = null;
         String bind = null;
         Duration connectTimeout = null;
+        String counterBaseline = null;
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < rest.size(); i++) {
@@ -143,6 +147,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                         case "--tcp-port" -> tcpPort = tcpPort(value);
                         case "--bind" -> bind = ipAddress(arg, value);
                         case "--connect-timeout" -> connectTimeout = duration(arg, value);
+                        case "--counter-baseline" -> counterBaseline = nonEmpty(arg, value);
                         default -> throw new UsageException("unknown option '" + arg + "'; see --help");
                     }
                 }
@@ -152,6 +157,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         onlyFor("--tcp-port", tcpPort, command, List.of(LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE_SERVER, ACCEPTANCE_CLIENT));
         onlyFor("--bind", bind, command, List.of(LATENCY_SERVER));
         onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT, ACCEPTANCE_CLIENT));
+        onlyFor("--counter-baseline", counterBaseline, command, List.of(CHECK));
         if (command.equals(ACCEPTANCE) && spec == null && !help) {
             throw new UsageException("acceptance needs --spec FILE|- with an nvmeof section");
         }
@@ -167,7 +173,8 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         return new CliArguments(command, hostRoot, Optional.ofNullable(spec), Optional.ofNullable(node), execMode,
                 tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer),
                 tcpPort == null ? DEFAULT_TCP_PORT : tcpPort, Optional.ofNullable(bind),
-                connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout, help, version);
+                connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout, Optional.ofNullable(counterBaseline),
+                help, version);
     }
 
     /** An option that only some commands understand is refused elsewhere rather than ignored. */

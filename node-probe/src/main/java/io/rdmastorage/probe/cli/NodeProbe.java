@@ -89,7 +89,8 @@ public final class NodeProbe {
         Instant now = Instant.now();
         ProbeSpec spec = readSpec(cli.spec(), stdin);
         HostRoot host = hostRoot(cli);
-        ProbeContext context = new ProbeContext(host, hostTools(cli, host), spec, cli.spec().isEmpty(), nodeName(cli, host), now);
+        ProbeContext context = new ProbeContext(host, hostTools(cli, host), spec, cli.spec().isEmpty(), nodeName(cli, host), now,
+                cli.counterBaseline());
         return new Invocation(context, startNanos);
     }
 

@@ -27,11 +27,11 @@ public record CounterDelta(CounterKey key, OptionalLong amount, String problem) 
                     : none(key, "absent in the first sample");
         }
         if (before.saturated()) {
-            return none(key, "at its maximum " + Long.toUnsignedString(before.raw()) + " in the first sample");
+            return none(key, "at its maximum " + Long.toUnsignedString(before.raw()) + " in the earlier reading");
         }
         if (Long.compareUnsigned(after.raw(), before.raw()) < 0) {
             return none(key, "went backwards from " + Long.toUnsignedString(before.raw()) + " to "
-                    + Long.toUnsignedString(after.raw()) + " (reset or reloaded during the window)");
+                    + Long.toUnsignedString(after.raw()) + " (reset or reloaded in between)");
         }
         return of(key, after.raw() - before.raw(), after.unit());
     }

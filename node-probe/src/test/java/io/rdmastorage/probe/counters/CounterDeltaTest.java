@@ -53,7 +53,7 @@ class CounterDeltaTest {
         // the counter was reset in between: 255 → 3 link downs, nothing to subtract
         CounterKey downs = new CounterKey(Source.RDMA_PORT, "mlx5_0/1", "link_downed");
         assertThat(CounterDelta.between(downs, legacy("link_downed", 255), legacy("link_downed", 3)).problem())
-                .startsWith("at its maximum 255 in the first sample");
+                .startsWith("at its maximum 255 in the earlier reading");
     }
 
     @Test
@@ -61,7 +61,7 @@ class CounterDeltaTest {
         CounterDelta d = CounterDelta.between(XMIT_DATA, legacy("port_xmit_data", 1000), legacy("port_xmit_data", 10));
 
         assertThat(d.amount()).isEmpty();
-        assertThat(d.problem()).isEqualTo("went backwards from 1000 to 10 (reset or reloaded during the window)");
+        assertThat(d.problem()).isEqualTo("went backwards from 1000 to 10 (reset or reloaded in between)");
     }
 
     @Test
