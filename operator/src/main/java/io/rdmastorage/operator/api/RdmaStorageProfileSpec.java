@@ -91,6 +91,8 @@ public class RdmaStorageProfileSpec {
     private TrafficCheckSpec traffic;
     @JsonPropertyDescription("Check that NFS mounts use the rdma transport (proto=rdma). Absent: not checked.")
     private NfsCheckSpec nfs;
+    @JsonPropertyDescription("Compare each RDMA port's error counters with the previous round's reading and judge their growth as rates per hour (link downs, symbol errors, RNR retries exhausted, ...): a link that flapped between two rounds. The first round, and the first after a reboot, only takes the baseline (Unknown NoCounterBaseline). Absent: not checked.")
+    private PortErrorsCheckSpec portErrors;
     @JsonPropertyDescription("How the nodes' inventory facts (kernel, HCA firmware, ...) are compared across the profile's nodes, for the profile's FleetConsistent and each node's MatchesFleet condition. Absent: every fact must agree, and a node that differs is reported but stays ready.")
     private FleetSpec fleet;
 
@@ -236,5 +238,13 @@ public class RdmaStorageProfileSpec {
 
     public void setNfs(NfsCheckSpec nfs) {
         this.nfs = nfs;
+    }
+
+    public PortErrorsCheckSpec getPortErrors() {
+        return portErrors;
+    }
+
+    public void setPortErrors(PortErrorsCheckSpec portErrors) {
+        this.portErrors = portErrors;
     }
 }

@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The probe pod of one (profile, node, round): node-probe pinned to the node, reporting through
@@ -119,12 +120,22 @@ public final class ProbePodFactory {
      * object as read from the API server (its uid goes into the owner reference).
      */
     public static Pod build(RdmaStorageProfile profile, String nodeName, long round, OperatorConfig config) {
+        return build(profile, nodeName, round, config, Optional.empty());
+    }
+
+    /**
+     * The same, handing the probe the previous round's port error counters to compare with
+     * ({@link CounterBaselineHandover}), when there is a reading.
+     */
+    public static Pod build(RdmaStorageProfile profile, String nodeName, long round, OperatorConfig config,
+                            Optional<String> counterBaseline) {
         String profileName = profile.getMetadata().getName();
         ProfileSettings settings = ProfileSettings.of(profile.getSpec());
         Map<String, String> labels = Labels.forNode(profileName, nodeName);
         labels.put(Labels.ROUND, Long.toString(round));
         // the tools share probeTimeout; the traffic window (sampling, no tool runs) comes on top
         List<String> args = arguments(List.of(), toolTimeout(settings.probeTimeout()));
+        counterBaseline.ifPresent(json -> args.addAll(List.of(CounterBaselineHandover.OPTION, json)));
         return pod(profile, nodeName, podName(profileName, nodeName, round), labels, Map.of(), args, false,
                 settings.nodeProbeTimeout(), config);
     }

@@ -18,6 +18,7 @@ import io.rdmastorage.operator.measurement.ProbeSlots;
 import io.rdmastorage.operator.measurement.StatusComparison;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.ProbeOutcome;
+import io.rdmastorage.operator.probe.CounterBaselineHandover;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
@@ -193,7 +194,9 @@ final class ProfilePlanner {
                 Comparator.nullsFirst(Comparator.naturalOrder())).thenComparing(ProbeCandidate::node));
         for (ProbeCandidate c : candidates) {
             if (slots.take(1)) {
-                creates.add(ProbePodFactory.build(profile, c.node(), c.start().round(), config));
+                // the verdict as this plan leaves it holds the previous round's counters
+                creates.add(ProbePodFactory.build(profile, c.node(), c.start().round(), config,
+                        CounterBaselineHandover.of(profile.getSpec(), drafts.get(c.node()).status)));
             } else {
                 waiting++;
             }

@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.InventoryFact;
 import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.checks.RdmaPortErrors;
+import io.rdmastorage.contract.spec.CounterBaseline;
 import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.PortErrorsCheckSpec;
 import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageNode;
@@ -21,6 +24,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.latency.LatencyPods;
+import io.rdmastorage.operator.probe.CounterBaselineHandover;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
@@ -134,6 +138,39 @@ class ProfilePlannerTest {
         assertThat(change(plan, "gpu-01").writes()).isEmpty();
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.wakeAt()).isEqualTo(probedAt.plus(Duration.ofMinutes(15)));
+    }
+
+    // ---------------------------------------------------------------- errors between rounds
+
+    @Test
+    void theNextProbeOfANodeGetsThePreviousRoundsPortCountersFromItsVerdict() throws Exception {
+        RdmaStorageProfile profile = profile(5, false);
+        profile.getSpec().setPortErrors(new PortErrorsCheckSpec());
+        CounterBaseline reading = new CounterBaseline("4c2a7e1d-0f3b-4d5e-9a8b-7c6d5e4f3a2b", NOW.minus(Duration.ofMinutes(16)),
+                Map.of("mlx5_0/1", CounterBaseline.values(Map.of(RdmaPortErrors.Counter.LINK_DOWNED, 2L))));
+        Instant probedAt = NOW.minus(Duration.ofMinutes(16));
+        // round 1 as node-probe reported it: no rates yet, this round's reading in its details
+        CheckResult firstRound = CheckResult.builder(CheckType.RDMA_PORT_ERRORS).detail(RdmaPortErrors.BASELINE_DETAIL,
+                reading.wire()).verdict(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+        String report = ReportJson.compact(Report.of("gpu-01", "test", probedAt.toString(), 800, List.of(rdma, firstRound)));
+        RdmaStorageNodeStatus harvested = NodeVerdicts.fromTermination(profile.getSpec(), GEN, new ProbePod("ns", "p",
+                "gpu-01"), 1, "Completed", report, probedAt);
+        harvested.setProbeRound(1L);
+        RdmaStorageNode stored = verdict(profile, "gpu-01", NodeVerdicts.merge(null, harvested, probedAt));
+
+        ProfilePlan plan = plan(profile, nodes("gpu-01", "gpu-02"), List.of(stored), List.of());
+
+        List<String> due = plan.creates().stream().filter(p -> p.getSpec().getNodeName().equals("gpu-01")).findFirst()
+                .orElseThrow().getSpec().getContainers().get(0).getArgs();
+        assertThat(due.get(due.indexOf(CounterBaselineHandover.OPTION) + 1)).isEqualTo(reading.json());
+        // a node never probed has no reading to hand over: its probe takes the baseline
+        assertThat(plan.creates().stream().filter(p -> p.getSpec().getNodeName().equals("gpu-02")).findFirst()
+                .orElseThrow().getSpec().getContainers().get(0).getArgs()).doesNotContain(CounterBaselineHandover.OPTION);
+        // without the section nothing is handed over, whatever the verdict holds
+        profile.getSpec().setPortErrors(null);
+        assertThat(plan(profile, nodes("gpu-01"), List.of(stored), List.of()).creates().get(0).getSpec().getContainers()
+                .get(0).getArgs()).doesNotContain(CounterBaselineHandover.OPTION);
     }
 
     // ---------------------------------------------------------------- the fleet comparison

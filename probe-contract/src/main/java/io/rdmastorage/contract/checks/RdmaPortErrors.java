@@ -29,6 +29,19 @@ public final class RdmaPortErrors {
     public static final String NO_COUNTER_BASELINE = "NoCounterBaseline";
     public static final String NO_COUNTER_DELTA = RdmaTraffic.NO_COUNTER_DELTA;
 
+    /* The default rates per hour (the CRD's defaults are these constants): NVSentinel's rules. */
+    /** Fatal counters: any increase. */
+    public static final int DEFAULT_FATAL_PER_HOUR = 0;
+    /** The IBTA bound of a 10^-12 bit error rate. */
+    public static final int DEFAULT_SYMBOL_ERRORS_PER_HOUR = 120;
+    /** NVSentinel's non-fatal rates, per hour: 5 a minute, 10 a second, 1 a second, 100 a second. */
+    public static final int DEFAULT_LINK_ERROR_RECOVERIES_PER_HOUR = 300;
+    public static final int DEFAULT_RECEIVE_ERRORS_PER_HOUR = 36_000;
+    public static final int DEFAULT_ACK_TIMEOUTS_PER_HOUR = 3_600;
+    public static final int DEFAULT_TRANSMIT_DISCARDS_PER_HOUR = 360_000;
+    /** One flap is two carrier changes (down, up): more than one flap an hour. */
+    public static final int DEFAULT_CARRIER_CHANGES_PER_HOUR = 2;
+
     /** The key of the check's details that holds this round's reading: the next round's baseline. */
     public static final String BASELINE_DETAIL = "baseline";
 
@@ -38,20 +51,21 @@ public final class RdmaPortErrors {
      * order is the wire order of a baseline's values: append only.
      */
     public enum Counter {
-        LINK_DOWNED("link_downed", "maxLinkDownedPerHour", 0, LINK_ERRORS_BETWEEN_ROUNDS),
-        EXCESSIVE_BUFFER_OVERRUN_ERRORS("excessive_buffer_overrun_errors", "maxBufferOverrunErrorsPerHour", 0,
+        LINK_DOWNED("link_downed", "maxLinkDownedPerHour", DEFAULT_FATAL_PER_HOUR, LINK_ERRORS_BETWEEN_ROUNDS),
+        EXCESSIVE_BUFFER_OVERRUN_ERRORS("excessive_buffer_overrun_errors", "maxBufferOverrunErrorsPerHour",
+                DEFAULT_FATAL_PER_HOUR, LINK_ERRORS_BETWEEN_ROUNDS),
+        LOCAL_LINK_INTEGRITY_ERRORS("local_link_integrity_errors", "maxLinkIntegrityErrorsPerHour", DEFAULT_FATAL_PER_HOUR,
                 LINK_ERRORS_BETWEEN_ROUNDS),
-        LOCAL_LINK_INTEGRITY_ERRORS("local_link_integrity_errors", "maxLinkIntegrityErrorsPerHour", 0,
-                LINK_ERRORS_BETWEEN_ROUNDS),
-        SYMBOL_ERROR("symbol_error", "maxSymbolErrorsPerHour", 120, LINK_ERRORS_BETWEEN_ROUNDS),
-        RNR_NAK_RETRY_ERR("rnr_nak_retry_err", "maxRnrRetriesExceededPerHour", 0, RNR_RETRIES_EXCEEDED),
-        // NVSentinel's non-fatal rates, per hour: 5/min, 10/s, 1/s, 100/s
-        LINK_ERROR_RECOVERY("link_error_recovery", "maxLinkErrorRecoveriesPerHour", 300, ERROR_RATE_ABOVE_LIMIT),
-        PORT_RCV_ERRORS("port_rcv_errors", "maxReceiveErrorsPerHour", 36_000, ERROR_RATE_ABOVE_LIMIT),
-        LOCAL_ACK_TIMEOUT_ERR("local_ack_timeout_err", "maxAckTimeoutsPerHour", 3_600, ERROR_RATE_ABOVE_LIMIT),
-        PORT_XMIT_DISCARDS("port_xmit_discards", "maxTransmitDiscardsPerHour", 360_000, ERROR_RATE_ABOVE_LIMIT),
-        // one flap is two carrier changes (down, up): more than one flap an hour
-        CARRIER_CHANGES("carrier_changes", "maxCarrierChangesPerHour", 2, ERROR_RATE_ABOVE_LIMIT);
+        SYMBOL_ERROR("symbol_error", "maxSymbolErrorsPerHour", DEFAULT_SYMBOL_ERRORS_PER_HOUR, LINK_ERRORS_BETWEEN_ROUNDS),
+        RNR_NAK_RETRY_ERR("rnr_nak_retry_err", "maxRnrRetriesExceededPerHour", DEFAULT_FATAL_PER_HOUR, RNR_RETRIES_EXCEEDED),
+        LINK_ERROR_RECOVERY("link_error_recovery", "maxLinkErrorRecoveriesPerHour", DEFAULT_LINK_ERROR_RECOVERIES_PER_HOUR,
+                ERROR_RATE_ABOVE_LIMIT),
+        PORT_RCV_ERRORS("port_rcv_errors", "maxReceiveErrorsPerHour", DEFAULT_RECEIVE_ERRORS_PER_HOUR, ERROR_RATE_ABOVE_LIMIT),
+        LOCAL_ACK_TIMEOUT_ERR("local_ack_timeout_err", "maxAckTimeoutsPerHour", DEFAULT_ACK_TIMEOUTS_PER_HOUR,
+                ERROR_RATE_ABOVE_LIMIT),
+        PORT_XMIT_DISCARDS("port_xmit_discards", "maxTransmitDiscardsPerHour", DEFAULT_TRANSMIT_DISCARDS_PER_HOUR,
+                ERROR_RATE_ABOVE_LIMIT),
+        CARRIER_CHANGES("carrier_changes", "maxCarrierChangesPerHour", DEFAULT_CARRIER_CHANGES_PER_HOUR, ERROR_RATE_ABOVE_LIMIT);
 
         private final String wire;
         private final String field;
