@@ -10,6 +10,8 @@
 --                latency measurement against a peer is pending).
 --                Ready Unknown FleetTooSmall or InventoryNotReported (spec.fleet.required: the
 --                node's MatchesFleet waits for a second node, or for this node's inventory facts).
+--                Ready Unknown NoCounterBaseline (RdmaPortErrors' first round, or first after a
+--                reboot: the next round has the previous round's counters to compare with).
 --   Suspended    Ready Unknown NodeNotReady or NodeUnschedulable: the node is NotReady or cordoned,
 --                so it is not probed until it is back; earlier results no longer count.
 --   Degraded     Ready False (ChecksFailed), with the Ready message ("GpfsVerbs: TcpFallback;
@@ -70,7 +72,7 @@ local function health(obj)
     return "Degraded", message
   end
   if ready.reason == "AwaitingProbe" or ready.reason == "AwaitingMeasurement" or ready.reason == "FleetTooSmall"
-      or ready.reason == "InventoryNotReported" then
+      or ready.reason == "InventoryNotReported" or ready.reason == "NoCounterBaseline" then
     return "Progressing", message
   end
   if ready.reason == "NodeNotReady" or ready.reason == "NodeUnschedulable" then

@@ -139,7 +139,8 @@ public final class RdmaPortErrorsCheck extends FactsCheck<RdmaPortErrorsCheck.Fa
             }
             // this round's reading, the next round's baseline, whatever this round can judge
             if (facts.bootId().isEmpty()) {
-                return Judgement.only(Finding.of(Status.UNKNOWN, NO_COUNTER_BASELINE, "the host's boot id (" + BOOT_ID
+                // not a wait that ends by itself: no delta can be trusted while this lasts
+                return Judgement.only(Finding.of(Status.UNKNOWN, NO_COUNTER_DELTA, "the host's boot id (" + BOOT_ID
                         + ") cannot be read, so a reboot (counters starting again) cannot be told from counters that grew: "
                         + "no rates are judged and no baseline is kept; check the probe's /proc mount"), details);
             }

@@ -249,7 +249,7 @@ class RdmaPortErrorsJudgeTest {
         CheckResult result = CHECK.verdict(facts, SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
-        assertThat(result.reason()).isEqualTo("NoCounterBaseline");
+        assertThat(result.reason()).isEqualTo("NoCounterDelta");
         assertThat(result.message()).contains("boot id");
         assertThat(result.details()).doesNotContainKey("baseline");
     }

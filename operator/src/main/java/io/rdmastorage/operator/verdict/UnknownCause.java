@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.verdict;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.rdmastorage.contract.checks.RdmaPortErrors;
 import io.rdmastorage.operator.status.Reasons;
 import java.util.List;
 
@@ -34,7 +35,9 @@ public enum UnknownCause {
     public static UnknownCause of(String reason) {
         if (Reasons.AWAITING_PROBE.equals(reason) || Reasons.AWAITING_MEASUREMENT.equals(reason)
                 // MatchesFleet (with fleet.required) waiting for a second node's or this node's inventory facts
-                || Reasons.FLEET_TOO_SMALL.equals(reason) || Reasons.INVENTORY_NOT_REPORTED.equals(reason)) {
+                || Reasons.FLEET_TOO_SMALL.equals(reason) || Reasons.INVENTORY_NOT_REPORTED.equals(reason)
+                // RdmaPortErrors' first round (or first after a reboot): the next round has its baseline
+                || RdmaPortErrors.NO_COUNTER_BASELINE.equals(reason)) {
             return AWAITING;
         }
         if (Reasons.NODE_NOT_READY.equals(reason) || Reasons.NODE_UNSCHEDULABLE.equals(reason)) {

@@ -18,6 +18,9 @@ class UnknownCauseTest {
     void eachNodeReasonStandsForOneCause() {
         assertThat(UnknownCause.of(Reasons.AWAITING_PROBE)).isEqualTo(UnknownCause.AWAITING);
         assertThat(UnknownCause.of(Reasons.AWAITING_MEASUREMENT)).isEqualTo(UnknownCause.AWAITING);
+        // RdmaPortErrors' first round: the next round judges; a counter without a delta is no wait
+        assertThat(UnknownCause.of("NoCounterBaseline")).isEqualTo(UnknownCause.AWAITING);
+        assertThat(UnknownCause.of("NoCounterDelta")).isEqualTo(UnknownCause.TROUBLE);
         assertThat(UnknownCause.of(Reasons.NODE_NOT_READY)).isEqualTo(UnknownCause.PAUSED);
         assertThat(UnknownCause.of(Reasons.NODE_UNSCHEDULABLE)).isEqualTo(UnknownCause.PAUSED);
         // anything else, a reason this operator does not know included, is trouble

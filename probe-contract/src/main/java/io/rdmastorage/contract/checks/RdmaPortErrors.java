@@ -126,8 +126,8 @@ public final class RdmaPortErrors {
                     + "the node rebooted (its boot id changed), a port appeared, or the previous round's reading was not "
                     + "kept; this round's reading is the next round's baseline", NONE),
             Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter has no delta since the previous round: at its maximum (a "
-                    + "saturated legacy IB counter), lower than before (reset without a reboot), or no longer readable; "
-                    + "never a computed number", NONE)),
+                    + "saturated legacy IB counter), lower than before (reset without a reboot), or no longer readable, "
+                    + "or the host's boot id cannot be read (a reboot could not be told); never a computed number", NONE)),
             // no column of its own: READY covers it
             Optional.empty());
 
