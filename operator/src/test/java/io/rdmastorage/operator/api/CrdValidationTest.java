@@ -87,6 +87,18 @@ class CrdValidationTest {
         assertThat(spec.getNvmeof().getTargets().get(0).getPort()).isEqualTo(4420);
         assertThat(spec.getGds().getRequireIommuDisabled()).isTrue();
         assertThat(spec.getGds().getFilesystems()).hasSize(8);
+        assertThat(spec.getPortErrors()).as("absent: not checked").isNull();
+    }
+
+    @Test
+    void thePortErrorsRatesDefaultToNvSentinelsRules() {
+        apply("port-errors", "portErrors: {devices: [mlx5_0/1]}").orThrow("apply");
+        PortErrorsCheckSpec spec = client.resources(RdmaStorageProfile.class).withName("port-errors").get().getSpec().getPortErrors();
+        assertThat(spec.getMaxLinkDownedPerHour()).isZero();
+        assertThat(spec.getMaxRnrRetriesExceededPerHour()).isZero();
+        assertThat(spec.getMaxSymbolErrorsPerHour()).isEqualTo(120);
+        assertThat(spec.getMaxReceiveErrorsPerHour()).isEqualTo(36_000);
+        assertThat(spec.getMaxCarrierChangesPerHour()).isEqualTo(2);
     }
 
     static Stream<Arguments> validSpecs() {
@@ -108,6 +120,9 @@ class CrdValidationTest {
                 Arguments.of("traffic at its bounds", "traffic: {window: 1m, devices: [mlx5_0/1], maxTcpBytesPerSecond: 2147483647,"
                         + " minRdmaPacketsPerSecond: 1, priority: 7, maxErrorCount: 0, maxCongestionPerSecond: 0}"),
                 Arguments.of("traffic's shortest window in ms", "traffic: {window: 1000ms}"),
+                Arguments.of("portErrors with its defaults", "portErrors: {}"),
+                Arguments.of("portErrors at its bounds", "portErrors: {devices: [mlx5_0/1, rxe0/1], maxLinkDownedPerHour: 0,"
+                        + " maxSymbolErrorsPerHour: 2147483647, maxCarrierChangesPerHour: 0}"),
                 Arguments.of("nfs mount points", "nfs: {mounts: [/mnt/datasets, /srv/nfs+rdma/user@site_01]}"),
                 Arguments.of("nfs every mount", "nfs: {}"),
                 Arguments.of("gds data path and userspace RDMA", "gds: {filesystems: [nfs], verifyDataPath: true, requireUserspaceRdma: true}"),
@@ -191,7 +206,13 @@ class CrdValidationTest {
                 Arguments.of("spec.traffic.minRdmaPacketsPerSecond", "traffic: {minRdmaPacketsPerSecond: 0}", "greater than or equal to 1"),
                 Arguments.of("spec.traffic.priority", "traffic: {priority: 8}", "less than or equal to 7"),
                 Arguments.of("spec.traffic.devices[0]", "traffic: {devices: [\"mlx5_0/1 --x\"]}", "should match"),
-                Arguments.of("spec.nfs.mounts[0]", "nfs: {mounts: [mnt/data]}", "should match"),
+                Arguments.of("spec.portErrors.maxSymbolErrorsPerHour", "portErrors: {maxSymbolErrorsPerHour: -1}",
+                        "greater than or equal to 0"),
+                Arguments.of("spec.portErrors.maxCarrierChangesPerHour", "portErrors: {maxCarrierChangesPerHour: 2147483648}",
+                        "less than or equal to"),
+                Arguments.of("spec.portErrors.devices[0]", "portErrors: {devices: [\"mlx5_0/1;reboot\"]}", "should match"),
+                Arguments.of("spec.portErrors.devices", "portErrors: {devices: [mlx5_0/0]}", "between 1 and 255"),
+                Arguments.of("spec.portErrors.maxLinkDownedPerHour", "portErrors: {maxLinkDownedPerHour: one}", "must be of type integer"),
                 Arguments.of("spec.nfs.mounts[0]", "nfs: {mounts: [/mnt/../etc]}", "should match"),
                 Arguments.of("spec.nfs.mounts[0]", "nfs: {mounts: [\"/mnt/data; reboot\"]}", "should match"),
                 Arguments.of("spec.nfs.mounts", "nfs: {mounts: [/mnt/data, /mnt/data]}", "mount points must not repeat"),

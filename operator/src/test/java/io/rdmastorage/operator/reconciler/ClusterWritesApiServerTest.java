@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.checks.RdmaPortErrors;
+import io.rdmastorage.contract.spec.CounterBaseline;
+import io.rdmastorage.operator.api.PortErrorsCheckSpec;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -12,9 +17,16 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
+import io.rdmastorage.operator.verdict.ProbePod;
+import io.rdmastorage.operator.probe.CounterBaselineHandover;
+import io.rdmastorage.probe.check.CheckResult;
+import io.rdmastorage.probe.report.Report;
+import io.rdmastorage.probe.report.ReportJson;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The verdict writes against the real API server: object once, then status by server-side apply. */
@@ -49,6 +61,35 @@ class ClusterWritesApiServerTest {
         assertThat(again.getStatus().getDetails()).isNullOrEmpty();
         admin.resources(RdmaStorageProfile.class).withName("writes").delete();
         admin.resources(RdmaStorageNode.class).withName(again.getMetadata().getName()).delete();
+    }
+
+    @Test
+    void thePreviousRoundsPortCountersSurviveTheApiServerAndReachTheNextProbeAsWritten() throws Exception {
+        LocalControlPlane plane = LocalControlPlane.shared();
+        plane.kubectl().apply(Path.of("../crds")).orThrow("apply crds");
+        KubernetesClient admin = plane.adminClient();
+        RdmaStorageProfile profile = new RdmaStorageProfile();
+        profile.setMetadata(new ObjectMetaBuilder().withName("port-errors-writes").build());
+        RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+        spec.setPortErrors(new PortErrorsCheckSpec());
+        profile.setSpec(spec);
+        profile = admin.resources(RdmaStorageProfile.class).resource(profile).serverSideApply();
+        // a 64-bit hw counter, an absent one (-1) and a saturated 16-bit register, as a round reads them
+        CounterBaseline reading = new CounterBaseline("4c2a7e1d-0f3b-4d5e-9a8b-7c6d5e4f3a2b", Instant.parse("2026-05-01T10:00:00Z"),
+                Map.of("mlx5_0/1", CounterBaseline.values(Map.of(RdmaPortErrors.Counter.RNR_NAK_RETRY_ERR, 9_007_199_254_740_993L,
+                        RdmaPortErrors.Counter.SYMBOL_ERROR, 65_535L))));
+        CheckResult round = CheckResult.builder(CheckType.RDMA_PORT_ERRORS).detail(RdmaPortErrors.BASELINE_DETAIL, reading.wire())
+                .verdict(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
+        String report = ReportJson.compact(Report.of("w-2", "test", "2026-05-01T10:00:00Z", 800, List.of(round)));
+        RdmaStorageNodeStatus harvested = NodeVerdicts.fromTermination(spec, 1, new ProbePod("ns", "p", "w-2"), 1, "Completed",
+                report, Instant.now());
+
+        RdmaStorageNode written = new ClusterWrites(admin).writeVerdict(profile, "w-2", null, harvested);
+        RdmaStorageNode stored = admin.resources(RdmaStorageNode.class).withName(written.getMetadata().getName()).get();
+
+        assertThat(CounterBaselineHandover.of(spec, stored.getStatus())).hasValue(reading.json());
+        admin.resources(RdmaStorageProfile.class).withName("port-errors-writes").delete();
+        admin.resources(RdmaStorageNode.class).withName(stored.getMetadata().getName()).delete();
     }
 
     @Test
