@@ -75,7 +75,8 @@ class CliArgumentsTest {
             "latency-client --peer 10.0.0.2|--bind=10.0.0.1|--bind is only for latency-server",
             "check|--connect-timeout=5s|--connect-timeout is only for latency-client and acceptance-client",
             "latency-server|--connect-timeout=5s|--connect-timeout is only for latency-client and acceptance-client",
-            "latency-server|--peer=10.0.0.1|--peer is only for latency-client and acceptance-client"})
+            "latency-server|--peer=10.0.0.1|--peer is only for latency-client and acceptance-client",
+            "latency-server|--counter-baseline={}|--counter-baseline is only for check"})
     void latencyOptionsAreRefusedWhereTheyMeanNothing(String command, String option, String message) {
         String[] words = (command + " " + option).split(" ");
 
@@ -86,5 +87,15 @@ class CliArgumentsTest {
     void usageNamesTheNewOptions() {
         assertThat(CliArguments.USAGE).contains("--tcp-port N").contains("--bind ADDR").contains("--connect-timeout DUR")
                 .contains("ib_write_lat -p");
+    }
+
+    @Test
+    void theNodesOwnCheckTakesThePreviousRoundsCounterBaselineAsOneArgument() throws Exception {
+        String baseline = "{\"bootId\":\"b\",\"readAt\":\"2026-05-01T10:00:00Z\",\"ports\":{\"mlx5_0/1\":[0,-1]}}";
+
+        // as the operator's probe pod passes it: no command word, the document as the next argv element
+        assertThat(CliArguments.parse(List.of("--host-root", "/host", "--counter-baseline", baseline)).counterBaseline())
+                .hasValue(baseline);
+        assertThat(CliArguments.parse(List.of("check")).counterBaseline()).isEmpty();
     }
 }
