@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Errors between two rounds: each RDMA port's error counters ({@link Counter}) now against the
@@ -214,7 +215,7 @@ public final class RdmaPortErrorsCheck extends FactsCheck<RdmaPortErrorsCheck.Fa
             }
         }
 
-        private void counter(String port, Counter c, CounterReading now, java.util.OptionalLong before, Duration since) {
+        private void counter(String port, Counter c, CounterReading now, OptionalLong before, Duration since) {
             if (now == null && before.isEmpty()) {
                 return;   // the port has no such counter
             }
