@@ -37,7 +37,8 @@ ensure_prerequisites() {
 }
 
 # Go builds the test binaries from their modules (test-control-plane/scripts/build-binaries.sh:
-# kube-apiserver, kubectl, etcd; scripts/argocd-health/build.sh: Argo CD's health evaluation).
+# kube-apiserver, kubectl, etcd; scripts/argocd-health/build.sh: Argo CD's health evaluation;
+# scripts/bundle-validate/build.sh: the operator-framework's OLM bundle validators).
 # Debian's golang-go is too old to fetch the newer toolchain those builds ask for (GOTOOLCHAIN
 # needs Go >= 1.21), so a missing or old Go is reported, not installed.
 ensure_go() {

@@ -2,10 +2,7 @@ package io.rdmastorage.operator.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.rdmastorage.operator.tools.GeneratedFiles;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,16 +12,9 @@ import org.junit.jupiter.api.Test;
 class ApiReferenceTest {
 
     @Test
-    void committedPageIsCurrent() throws IOException {
-        String generated = ApiReference.generate(CrdDriftTest.committedCrds());
-        Path page = ApiReference.page();
-        if (System.getProperty("api-reference.update") != null) {
-            Files.writeString(page, generated, StandardCharsets.UTF_8);
-        }
-        assertThat(Files.exists(page)).as("%s is missing; generate it with %s", page, ApiReference.REGENERATE).isTrue();
-        assertThat(Files.readString(page, StandardCharsets.UTF_8))
-                .as("%s is not what the CRDs make now; regenerate it with %s", page, ApiReference.REGENERATE)
-                .isEqualTo(generated);
+    void committedPageIsCurrent() {
+        GeneratedFiles.assertCurrent(ApiReference.page(), ApiReference.generate(CrdDriftTest.committedCrds()),
+                "api-reference.update", ApiReference.REGENERATE);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.examples;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rdmastorage.operator.tools.GoTools;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -9,9 +10,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,32 +51,12 @@ final class ArgoCdEngine {
     static synchronized ArgoCdEngine shared() {
         if (shared == null) {
             try {
-                shared = new ArgoCdEngine(binary());
+                shared = new ArgoCdEngine(GoTools.binary(BUILD_SCRIPT));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
         return shared;
-    }
-
-    /** build.sh returns at once when the binary is cached, and prints its path last. */
-    private static Path binary() throws IOException {
-        Process build = new ProcessBuilder("bash", BUILD_SCRIPT.toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String out = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        int exit;
-        try {
-            exit = build.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while building argocd-health", e);
-        }
-        List<String> lines = out.lines().toList();
-        Path binary = lines.isEmpty() ? null : Path.of(lines.get(lines.size() - 1));
-        if (exit != 0 || binary == null || !Files.isExecutable(binary)) {
-            throw new IllegalStateException(BUILD_SCRIPT + " gave no executable (exit " + exit + "): " + out);
-        }
-        return binary;
     }
 
     /** The health Argo CD gives {@code object} with the health customizations of {@code argocdCm}. */

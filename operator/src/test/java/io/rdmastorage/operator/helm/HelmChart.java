@@ -52,7 +52,12 @@ final class HelmChart {
 
     /** {@code helm template rso DIR -n namespace -f valuesFile --set k=v ...}, plus {@link #OFFLINE}. */
     static String template(String namespace, Path valuesFile, Map<String, Object> values) {
-        TemplateCommand template = helm().template().withName(RELEASE).withNamespace(namespace);
+        return template(RELEASE, namespace, valuesFile, values);
+    }
+
+    /** {@code helm template release DIR -n namespace -f valuesFile --set k=v ...}, plus {@link #OFFLINE}. */
+    static String template(String release, String namespace, Path valuesFile, Map<String, Object> values) {
+        TemplateCommand template = helm().template().withName(release).withNamespace(namespace);
         if (valuesFile != null) {
             template = template.withValuesFile(valuesFile);
         }
