@@ -69,6 +69,8 @@ class DashboardQueriesTest {
                             && scrape.contains("reason=\"TcpFallback\"")
                             && scrape.contains("rdmastorage_verbs_latency_seconds{node=\"gpu-a\"")
                             && scrape.contains("reason=\"DataOnTcp\"")
+                            // gpu-a's own probe (its traffic over rdma), not only its latency measurement
+                            && scrape.contains("reason=\"DataOverRdma\"")
                             && scrape.contains("rdmastorage_fleet_distinct_values{");
                 });
             } catch (AssertionError e) {
