@@ -7,19 +7,21 @@
 # Two nodes share the VM's one kernel (a verbs acceptance run and a latency pair need a peer): each
 # has its own containerd (a kubelet removes every pod of its runtime that it does not know), state
 # folders, kubelet ports and cgroup root.
-#   kubelet-node.sh images OCI_TAR NAME...       the image store, once: the pause image and each OCI_TAR
-#                                                (imported as NAME) in a containerd of its own, stopped after
-#   kubelet-node.sh start INDEX NODE_NAME NODE_IP  node INDEX (0, 1): containerd on a copy of the image store
-#                                                and the kubelet, in the background
-#   kubelet-node.sh stop                         every kubelet, containerd, their shims and containers
+#   kubelet-node.sh store RUNTIME DISK OCI_TAR NAME...  on the host: the image store, an ext4 disk image
+#                                                holding a containerd root with the pause image and each
+#                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
+#   kubelet-node.sh start INDEX NODE_NAME NODE_IP  in the VM: node INDEX (0, 1), containerd on a copy of the
+#                                                image store (the disk /dev/vda) and the kubelet, in the background
+#   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
 RUNTIME=$SHARE/runtime
-# the initramfs root may use half the memory and holds 650 MB already: containerd's folders live on
-# a tmpfs of their own (the probe image's two layers unpack to about 450 MB; the nodes' copies of
-# the store are hard links, so a second node costs no memory)
+# containerd's folders live on the image store's disk: its images are imported on the host, where
+# hashing and unpacking the probe image's 450 MB takes seconds (under TCG it took about 100 s), and
+# the nodes' copies of the store are hard links on the same file system
 CONTAINERD=/var/lib/rso-containerd
 STORE=$CONTAINERD/images
+STORE_DISK=/dev/vda
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # a long-running process of the node: its own session, no copy of the agent's channel (fd 3)
@@ -38,6 +40,8 @@ root = "$root"
 state = "$state/containerd"
 [grpc]
   address = "$state/containerd.sock"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$state/opt"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "registry.k8s.io/pause:3.10"
   disable_apparmor = true
@@ -58,15 +62,32 @@ TOML
   [ -S "$state/containerd.sock" ] || { tail -20 "$state/containerd.log"; exit 1; }
 }
 
-images() {
-  mkdir -p "$CONTAINERD"
-  mountpoint -q "$CONTAINERD" || mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
-  local state=/run/rso-images
-  containerd_start "$STORE" "$state"
-  ctr --address "$state/containerd.sock" --namespace k8s.io images import --base-name registry.k8s.io/pause \
-    "$RUNTIME/pause.oci.tar" > /dev/null
+# On the host, as root: RUNTIME's containerd imports the images into a folder, in a mount namespace
+# of its own (the mounts it unpacks through stay there), and the folder becomes an ext4 disk image
+# with 1.5 GiB to spare for the nodes' containers and logs. The VM mounts it at $CONTAINERD.
+store() {
+  local disk=$2 work used
+  RUNTIME=$(realpath "$1"); shift 2
+  work=$(mktemp -d "$(dirname "$disk")/store.XXXXXX")
+  unshare --mount --propagation private bash "${BASH_SOURCE[0]}" store_import "$RUNTIME" "$work" "$@"
+  used=$(du -sm "$work/root" | cut -f1)
+  rm -f "$disk"
+  truncate -s "$((used + 1536))M" "$disk"
+  # no journal: a scratch disk, thrown away after the test
+  mke2fs -q -t ext4 -O ^has_journal -d "$work/root" -E root_owner=0:0 "$disk"
+  rm -rf "$work"
+}
+
+# store's import (RUNTIME WORK OCI_TAR NAME...), inside its mount namespace
+store_import() {
+  RUNTIME=$1; local work=$2 state=$2/state; shift 2
+  export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:$PATH
+  # the store is root/images, where the VM's containerd finds it under $CONTAINERD
+  containerd_start "$work/root/images" "$state"
+  local import=(ctr --address "$state/containerd.sock" --namespace k8s.io images import)
+  "${import[@]}" --base-name registry.k8s.io/pause "$RUNTIME/pause.oci.tar" > /dev/null
   while [ $# -gt 0 ]; do
-    ctr --address "$state/containerd.sock" --namespace k8s.io images import --base-name "$2" "$1" > /dev/null
+    "${import[@]}" --base-name "$2" "$1" > /dev/null
     shift 2
   done
   pkill -TERM -f -- "--config $state/containerd.toml" || true
@@ -76,7 +97,9 @@ images() {
 start() {
   local index=$1 node=$2 ip=$3
   local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
-  [ -d "$STORE" ] || { echo "no image store: run 'kubelet-node.sh images' first" >&2; exit 1; }
+  mkdir -p "$CONTAINERD"
+  mountpoint -q "$CONTAINERD" || mount -t ext4 -o noatime "$STORE_DISK" "$CONTAINERD"
+  [ -d "$STORE" ] || { echo "no image store on $STORE_DISK: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
   # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
   # the databases containerd writes in place
   rm -rf "$root"

@@ -6,7 +6,7 @@
 #                                          mounted or running: undoes what any scenario leaves, then fails
 #                                          naming what is still there (the test classes share one boot)
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
-#   scenario.sh storage-read               the node's storage I/O: a direct read of the connected NVMe
+#   scenario.sh storage-read               the node's storage I/O: paced direct reads of the connected NVMe
 #                                          namespace in the background (up to 10 minutes; reset stops it)
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
 #                                          transport (rdma: port 20049), the NFS server started first
@@ -75,11 +75,13 @@ wire() {
 }
 
 # What scenarios start and may leave running: node-probe (a latency or acceptance server, a run stopped
-# mid-way), the tools it runs (fio, perftest) and the tests' background read (dd). Process names, pgrep -x.
+# mid-way), the tools it runs (fio, perftest) and the tests' background read (dd, its loop in dd.pid). Process names, pgrep -x.
 TOOLS='fio|dd|ib_(write|read|send)_(lat|bw)'
 
 stop_leftovers() {   # TERM first (an acceptance run's hook removes its file and disconnects), then KILL
   local sig
+  # the background read's loop first, so that it starts no other read
+  [ ! -s /tmp/dd.pid ] || kill "$(cat /tmp/dd.pid)" 2>/dev/null || true
   for sig in TERM KILL; do
     pkill "-$sig" -f 'node-probe\.jar' 2>/dev/null || true
     pkill "-$sig" -x "$TOOLS" 2>/dev/null || true
@@ -174,8 +176,11 @@ storage-read() {
   local dev
   dev=$(ls /dev/nvme*n1 | head -1)
   [ -n "$dev" ] || { echo "no NVMe namespace to read" >&2; return 1; }
-  setsid sh -c 'echo $$ > /tmp/dd.pid; exec timeout 600 dd if="$1" of=/dev/null bs=1M iflag=direct' dd "$dev" \
-    > /tmp/dd.log 2>&1 < /dev/null 3>&- &
+  # paced (4 MiB, then a quarter second's pause): thousands of RoCE packets or megabytes of NVMe/TCP
+  # per second, as a client's steady reads, without taking the VM's CPU from the pods under TCG
+  setsid sh -c 'echo $$ > /tmp/dd.pid; end=$(($(date +%s) + 600))
+    while [ "$(date +%s)" -lt "$end" ]; do dd if="$1" of=/dev/null bs=1M count=4 iflag=direct status=none; sleep 0.25; done' \
+    dd "$dev" > /tmp/dd.log 2>&1 < /dev/null 3>&- &
   for _ in $(seq 50); do [ -s /tmp/dd.pid ] && return 0; sleep 0.1; done
   echo "the read did not start: $(cat /tmp/dd.log)" >&2
   return 1

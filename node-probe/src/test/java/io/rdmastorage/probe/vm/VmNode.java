@@ -89,8 +89,19 @@ public final class VmNode implements AutoCloseable {
                 "-device", "virtio-net-pci,netdev=api");
     }
 
-    /** {@link #boot} with {@code network}: qemu's network options ({@code -nic none}, or {@link #apiServerLink}). */
-    public static VmNode boot(Path repository, Path share, Path workDir, List<String> network) throws IOException, InterruptedException {
+    /**
+     * A raw disk image as the guest's {@code /dev/vda} (written in place, never flushed: a test's
+     * scratch), for {@link #boot(Path, Path, Path, List)}'s {@code devices}.
+     */
+    public static List<String> disk(Path image) {
+        return List.of("-drive", "file=" + image + ",if=virtio,format=raw,cache=unsafe");
+    }
+
+    /**
+     * {@link #boot} with {@code devices}: qemu's options for the guest's links ({@code -nic none}, or
+     * {@link #apiServerLink}) and any {@link #disk}.
+     */
+    public static VmNode boot(Path repository, Path share, Path workDir, List<String> devices) throws IOException, InterruptedException {
         Path image = build(repository);
         String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
         Files.createDirectories(workDir);
@@ -101,7 +112,7 @@ public final class VmNode implements AutoCloseable {
                 "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
         // API server's forward
-        command.addAll(network);
+        command.addAll(devices);
         command.addAll(List.of(
                 "-serial", "file:" + workDir.resolve("console.log"),
                 "-kernel", image.resolve("vmlinuz").toString(),
@@ -196,8 +207,8 @@ public final class VmNode implements AutoCloseable {
         return bootWithProbe(repository, jar, target, List.of("-nic", "none"));
     }
 
-    /** {@link #bootWithProbe} with qemu's {@code network} options (see {@link #boot(Path, Path, Path, List)}). */
-    public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> network)
+    /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
+    public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
         Path share = target.resolve("vm-share");
         deleteTree(share);
@@ -208,7 +219,7 @@ public final class VmNode implements AutoCloseable {
             Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
         }
         long start = System.nanoTime();
-        VmNode vm = boot(repository, share, target.resolve("vm-node"), network);
+        VmNode vm = boot(repository, share, target.resolve("vm-node"), devices);
         try {
             System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
             vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
