@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.acceptance;
 
 import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.operator.api.AcceptanceRatios;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -91,7 +92,7 @@ public final class AcceptanceMarkdown {
     }
 
     /** A path run: which run each row is, the transport its counters showed, and the one file it wrote and removed. */
-    static String pathRuns(RdmaStorageAcceptance run, AcceptanceSpecDocument document, List<AcceptanceTransportResult> t) {
+    static String pathRuns(RdmaStorageAcceptance run, AcceptanceSpec.Path path, List<AcceptanceTransportResult> t) {
         StringBuilder md = new StringBuilder("## Runs\n\nA file system such as GPFS cannot switch its transport without restarting its daemon: "
                 + "each transport is its own run, on the same node, directory and workloads.\n\n");
         for (AcceptanceTransportResult x : t) {
@@ -100,8 +101,8 @@ public final class AcceptanceMarkdown {
                     .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
                     .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
-        md.append("\nThe run's only write: ").append(document.spec().path().file()).append(" (")
-                .append(document.spec().path().fileSizeMiB()).append(" MiB), laid out before the reads and removed after them.\n");
+        md.append("\nThe run's only write: ").append(path.file()).append(" (")
+                .append(path.fileSizeMiB()).append(" MiB), laid out before the reads and removed after them.\n");
         return md.toString();
     }
 

@@ -94,6 +94,6 @@ record PathDirectory(AcceptancePathTarget section) implements AcceptanceTarget {
     public String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
                            AcceptanceVerdict.Judged verdict) {
         return AcceptanceMarkdown.fio(run, document, result, verdict, "directory " + document.spec().path().directory(),
-                AcceptanceMarkdown.pathRuns(run, document, result.transports()), "FILE", "the run's file");
+                AcceptanceMarkdown.pathRuns(run, document.spec().path(), result.transports()), "FILE", "the run's file");
     }
 }
