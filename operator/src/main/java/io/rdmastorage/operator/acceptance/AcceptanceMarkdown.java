@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.acceptance;
 
 import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.operator.api.AcceptanceRatios;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -10,8 +11,11 @@ import java.util.function.Function;
 
 /**
  * The run's record for the deployment document, in Markdown: the three numbers side by side per
- * transport with the TCP/RDMA ratios, the verdict, the controllers, the exact fio command lines,
- * versions and date. Kept in the run's ConfigMap under {@value #KEY}:
+ * transport with the TCP/RDMA ratios, the verdict, what its target says of each row (the
+ * controllers, or the runs of a directory), the exact fio command lines, versions and date: the
+ * record of the targets that fio measures, each of which gives its own parts
+ * ({@link AcceptanceTarget#markdown}; the verbs target's is {@link VerbsAcceptanceMarkdown}). Kept in
+ * the run's ConfigMap under {@value #KEY}:
  * {@code kubectl get cm rsa-<run>-report -n <ns> -o jsonpath='{.data.report\.md}'}.
  */
 public final class AcceptanceMarkdown {
@@ -21,19 +25,22 @@ public final class AcceptanceMarkdown {
     private AcceptanceMarkdown() {
     }
 
-    public static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                                  AcceptanceVerdict.Judged verdict) {
-        if (document.isVerbs()) {
-            return VerbsAcceptanceMarkdown.markdown(run, document, result, verdict);
-        }
+    /**
+     * The record of a run that fio measured, with the parts its target gives.
+     *
+     * @param target    what the run measured, as the record names it
+     * @param rows      the section on the rows, after the table ({@link #controllers}, {@link #pathRuns})
+     * @param file      the placeholder for what fio reads in the command lines
+     * @param fileIs    what the placeholder stands for
+     */
+    static String fio(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
+                      AcceptanceVerdict.Judged verdict, String target, String rows, String file, String fileIs) {
         List<AcceptanceTransportResult> t = result.transports();
         AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());
         StringBuilder md = new StringBuilder();
         md.append("# RDMA storage acceptance: ").append(run.getMetadata().getName()).append("\n\n");
         md.append("- Node: ").append(run.getSpec().getNodeName()).append('\n');
-        boolean path = document.spec().path() != null;
-        md.append("- Target: ").append(path ? "directory " + document.spec().path().directory() : document.spec().nvmeof().target())
-                .append('\n');
+        md.append("- Target: ").append(target).append('\n');
         md.append("- Date: ").append(result.startedAt()).append('\n');
         md.append("- Tools: node-probe ").append(result.probeVersion()).append(", ")
                 .append(result.fioVersion().isEmpty() ? "fio (version not reported)" : result.fioVersion()).append('\n');
@@ -59,22 +66,19 @@ public final class AcceptanceMarkdown {
         row(md, "1 MiB sequential read: GB/s (reference)", t, AcceptanceTransportResult::getBandwidthGBps, ratios.getBandwidth());
         row(md, "host cores busy", t, AcceptanceTransportResult::getBandwidthCoresBusy, null);
         md.append("\nRatios are TCP divided by RDMA: above 1, RDMA is faster or cheaper (bandwidth: below 1).\n\n");
-        if (path) {
-            pathRuns(md, run, document, t);
-        } else {
-            controllers(md, t);
-        }
-        md.append("\n## Commands (the same on every transport; ").append(path ? "FILE is the run's file" : "DEVICE is the controller's namespace")
+        md.append(rows);
+        md.append("\n## Commands (the same on every transport; ").append(file).append(" is ").append(fileIs)
                 .append(")\n\n```\n");
         for (Workload w : List.of(lat, iops, bw)) {
-            md.append(w.fioCommandLine(document.spec().run(w), path ? "FILE" : "DEVICE")).append('\n');
+            md.append(w.fioCommandLine(document.spec().run(w), file)).append('\n');
         }
         md.append("```\n\nHost CPU: /proc/stat read just before and just after each fio run.\n");
         return md.toString();
     }
 
-    private static void controllers(StringBuilder md, List<AcceptanceTransportResult> t) {
-        md.append("## Controllers\n\n");
+    /** An NVMe-oF run: each transport's controller, who connected it, and what its counters showed. */
+    static String controllers(List<AcceptanceTransportResult> t) {
+        StringBuilder md = new StringBuilder("## Controllers\n\n");
         for (AcceptanceTransportResult x : t) {
             md.append("- ").append(x.getTransport()).append(": ")
                     .append(x.getController() == null || x.getController().isEmpty() ? "none" : x.getController())
@@ -84,12 +88,12 @@ public final class AcceptanceMarkdown {
                     .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
                     .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
+        return md.toString();
     }
 
     /** A path run: which run each row is, the transport its counters showed, and the one file it wrote and removed. */
-    private static void pathRuns(StringBuilder md, RdmaStorageAcceptance run, AcceptanceSpecDocument document,
-                                 List<AcceptanceTransportResult> t) {
-        md.append("## Runs\n\nA file system such as GPFS cannot switch its transport without restarting its daemon: "
+    static String pathRuns(RdmaStorageAcceptance run, AcceptanceSpec.Path path, List<AcceptanceTransportResult> t) {
+        StringBuilder md = new StringBuilder("## Runs\n\nA file system such as GPFS cannot switch its transport without restarting its daemon: "
                 + "each transport is its own run, on the same node, directory and workloads.\n\n");
         for (AcceptanceTransportResult x : t) {
             md.append("- ").append(x.getRun() == null ? run.getMetadata().getName() + " (this run)" : x.getRun()).append(": ")
@@ -97,8 +101,9 @@ public final class AcceptanceMarkdown {
                     .append(x.getTraffic() == null ? "" : "; counters: " + x.getTraffic())
                     .append(x.getProblem() == null ? "" : "; not compared: " + x.getProblem()).append('\n');
         }
-        md.append("\nThe run's only write: ").append(document.spec().path().file()).append(" (")
-                .append(document.spec().path().fileSizeMiB()).append(" MiB), laid out before the reads and removed after them.\n");
+        md.append("\nThe run's only write: ").append(path.file()).append(" (")
+                .append(path.fileSizeMiB()).append(" MiB), laid out before the reads and removed after them.\n");
+        return md.toString();
     }
 
     /** One table row: the label, each transport's value, the ratio if any. */

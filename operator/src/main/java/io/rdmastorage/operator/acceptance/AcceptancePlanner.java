@@ -7,11 +7,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
-import io.rdmastorage.operator.api.PeerAddressType;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
-import io.rdmastorage.operator.latency.Peer;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
@@ -113,18 +111,10 @@ final class AcceptancePlanner {
             return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "node " + node
                     + " does not exist; check spec.nodeName (kubectl get nodes)", now, List.of());
         }
-        Optional<Peer> peer = Optional.empty();
-        if (document.isVerbs()) {
-            String peerNode = run.getSpec().getVerbs().getPeerNode();
-            if (!snapshot.nodes().containsKey(peerNode)) {
-                return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "peer node " + peerNode
-                        + " does not exist; check spec.verbs.peerNode (kubectl get nodes)", now, List.of());
-            }
-            peer = Peer.of(snapshot.nodes().get(peerNode), PeerAddressType.InternalIP);
-            if (peer.isEmpty()) {
-                return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, "peer node " + peerNode
-                        + " has no InternalIP address in its status for the client to connect to", now, List.of());
-            }
+        AcceptanceTarget target = document.target();
+        Optional<String> missing = target.missingNode(snapshot.nodes());
+        if (missing.isPresent()) {
+            return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, missing.get(), now, List.of());
         }
         Set<String> nodes = nodes(run);
         Optional<RdmaStorageAcceptance> before = snapshot.runs().stream()
@@ -142,21 +132,16 @@ final class AcceptancePlanner {
             return AcceptancePlan.status(status, previous.getPhase() == null ? AcceptancePlan.Step.WAITING
                     : AcceptancePlan.Step.NONE, waiting, WAIT_RETRY);
         }
-        Optional<String> refusal = compareWithRefusal(snapshot);
+        Optional<String> refusal = target.refusal(snapshot);
         if (refusal.isPresent()) {
             // refused before anything runs on the node: the comparison would compare nothing
             return end(run, previous, Reasons.Acceptance.COMPARE_WITH_INVALID, refusal.get(), now, List.of());
         }
-        List<Pod> creates = document.isVerbs()
-                ? List.of(VerbsAcceptancePods.server(run, document, config),
-                        VerbsAcceptancePods.client(run, document, peer.orElseThrow(), config))
-                : List.of(AcceptancePods.pod(run, document, config));
+        List<Pod> creates = target.pods(run, document, snapshot.nodes(), config);
         RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PHASE_RUNNING);
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
-        String what = document.isVerbs() ? "rdma then tcp between " + node + " and " + peer.orElseThrow()
-                : document.what() + " on " + node;
-        String running = "measuring " + what + "; deadline " + Timestamps.format(now.plus(document.deadline()));
+        String running = "measuring " + target.measuring(run, document, snapshot.nodes()) + "; deadline " + Timestamps.format(now.plus(document.deadline()));
         status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, now));
         boolean first = !Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase());
         return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run, document, config)), creates,
@@ -170,10 +155,10 @@ final class AcceptancePlanner {
         RdmaStorageAcceptance run = snapshot.run();
         ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, document.deadline());
         List<Pod> runPods = runPods(run, config);
-        if (document.isVerbs() && outcome instanceof ProbeOutcome.InProgress) {
-            Optional<String> peerFailed = VerbsServerState.failure(snapshot.pods(), run, previous, now, document.deadline());
-            if (peerFailed.isPresent()) {
-                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, peerFailed.get(), now, runPods);
+        if (outcome instanceof ProbeOutcome.InProgress) {
+            Optional<String> failed = document.target().failure(snapshot.pods(), run, previous, now, document.deadline());
+            if (failed.isPresent()) {
+                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, failed.get(), now, runPods);
             }
         }
         if (outcome instanceof ProbeOutcome.InProgress progress) {
@@ -214,25 +199,13 @@ final class AcceptancePlanner {
                                           OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
         double minRatio = run.getSpec().getMinLatencyRatio() == null ? 2.0 : run.getSpec().getMinLatencyRatio();
-        List<AcceptanceTransportResult> rows = result.transports();
-        AcceptanceVerdict.Judged verdict;
-        if (run.getSpec().getPath() != null) {
-            String compareWith = run.getSpec().getPath().getCompareWith();
-            Optional<RdmaStorageAcceptance> earlier = compareWith == null ? Optional.empty() : snapshot.run(compareWith);
-            // looked at again: the earlier run may have been deleted while this one measured
-            Optional<String> refusal = compareWith == null ? Optional.empty() : PathComparison.refusal(run, earlier);
-            if (earlier.isPresent() && refusal.isEmpty()) {
-                rows = PathComparison.rows(rows, earlier.get());
-            }
-            verdict = PathComparison.judge(rows, refusal, compareWith != null, minRatio);
-        } else if (document.isVerbs()) {
-            verdict = AcceptanceVerdict.judge(rows, minRatio, VerbsAcceptanceMarkdown.WORDING);
-        } else {
-            verdict = AcceptanceVerdict.judge(rows, minRatio);
-        }
+        AcceptanceTarget target = document.target();
+        AcceptanceTarget.Judgement judged = target.judge(snapshot, result.transports(), minRatio);
+        List<AcceptanceTransportResult> rows = judged.rows();
+        AcceptanceVerdict.Judged verdict = judged.verdict();
         AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
                 result.fioVersion(), result.startedAt(), rows, result.disconnected());
-        ConfigMap record = AcceptancePods.report(run, AcceptanceMarkdown.markdown(run, document, shown, verdict), config);
+        ConfigMap record = AcceptancePods.report(run, target.markdown(run, document, shown, verdict), config);
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = base(run, previous,
                 complete ? Reasons.Acceptance.SUCCEEDED : Reasons.Acceptance.FAILED);
@@ -245,29 +218,9 @@ final class AcceptancePlanner {
         status.setConditions(conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? Reasons.Acceptance.MEASURED : Reasons.Acceptance.INCOMPLETE,
-                !complete ? result.message() : run.getSpec().getPath() != null ? measuredPath(result)
-                        : "every transport measured by itself: " + String.join(", ", transports(result.transports()))
-                        + (result.disconnected().isEmpty() ? "" : "; connected and disconnected again: "
-                        + String.join(", ", result.disconnected())),
-                verdict, now));
+                complete ? target.measured(result) : result.message(), verdict, now));
         return new AcceptancePlan(status, runPods, List.of(AcceptancePods.specName(run.getMetadata().getName())),
                 List.of(record), List.of(), AcceptancePlan.Step.ENDED, null, null);
-    }
-
-    /** A path run's Complete message: the transport its counters showed, and the file it wrote and removed. */
-    private static String measuredPath(AcceptanceResult result) {
-        AcceptanceTransportResult own = result.transports().get(0);
-        return "measured over " + own.getTransport() + " (the storage counters: " + own.getTraffic() + "); " + own.getDevice()
-                + " was written for the run and removed after it";
-    }
-
-    /** Why a path run's compareWith cannot be used, before the run starts; empty when it can (or names none). */
-    private static Optional<String> compareWithRefusal(AcceptanceSnapshot snapshot) {
-        RdmaStorageAcceptance run = snapshot.run();
-        if (run.getSpec().getPath() == null || run.getSpec().getPath().getCompareWith() == null) {
-            return Optional.empty();
-        }
-        return PathComparison.refusal(run, snapshot.run(run.getSpec().getPath().getCompareWith()));
     }
 
     /**
@@ -285,13 +238,11 @@ final class AcceptancePlanner {
         return new AcceptancePlan(status, deletes, specs, List.of(), List.of(), AcceptancePlan.Step.ENDED, null, null);
     }
 
-    /** The run's pods by name (the verbs target's server too), to delete. */
+    /** The run's pods by name (its target's: the verbs target's server too), to delete. */
     private static List<Pod> runPods(RdmaStorageAcceptance run, OperatorConfig config) {
-        List<Pod> pods = new ArrayList<>(List.of(stub(AcceptancePods.podName(run), config.namespace())));
-        if (run.getSpec() != null && run.getSpec().getVerbs() != null) {
-            pods.add(stub(VerbsAcceptancePods.serverName(run), config.namespace()));
-        }
-        return pods;
+        List<String> names = AcceptanceTarget.of(run.getSpec()).map(t -> t.podNames(run))
+                .orElseGet(() -> List.of(AcceptancePods.podName(run)));
+        return names.stream().map(name -> stub(name, config.namespace())).toList();
     }
 
     /** A pod by name only: one to delete, or one that reads as in progress while the API has not shown it yet. */
@@ -351,11 +302,5 @@ final class AcceptancePlanner {
                 : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(),
                         generation, now);
         return Conditions.merge(previous.getConditions(), List.of(complete, effective), now, generation);
-    }
-
-    private static List<String> transports(List<AcceptanceTransportResult> results) {
-        // the verbs target has no controller: its device (rxe0/1, TCP to 10.0.0.2) says what was measured
-        return results.stream().map(t -> t.getTransport() + " (" + (t.getController() == null || t.getController().isEmpty()
-                ? t.getDevice() : t.getController()) + ")").toList();
     }
 }

@@ -79,7 +79,14 @@ public final class AcceptancePods {
         return labels;
     }
 
-    public static Pod pod(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {
+    /**
+     * node-probe's {@code acceptance} command on the run's node, reading the run's spec document.
+     *
+     * @param hostNetwork whether it connects NVMe-oF controllers: nvme-tcp opens its sockets in the
+     *                    network namespace of the process that connects
+     */
+    public static Pod pod(RdmaStorageAcceptance run, AcceptanceSpecDocument document, boolean hostNetwork,
+                          OperatorConfig config) {
         String name = run.getMetadata().getName();
         int cpus = Math.max(MIN_CPU_LIMIT, document.spec().run(Workload.IOPS).jobs());
         ProbePodFactory.Owner owner = new ProbePodFactory.Owner(ownerReference(run), COMPONENT, Map.of(),
@@ -88,22 +95,17 @@ public final class AcceptancePods {
                 CPU_REQUEST, new Quantity(Integer.toString(cpus)), MEMORY_REQUEST, MEMORY_LIMIT);
         Map<String, String> labels = labels(run);
         labels.remove(Labels.COMPONENT);   // the pod shape sets it from the owner
-        boolean hostNetwork = document.spec().nvmeof() != null && document.spec().nvmeof().connect();
-        Pod pod = ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
+        return ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
                 ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), hostNetwork, budget, config);
-        if (document.spec().path() != null) {
-            writableDirectory(pod, document.spec().path().directory());
-        }
-        return pod;
     }
 
     /**
-     * A path run's one write: its directory, and nothing else of the host, mounted read-write at its
-     * place under the read-only host root (the runtime mounts the deeper path after /host). Type
-     * {@code Directory}: a directory that does not exist keeps the pod from starting, rather than
-     * being created on the node.
+     * {@code pod} with a path run's one write: its directory, and nothing else of the host, mounted
+     * read-write at its place under the read-only host root (the runtime mounts the deeper path
+     * after /host). Type {@code Directory}: a directory that does not exist keeps the pod from
+     * starting, rather than being created on the node.
      */
-    private static void writableDirectory(Pod pod, String directory) {
+    static Pod writableDirectory(Pod pod, String directory) {
         String hostPath = directory.length() > 1 && directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
         List<Volume> volumes = new ArrayList<>(pod.getSpec().getVolumes());
         volumes.add(new VolumeBuilder().withName(PATH_VOLUME)
@@ -114,6 +116,7 @@ public final class AcceptancePods {
         mounts.add(new VolumeMountBuilder().withName(PATH_VOLUME).withMountPath(ProbePodFactory.HOST_ROOT + hostPath)
                 .withReadOnly(false).withMountPropagation("HostToContainer").build());
         container.setVolumeMounts(mounts);
+        return pod;
     }
 
     public static ConfigMap spec(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {

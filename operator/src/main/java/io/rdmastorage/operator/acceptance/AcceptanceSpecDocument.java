@@ -4,34 +4,39 @@ import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
-import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.contract.spec.SpecDocument;
 import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
-import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
-import io.rdmastorage.operator.api.AcceptancePathTarget;
-import io.rdmastorage.operator.api.AcceptanceTransport;
-import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
-import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import io.rdmastorage.operator.probe.SpecProjection;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 
 /**
- * An acceptance run's spec as node-probe's {@code acceptance} command reads it ({@link AcceptanceSpec}):
- * validated by the contract's rules here too, so a value the CRD schema let through by mistake
- * never reaches the privileged pod. Also what the run takes: its deadline. One of {@code spec}
- * (an NVMe-oF or a path target) and {@code verbs} (the verbs target) is set.
+ * An acceptance run's spec as node-probe reads it: the contract's record of its target
+ * ({@link AcceptanceSpec} for the {@code acceptance} command, {@link VerbsAcceptanceSpec} for the
+ * verbs commands), derived from the run's spec and validated by the contract's rules here too, so a
+ * value the CRD schema let through by mistake never reaches the privileged pod. Also what the run
+ * takes: its deadline, and what it measures in words. Its target ({@link AcceptanceTarget#document})
+ * makes it.
+ *
+ * @param target   the target it was derived for
+ * @param contract the document as node-probe reads it, defaults applied
+ * @param json     the document for the run's spec ConfigMap
+ * @param deadline how long the whole run may take
+ * @param what     what the run measures, for its conditions
  */
-public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec verbs, String json, Integer timeoutSeconds) {
+public record AcceptanceSpecDocument(AcceptanceTarget target, Record contract, String json, Duration deadline, String what) {
 
     /** Per transport: connecting, the namespace scan, fio's start and exit for three workloads. */
     static final Duration PER_TRANSPORT_OVERHEAD = Duration.ofSeconds(60);
     /** Once per run: pulling the image, starting the pod and the JVM. */
     static final Duration START_OVERHEAD = Duration.ofSeconds(120);
-    /** The slowest write rate a path run's deadline allows for laying out its file. */
-    static final int LAYOUT_MIB_PER_SECOND = 50;
-    /** The verbs target's latency workload: a round trip is microseconds; this leaves room for a slow soft-RoCE. */
-    static final Duration PER_PING_PONG = Duration.ofMillis(1);
+
+    /** How node-probe reads a document: strictly, then by the contract's rules ({@code SpecReader}). */
+    @FunctionalInterface
+    interface Reader<T extends Record> {
+        T read(String json) throws InvalidSpecException;
+    }
 
     public static AcceptanceSpecDocument of(RdmaStorageAcceptanceSpec spec) throws InvalidSpecException {
         return of(spec, null);
@@ -39,84 +44,49 @@ public record AcceptanceSpecDocument(AcceptanceSpec spec, VerbsAcceptanceSpec ve
 
     /** @param runName the run's name, which names a path run's file (null: no path target allowed) */
     public static AcceptanceSpecDocument of(RdmaStorageAcceptanceSpec spec, String runName) throws InvalidSpecException {
-        if (spec.getVerbs() != null) {
-            return verbs(spec);
-        }
-        AcceptanceNvmeofTarget t = spec.getNvmeof();
-        AcceptancePathTarget p = spec.getPath();
-        if (p != null && runName == null) {
-            throw new InvalidSpecException("path", "needs the run's name, which names its file");
-        }
-        List<String> transports = t == null || t.getTransports() == null ? null
-                : t.getTransports().stream().map(AcceptanceTransport::value).toList();
-        AcceptanceSpec contract = new AcceptanceSpec(
-                t == null ? null : new AcceptanceSpec.Nvmeof(t.getNqn(), t.getAddress(), t.getPort(), transports, t.getConnect()),
-                p == null ? null : new AcceptanceSpec.Path(p.getDirectory(), p.getFileSizeMiB(), AcceptanceSpec.Path.fileNameFor(runName)),
-                run(spec.getLatency()), run(spec.getIops()), run(spec.getBandwidth())).validate();
-        // derived from the validated record, defaults applied: node-probe reads the same record back
-        return new AcceptanceSpecDocument(contract, null, Json.write(SpecDocument.of(contract)), spec.getTimeoutSeconds());
+        AcceptanceTarget target = AcceptanceTarget.of(spec).orElseThrow(
+                () -> new InvalidSpecException("nvmeof", "is required: the target to measure (or path: a directory)"));
+        return target.document(spec, runName);
     }
 
     /**
-     * The verbs target's document ({@link VerbsAcceptanceSpec}: the device, port and lengths; the
-     * peer node stays here, node-probe gets its address).
+     * The contract's {@code record} of {@code spec}: its components projected from the spec's
+     * same-named properties ({@link SpecProjection}; {@code derived}: those the operator works out),
+     * then read as node-probe reads it, so both agree on every rule and default.
      */
-    private static AcceptanceSpecDocument verbs(RdmaStorageAcceptanceSpec spec) throws InvalidSpecException {
-        AcceptanceVerbsTarget t = spec.getVerbs();
-        if (t.getPeerNode() == null || !Rules.isNodeName(t.getPeerNode()) || t.getPeerNode().equals(spec.getNodeName())) {
-            throw new InvalidSpecException("verbs.peerNode", "must be a node name other than nodeName");
-        }
-        VerbsAcceptanceSpec contract = new VerbsAcceptanceSpec(new VerbsAcceptanceSpec.Verbs(t.getDevice(), t.getPort(),
-                t.getIterations(), t.getDurationSeconds())).validate();
-        return new AcceptanceSpecDocument(null, contract, Json.write(SpecDocument.of(contract)), spec.getTimeoutSeconds());
+    static <T extends Record> T derive(RdmaStorageAcceptanceSpec spec, Class<T> record, Map<String, ?> derived,
+                                       Reader<T> reader) throws InvalidSpecException {
+        return reader.read(Json.write(SpecProjection.project(spec, record, derived)));
     }
 
-    /** Whether this is the verbs target's run (two pods), not an NVMe-oF target's. */
-    public boolean isVerbs() {
-        return verbs != null;
+    /** The document of {@code contract}: written from the validated record, so node-probe reads back the same record. */
+    static AcceptanceSpecDocument of(AcceptanceTarget target, Record contract, RdmaStorageAcceptanceSpec spec,
+                                     Duration estimate, String what) {
+        Duration deadline = spec.getTimeoutSeconds() != null ? Duration.ofSeconds(spec.getTimeoutSeconds()) : estimate;
+        return new AcceptanceSpecDocument(target, contract, Json.write(SpecDocument.of(contract)), deadline, what);
     }
 
-    /**
-     * How long the whole run may take: spec.timeoutSeconds, else every workload on every transport
-     * plus the overheads (the verbs target: a generous {@link #PER_PING_PONG} per latency ping-pong;
-     * a path run: laying out its file too).
-     */
-    public Duration deadline() {
-        if (timeoutSeconds != null) {
-            return Duration.ofSeconds(timeoutSeconds);
-        }
-        if (verbs != null) {
-            Duration perTransport = PER_PING_PONG.multipliedBy(verbs.verbs().iterations())
-                    .plusSeconds(verbs.verbs().durationSeconds()).plus(PER_TRANSPORT_OVERHEAD);
-            return perTransport.multipliedBy(2).plus(START_OVERHEAD);
-        }
+    /** The three fio workloads' durations, one after the other, on one transport. */
+    static Duration workloads(AcceptanceSpec spec) {
         Duration workloads = Duration.ZERO;
         for (Workload w : Workload.values()) {
             workloads = workloads.plusSeconds(spec.run(w).durationSeconds());
         }
-        if (spec.path() != null) {
-            return workloads.plus(PER_TRANSPORT_OVERHEAD).plus(layout(spec.path())).plus(START_OVERHEAD);
-        }
-        return workloads.plus(PER_TRANSPORT_OVERHEAD).multipliedBy(spec.nvmeof().transports().size()).plus(START_OVERHEAD);
+        return workloads;
     }
 
-    /** Writing a path run's file, at no less than {@value #LAYOUT_MIB_PER_SECOND} MiB/s. */
-    static Duration layout(AcceptanceSpec.Path path) {
-        return Duration.ofSeconds((path.fileSizeMiB() + LAYOUT_MIB_PER_SECOND - 1) / LAYOUT_MIB_PER_SECOND);
+    /** The {@code acceptance} command's document (an NVMe-oF or a path target's); null for the verbs target's. */
+    public AcceptanceSpec spec() {
+        return contract instanceof AcceptanceSpec spec ? spec : null;
     }
 
-    /** What the run measures, for its conditions: the transports of the NVMe-oF target, the verbs device, or the directory. */
-    public String what() {
-        if (verbs != null) {
-            return "rdma then tcp from " + verbs.verbs().device() + " port " + verbs.verbs().port();
-        }
-        return spec.path() != null
-                ? spec.path().directory() + " (over the transport its file system uses; one file of " + spec.path().fileSizeMiB()
-                        + " MiB, " + spec.path().fileName() + ", written there and removed afterwards)"
-                : String.join(" then ", spec.nvmeof().transports()) + " of " + spec.nvmeof().target();
+    /** The verbs commands' document; null for the other targets'. */
+    public VerbsAcceptanceSpec verbs() {
+        return contract instanceof VerbsAcceptanceSpec verbs ? verbs : null;
     }
 
-    private static AcceptanceSpec.Run run(AcceptanceWorkloadSpec w) {
-        return w == null ? null : new AcceptanceSpec.Run(w.getDurationSeconds(), w.getJobs(), w.getIodepth());
+    /** Whether node-probe's verbs commands read this document (the verbs target's two pods). */
+    public boolean isVerbs() {
+        return verbs() != null;
     }
 }

@@ -1,15 +1,28 @@
 package io.rdmastorage.operator.acceptance;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.config.OperatorConfig;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * What an acceptance run measures, one type per target (the spec's {@code nvmeof}, {@code path} or
- * {@code verbs} section): its name (metrics, one place), its TARGET column, and the nodes it
- * measures on. Adding a target is one implementation here, its CRD section and node-probe's side:
+ * {@code verbs} section), and everything about a run that depends on it: its name (metrics, one
+ * place), its TARGET column, the nodes it measures on, its spec document, its pods, how its rows
+ * are judged and its record. The planner ({@link AcceptancePlanner}) asks the target and never
+ * which target it is. The defaults are those of a target measured on the run's node alone.
+ * Adding a target is one implementation here, its CRD section and node-probe's side:
  * docs/adding-an-acceptance-target.md.
  */
 sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsPeer {
@@ -17,7 +30,7 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
     /** Every target's name, in the order the interface permits them: the metrics' {@code target} label values. */
     List<String> NAMES = Arrays.stream(AcceptanceTarget.class.getPermittedSubclasses()).map(AcceptanceTarget::nameOf).toList();
 
-    /** The spec's target; empty when it names none (the CRD requires one). */
+    /** The spec's target; empty when it names none (the CRD requires exactly one). */
     static Optional<AcceptanceTarget> of(RdmaStorageAcceptanceSpec spec) {
         if (spec == null) {
             return Optional.empty();
@@ -46,6 +59,64 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
     default Set<String> otherNodes() {
         return Set.of();
     }
+
+    /**
+     * The run's spec as node-probe reads it for this target ({@link AcceptanceSpecDocument#derive}),
+     * its deadline and what it measures.
+     *
+     * @param runName the run's name (null where a target needs it: a path run's file is named by it)
+     */
+    AcceptanceSpecDocument document(RdmaStorageAcceptanceSpec spec, String runName) throws InvalidSpecException;
+
+    /** Why a node the run needs besides its own cannot be measured on; empty when {@code nodes} hold all it needs. */
+    default Optional<String> missingNode(Map<String, Node> nodes) {
+        return Optional.empty();
+    }
+
+    /** Why the run cannot measure what its spec asks, checked once its nodes are free; empty when it can. */
+    default Optional<String> refusal(AcceptanceSnapshot snapshot) {
+        return Optional.empty();
+    }
+
+    /** The pods that measure, created together ({@link AcceptancePods#pod}: node-probe's acceptance command on the run's node). */
+    List<Pod> pods(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes, OperatorConfig config);
+
+    /** What the Running condition says is measured, and where. */
+    default String measuring(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes) {
+        return document.what() + " on " + run.getSpec().getNodeName();
+    }
+
+    /** Every pod of a run by name, to delete: the run's pod ({@link AcceptancePods#podName}). */
+    default List<String> podNames(RdmaStorageAcceptance run) {
+        return List.of(AcceptancePods.podName(run));
+    }
+
+    /** While the run's pod measures: why the run must end now because of another of its pods; empty when nothing has failed. */
+    default Optional<String> failure(Set<Pod> pods, RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
+                                     Instant now, Duration deadline) {
+        return Optional.empty();
+    }
+
+    /** The rows the record and the status show, and RdmaEffective on them, from the rows the pod reported. */
+    Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio);
+
+    /** The rows shown (those reported, and any an earlier run adds) and the verdict on them. */
+    record Judgement(List<AcceptanceTransportResult> rows, AcceptanceVerdict.Judged verdict) {
+    }
+
+    /** The Complete condition's message when the run measured all it should: each transport and what measured it. */
+    default String measured(AcceptanceResult result) {
+        // the verbs target has no controller: its device (rxe0/1, TCP to 10.0.0.2) says what was measured
+        List<String> transports = result.transports().stream().map(t -> t.getTransport() + " ("
+                + (t.getController() == null || t.getController().isEmpty() ? t.getDevice() : t.getController()) + ")").toList();
+        return "every transport measured by itself: " + String.join(", ", transports)
+                + (result.disconnected().isEmpty() ? "" : "; connected and disconnected again: "
+                + String.join(", ", result.disconnected()));
+    }
+
+    /** The run's Markdown record ({@link AcceptanceMarkdown#KEY}). */
+    String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
+                    AcceptanceVerdict.Judged verdict);
 
     private static String nameOf(Class<?> target) {
         try {

@@ -1,6 +1,18 @@
 package io.rdmastorage.operator.acceptance;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
+import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
+import io.rdmastorage.operator.api.AcceptanceTransportResult;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import io.rdmastorage.operator.config.OperatorConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /** The {@code nvmeof} target: one NVMe-oF subsystem, connected over each transport in turn on the run's node. */
 record NvmeofSubsystem(AcceptanceNvmeofTarget section) implements AcceptanceTarget {
@@ -15,5 +27,36 @@ record NvmeofSubsystem(AcceptanceNvmeofTarget section) implements AcceptanceTarg
     @Override
     public String column() {
         return section.getNqn();
+    }
+
+    /** Every workload on every transport, each transport with its overhead. */
+    @Override
+    public AcceptanceSpecDocument document(RdmaStorageAcceptanceSpec spec, String runName) throws InvalidSpecException {
+        AcceptanceSpec contract = AcceptanceSpecDocument.derive(spec, AcceptanceSpec.class, Map.of(), SpecReader::readAcceptance);
+        AcceptanceSpec.Nvmeof nvmeof = contract.nvmeof();
+        Duration estimate = AcceptanceSpecDocument.workloads(contract).plus(AcceptanceSpecDocument.PER_TRANSPORT_OVERHEAD)
+                .multipliedBy(nvmeof.transports().size()).plus(AcceptanceSpecDocument.START_OVERHEAD);
+        return AcceptanceSpecDocument.of(this, contract, spec, estimate,
+                String.join(" then ", nvmeof.transports()) + " of " + nvmeof.target());
+    }
+
+    /** The host's network only to connect: nvme-tcp's sockets live in the connecting process's namespace. */
+    @Override
+    public List<Pod> pods(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
+                          OperatorConfig config) {
+        return List.of(AcceptancePods.pod(run, document, document.spec().nvmeof().connect(), config));
+    }
+
+    /** RDMA against TCP, both measured in this run. */
+    @Override
+    public Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
+        return new Judgement(reported, AcceptanceVerdict.judge(reported, minLatencyRatio));
+    }
+
+    @Override
+    public String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
+                           AcceptanceVerdict.Judged verdict) {
+        return AcceptanceMarkdown.fio(run, document, result, verdict, document.spec().nvmeof().target().toString(),
+                AcceptanceMarkdown.controllers(result.transports()), "DEVICE", "the controller's namespace");
     }
 }

@@ -6,7 +6,6 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.status.SafeText;
-import io.rdmastorage.operator.status.Timestamps;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -5,19 +5,25 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.LatencyResult;
+import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.status.SafeText;
 import io.rdmastorage.operator.status.Timestamps;
 import io.rdmastorage.operator.verdict.CheckTypes;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.ReportTrust;
+import io.rdmastorage.operator.verdict.VerdictPart;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A node's VerbsLatency verdict from the attempts of one latency round, and what each side's pod
@@ -34,6 +40,42 @@ import java.util.List;
 public final class LatencyVerdicts {
 
     private LatencyVerdicts() {
+    }
+
+    /**
+     * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
+     * measurement ({@link VerdictPart#PAIR_PROBE}), and {@code Ready} worked out again; the node's
+     * own probe results stay as they are. Pass the result through {@link NodeVerdicts#merge}.
+     *
+     * @param stored the stored status; may be null
+     */
+    public static RdmaStorageNodeStatus withLatency(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus stored,
+                                                    Condition verbsLatency, LatencyResult latency, long generation,
+                                                    Instant at) {
+        RdmaStorageNodeStatus next = NodeVerdicts.withPart(spec, stored, VerdictPart.PAIR_PROBE,
+                Map.of(verbsLatency.getType(), verbsLatency), generation, at);
+        next.setLatency(latency);
+        return next;
+    }
+
+    /**
+     * The verbs latency measurements that count, by node: those behind a True or False VerbsLatency
+     * condition (an Unknown one, e.g. ResultExpired, keeps its old numbers in the status, but they
+     * no longer say how the node is).
+     */
+    public static Map<String, LatencyResult> counting(Map<String, RdmaStorageNodeStatus> byNode) {
+        Map<String, LatencyResult> latency = new TreeMap<>();
+        byNode.forEach((node, status) -> {
+            if (status == null || status.getLatency() == null || status.getConditions() == null) {
+                return;
+            }
+            boolean counts = status.getConditions().stream().anyMatch(c -> CheckType.VERBS_LATENCY.conditionType().equals(c.getType())
+                    && (Conditions.TRUE.equals(c.getStatus()) || Conditions.FALSE.equals(c.getStatus())));
+            if (counts) {
+                latency.put(node, status.getLatency());
+            }
+        });
+        return latency;
     }
 
     /** What a latency round decided for its node: VerbsLatency and the numbers behind it ({@code status.latency}). */

@@ -58,7 +58,7 @@ public record PairProbeKind(ProfileSettings settings, long generation) implement
     public RdmaStorageNodeStatus expire(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus status, Instant now) {
         Condition expired = LatencyVerdicts.expired(verbsLatency(status).orElseThrow(), status.getLatency(),
                 settings.expiry(), now);
-        return NodeVerdicts.merge(status, NodeVerdicts.withLatency(spec, status, expired, status.getLatency(), generation,
+        return NodeVerdicts.merge(status, LatencyVerdicts.withLatency(spec, status, expired, status.getLatency(), generation,
                 now), now);
     }
 

@@ -144,7 +144,6 @@ public final class OperatorMetrics {
             FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)",
             STORAGE_BYTES, "Storage bytes per second the profile's nodes moved in their last traffic window, by transport",
             STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window");
-    private static final String VERBS_LATENCY_CONDITION = CheckType.VERBS_LATENCY.conditionType();
 
     private final MeterRegistry registry;
     private final Map<SeriesKey, GaugeSeries> gauges = new ConcurrentHashMap<>();
@@ -459,26 +458,6 @@ public final class OperatorMetrics {
             }
         }
         return counts;
-    }
-
-    /**
-     * The verbs latency measurements that count, by node: those behind a True or False VerbsLatency
-     * condition (an Unknown one, e.g. ResultExpired, keeps its old numbers in the status, but they
-     * no longer say how the node is).
-     */
-    public static Map<String, LatencyResult> countingLatency(Map<String, RdmaStorageNodeStatus> byNode) {
-        Map<String, LatencyResult> latency = new TreeMap<>();
-        byNode.forEach((node, status) -> {
-            if (status == null || status.getLatency() == null || status.getConditions() == null) {
-                return;
-            }
-            boolean counts = status.getConditions().stream().anyMatch(c -> VERBS_LATENCY_CONDITION.equals(c.getType())
-                    && ("True".equals(c.getStatus()) || "False".equals(c.getStatus())));
-            if (counts) {
-                latency.put(node, status.getLatency());
-            }
-        });
-        return latency;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.probe;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.InvalidSpecException;
@@ -9,12 +8,7 @@ import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.operator.api.CheckSections;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.Sha256;
-import java.lang.reflect.ParameterizedType;
-import java.lang.reflect.RecordComponent;
-import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,9 +28,6 @@ import java.util.Map;
  * @param sha256 hex SHA-256 of {@code json}, to show a spec change on the ConfigMap
  */
 public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
-
-    /** Enum values by their JSON names ({@code @JsonProperty}), as the CRD has them. */
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Builds and validates the document of a profile's spec. */
     public static ProbeSpecDocument of(RdmaStorageProfileSpec profile) throws InvalidProbeSpecException {
@@ -63,44 +54,8 @@ public record ProbeSpecDocument(String json, ProbeSpec spec, String sha256) {
     private static Map<String, Object> sections(RdmaStorageProfileSpec p) {
         Map<String, Object> doc = new LinkedHashMap<>();
         for (CheckType type : CheckSections.present(p)) {
-            doc.put(type.section(), project(CheckSections.section(p, type), ProbeSpec.sectionType(type.section())));
+            doc.put(type.section(), SpecProjection.project(CheckSections.section(p, type), ProbeSpec.sectionType(type.section())));
         }
         return doc;
-    }
-
-    /** The fields of {@code record} read from the same-named properties of {@code bean}, nulls left out. */
-    private static Map<String, Object> project(Object bean, Class<?> record) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        for (RecordComponent c : record.getRecordComponents()) {
-            Object value = CheckSections.get(CheckSections.getter(bean.getClass(), c.getName()), bean);
-            if (value != null) {
-                fields.put(c.getName(), value(value, c.getGenericType()));
-            }
-        }
-        return fields;
-    }
-
-    /** A property value as node-probe's JSON writer takes it: whole numbers as longs, enums by their JSON name. */
-    private static Object value(Object value, Type type) {
-        if (value instanceof List<?> list && type instanceof ParameterizedType listType) {
-            Type item = listType.getActualTypeArguments()[0];
-            boolean records = item instanceof Class<?> c && c.isRecord();
-            List<Object> items = new ArrayList<>(list.size());
-            for (Object v : list) {
-                // a null entry of a list of objects becomes an empty object, which node-probe refuses naming its fields
-                items.add(v == null ? (records ? new LinkedHashMap<>() : null) : value(v, item));
-            }
-            return items;
-        }
-        if (type instanceof Class<?> c && c.isRecord()) {
-            return project(value, c);
-        }
-        if (value instanceof Enum<?> e) {
-            return JSON.convertValue(e, String.class);
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short) {
-            return ((Number) value).longValue();
-        }
-        return value;
     }
 }

@@ -223,7 +223,7 @@ final class ProfilePlanner {
             NodeDraft draft = drafts.get(plan.node());
             if (plan.verdict().isPresent()) {
                 LatencyVerdicts.Decision v = plan.verdict().get();
-                draft.write(NodeVerdicts.withLatency(profile.getSpec(), draft.status, v.condition(), v.result(),
+                draft.write(LatencyVerdicts.withLatency(profile.getSpec(), draft.status, v.condition(), v.result(),
                         generation, now), plan.deletes());
             } else {
                 draft.deletes.addAll(plan.deletes());

@@ -26,6 +26,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.nodes.NodeMarkings;
@@ -204,7 +205,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         metrics.updateCheckReasons(name, OperatorMetrics.countCheckReasons(conditions));
         Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
         stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
-        metrics.updateVerbsLatency(name, OperatorMetrics.countingLatency(byNode));
+        metrics.updateVerbsLatency(name, LatencyVerdicts.counting(byNode));
         metrics.updateRecommendedActions(name, OperatorMetrics.recommendedActions(byNode));
         metrics.updateFleet(name, fleet.distinctValues(), Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
         metrics.updateTraffic(name, OperatorMetrics.storageTraffic(

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.operator.api.FleetSpec;
-import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.status.Conditions;
@@ -209,22 +208,20 @@ public final class NodeVerdicts {
     }
 
     /**
-     * {@code stored} with the VerbsLatency condition and {@code status.latency} of a pairwise
-     * measurement ({@link VerdictPart#PAIR_PROBE}), and {@code Ready} worked out again; the node's
-     * own probe results stay as they are, in the profile's order. A check not probed yet is its kind's
-     * placeholder. Pass the result through {@link #merge}.
+     * {@code stored} with {@code part}'s conditions as another measurement kind than the node's own
+     * probe measured them (the latency pair: {@code LatencyVerdicts.withLatency}), and {@code Ready}
+     * worked out again; the other parts stay as they are, in the profile's order. A check not
+     * measured yet is its kind's placeholder. The kind sets its own facts on the result; pass it
+     * through {@link #merge}.
      *
      * @param stored the stored status; may be null
      */
-    public static RdmaStorageNodeStatus withLatency(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus stored,
-                                                    Condition verbsLatency, LatencyResult latency, long generation,
-                                                    Instant at) {
+    public static RdmaStorageNodeStatus withPart(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus stored, VerdictPart part,
+                                                 Map<String, Condition> measured, long generation, Instant at) {
         RdmaStorageNodeStatus next = stored == null ? status(List.of(), generation, at) : copy(stored);
-        List<Condition> checks = compose(spec, VerdictPart.PAIR_PROBE, Map.of(verbsLatency.getType(), verbsLatency),
-                next.getConditions(), generation, at);
+        List<Condition> checks = compose(spec, part, measured, next.getConditions(), generation, at);
         setConditions(next, withReady(checks, next.getObservedGeneration() == null ? generation
                 : next.getObservedGeneration(), at));
-        next.setLatency(latency);
         return next;
     }
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
+import io.rdmastorage.operator.api.AcceptancePathTarget;
 import io.rdmastorage.operator.api.AcceptanceTransport;
 import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -149,6 +150,41 @@ class AcceptancePlannerTest {
     }
 
     @Test
+    void aPathRunGetsItsDirectoryWritableAndIsRefusedBeforeItStartsWhenItsCompareWithCannotBeUsed() {
+        RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+
+        assertThat(plan.creates()).singleElement().satisfies(pod -> assertThat(pod.getSpec().getVolumes())
+                .anySatisfy(v -> assertThat(v.getHostPath() == null ? null : v.getHostPath().getPath())
+                        .isEqualTo("/gpfs/fs1/acceptance")));
+        assertThat(complete(plan).getMessage()).contains("/gpfs/fs1/acceptance", "rdmastorage-acceptance-gpfs-01-rdma.fio");
+
+        RdmaStorageAcceptance second = path("gpfs-01-tcp", "gpfs-01-gone");
+        AcceptancePlan refused = plan(snapshot(second, Set.of(), nodes("gpu-07"), List.of(second)));
+
+        assertThat(refused.creates()).isEmpty();
+        assertThat(refused.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(refused).getReason()).isEqualTo(Reasons.Acceptance.COMPARE_WITH_INVALID);
+        assertThat(complete(refused).getMessage()).contains("gpfs-01-gone", "does not exist");
+    }
+
+    @Test
+    void aFinishedPathRunSaysWhatItMeasuredOverAndThatAloneItComparesNothing() {
+        RdmaStorageAcceptance run = running(path("gpfs-01-rdma", null), NOW.minusSeconds(300));
+        Pod pod = pod(run, NOW.minusSeconds(300), REPORT);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.SUCCEEDED);
+        assertThat(complete(plan).getMessage()).startsWith("measured over rdma");
+        assertThat(effective(plan).getStatus()).isEqualTo(Conditions.UNKNOWN);
+        assertThat(effective(plan).getReason()).isEqualTo(Reasons.Acceptance.NO_COMPARISON);
+        assertThat(plan.applies()).singleElement().satisfies(record -> assertThat(record.getData().get(AcceptanceMarkdown.KEY))
+                .contains("Target: directory /gpfs/fs1/acceptance", "## Runs"));
+    }
+
+    @Test
     void aFinishedPodIsHarvestedIntoTheStatusAndTheRecordAndItsObjectsAreDeleted() {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(300));
         Pod pod = pod(run, NOW.minusSeconds(300), REPORT);
@@ -238,6 +274,16 @@ class AcceptancePlannerTest {
         spec.setNodeName("gpu-07");
         spec.setNvmeof(target);
         return run(name, created, spec);
+    }
+
+    private static RdmaStorageAcceptance path(String name, String compareWith) {
+        AcceptancePathTarget path = new AcceptancePathTarget();
+        path.setDirectory("/gpfs/fs1/acceptance");
+        path.setCompareWith(compareWith);
+        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
+        spec.setNodeName("gpu-07");
+        spec.setPath(path);
+        return run(name, "2026-12-01T15:00:00Z", spec);
     }
 
     private static RdmaStorageAcceptance verbs(String name) {

@@ -15,6 +15,7 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The run's pod and spec document: the probe pods' posture, and what differs for a run of minutes. */
@@ -41,7 +42,8 @@ class AcceptancePodsTest {
     }
 
     private static Pod pod(RdmaStorageAcceptance run) throws InvalidSpecException {
-        return AcceptancePods.pod(run, AcceptanceSpecDocument.of(run.getSpec()), CONFIG);
+        AcceptanceSpecDocument document = AcceptanceSpecDocument.of(run.getSpec());
+        return document.target().pods(run, document, Map.of(), CONFIG).get(0);
     }
 
     @Test

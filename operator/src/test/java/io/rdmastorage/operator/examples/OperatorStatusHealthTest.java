@@ -98,7 +98,7 @@ class OperatorStatusHealthTest {
 
     /** {@code probed} with a latency round's verdict, as the operator stores it (ProfilePlanner: withLatency, then merge). */
     private RdmaStorageNodeStatus withLatency(RdmaStorageNodeStatus probed, LatencyVerdicts.Decision verdict) {
-        return NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
+        return NodeVerdicts.merge(probed, LatencyVerdicts.withLatency(spec, probed, verdict.condition(), verdict.result(),
                 GENERATION, NOW), NOW);
     }
 

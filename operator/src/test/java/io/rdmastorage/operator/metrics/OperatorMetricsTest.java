@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -222,7 +223,7 @@ class OperatorMetricsTest {
         nodes.put("gpu-02", measured("False", 7.5, 9.0));
         nodes.put("gpu-03", measured("Unknown", 1.0, 1.1));   // ResultExpired: the numbers are old
         nodes.put("gpu-04", null);
-        metrics.updateVerbsLatency("lat", OperatorMetrics.countingLatency(nodes));
+        metrics.updateVerbsLatency("lat", LatencyVerdicts.counting(nodes));
 
         String text = registry.scrape();
         assertThat(text)
@@ -232,7 +233,7 @@ class OperatorMetricsTest {
                 .doesNotContain("node=\"gpu-03\"").doesNotContain("node=\"gpu-04\"");
 
         nodes.put("gpu-02", measured("Unknown", 7.5, 9.0));
-        metrics.updateVerbsLatency("lat", OperatorMetrics.countingLatency(nodes));
+        metrics.updateVerbsLatency("lat", LatencyVerdicts.counting(nodes));
         assertThat(registry.scrape()).doesNotContain("node=\"gpu-02\"").contains("node=\"gpu-01\"");
         metrics.removeProfile("lat");
         assertThat(registry.scrape()).doesNotContain("rdmastorage_verbs_latency_seconds{");

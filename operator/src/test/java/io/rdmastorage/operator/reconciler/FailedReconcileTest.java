@@ -12,6 +12,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.status.Timestamps;
@@ -159,7 +160,7 @@ class FailedReconcileTest {
         Condition latency = Conditions.of("VerbsLatency", Conditions.TRUE, "WithinThreshold", "1.5 µs",
                 ProfilePlannerTest.GEN, measuredAt);
         RdmaStorageNodeStatus merged = NodeVerdicts.merge(null, probed, measuredAt);
-        return NodeVerdicts.merge(merged, NodeVerdicts.withLatency(profile.getSpec(), merged, latency, result,
+        return NodeVerdicts.merge(merged, LatencyVerdicts.withLatency(profile.getSpec(), merged, latency, result,
                 ProfilePlannerTest.GEN, measuredAt), measuredAt);
     }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.probe.testing.NodeScenarios;
@@ -107,7 +108,7 @@ class NodeVerdictsTest {
         measured.setTypicalMicros(1.01);
         measured.setRound(1L);
 
-        RdmaStorageNodeStatus withLatency = NodeVerdicts.merge(probed, NodeVerdicts.withLatency(spec, probed,
+        RdmaStorageNodeStatus withLatency = NodeVerdicts.merge(probed, LatencyVerdicts.withLatency(spec, probed,
                 Conditions.of("VerbsLatency", "True", "WithinThreshold", "1.01 µs", GEN, T0.plusSeconds(5)), measured,
                 GEN, T0.plusSeconds(5)), T0.plusSeconds(5));
 
@@ -144,7 +145,7 @@ class NodeVerdictsTest {
         assertThat(ready(probed).getReason()).isEqualTo(Reasons.AWAITING_MEASUREMENT);
         assertThat(ready(fromTermination(new RdmaStorageProfileSpec(), t)).getReason()).isEqualTo(Reasons.NO_CHECKS_CONFIGURED);
 
-        RdmaStorageNodeStatus measured = NodeVerdicts.withLatency(spec, null, Conditions.of("VerbsLatency", "False",
+        RdmaStorageNodeStatus measured = LatencyVerdicts.withLatency(spec, null, Conditions.of("VerbsLatency", "False",
                 "AboveThreshold", "7.85 µs", GEN, T0), new LatencyResult(), GEN, T0);
         assertThat(types(measured)).containsExactly("Ready", "VerbsLatency");
         assertThat(ready(measured).getStatus()).isEqualTo("False");

@@ -10,6 +10,7 @@ import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
+import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.ProfileAggregation.Member;
 import java.nio.file.Path;
@@ -199,7 +200,7 @@ class ProfileAggregationTest {
         assertThat(condition(s, "Ready").getStatus()).isEqualTo("Unknown");
         assertThat(condition(s, "VerbsLatency").getMessage()).isEqualTo("1 of 1 nodes Unknown: gpu-01 (AwaitingProbe); 0 True");
 
-        RdmaStorageNodeStatus measured = NodeVerdicts.withLatency(withLatency, healthy, Conditions.of("VerbsLatency",
+        RdmaStorageNodeStatus measured = LatencyVerdicts.withLatency(withLatency, healthy, Conditions.of("VerbsLatency",
                 "True", "WithinThreshold", "1.01 µs", GEN, T0), new io.rdmastorage.operator.api.LatencyResult(), GEN, T0);
         RdmaStorageProfileStatus after = ProfileAggregation.aggregateVerdicts(withLatency, GEN, List.of(
                 new Member("gpu-01", measured)), null, T0);
