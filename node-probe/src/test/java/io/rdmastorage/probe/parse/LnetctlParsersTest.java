@@ -17,13 +17,8 @@ class LnetctlParsersTest {
     static final String PEERS_V3 = "lustre/lnetctl-peer-show-v3_o2ib-down-tcp-up_peer-health-400_constructed.txt";
     static final String PEERS_TCP = "lustre/lnetctl-peer-show_tcp-and-efa-peers_fsx-client-log.txt";
 
-    /** One part of a sample that holds several outputs, split at "== <command> ==" lines. */
     static String part(String sample, String command) {
-        String body = Samples.body(sample);
-        int start = body.indexOf("== " + command + " ==\n");
-        int from = start + command.length() + 7;
-        int end = body.indexOf("\n== ", from);
-        return body.substring(from, end < 0 ? body.length() : end + 1);
+        return io.rdmastorage.probe.testing.LustreFixtures.part(sample, command);
     }
 
     @Test
