@@ -100,7 +100,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
 
     @Override
     protected List<String> precedence() {
-        return List.of(MOUNT_OVER_TCP, PEER_ON_TCP, O2IB_NETWORK_DOWN, NOT_MOUNTED, HEALTH_DEGRADED);
+        return List.of(MOUNT_OVER_TCP, PEER_ON_TCP, RDMA_NETWORK_DOWN, NOT_MOUNTED, HEALTH_DEGRADED);
     }
 
     /** A client mount: type lustre with server NIDs in its device (an MDT or OST mount has a block device). */
@@ -166,7 +166,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                 .map(n -> n.type() + ": " + String.join(", ", n.nis().stream().map(LustreLnetCheck::showNi).toList())).toList());
         String networks = judgeNetworks(nets.get(), needed, lustre.minHealthValue(), facts, findings);
         String peers = facts.peerShow().map(r -> judgePeers(r, lustre.minHealthValue(), details, findings)).orElse("");
-        return Judgement.of(findings, Finding.passed(MOUNTS_OVER_O2IB, "Lustre over LNet o2ib: " + String.join("; ", passed)
+        return Judgement.of(findings, Finding.passed(MOUNTS_OVER_RDMA, "Lustre over LNet o2ib: " + String.join("; ", passed)
                 + "; " + networks + peers), details);
     }
 
@@ -218,7 +218,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         for (String name : needed) {
             Optional<LnetNets.Net> net = nets.net(name);
             if (net.isEmpty() || net.get().nis().isEmpty()) {
-                findings.add(Finding.of(Status.FALSE, O2IB_NETWORK_DOWN, "the LNet network " + name + " is needed (by "
+                findings.add(Finding.of(Status.FALSE, RDMA_NETWORK_DOWN, "the LNet network " + name + " is needed (by "
                         + "the mounts' server NIDs or lustre.networks) but `lnetctl net show` lists "
                         + (nets.names().isEmpty() ? "no network" : "only " + String.join(", ", nets.names())) + ": this client "
                         + "has no RDMA path to those servers" + (facts.sysVisible() && !facts.ko2iblnd() ? ", and the o2ib "
@@ -230,7 +230,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
             List<LnetNets.Ni> down = net.get().nis().stream().filter(n -> !n.up()).toList();
             anyUp |= down.size() < net.get().nis().size();
             if (!down.isEmpty()) {
-                findings.add(Finding.of(Status.FALSE, O2IB_NETWORK_DOWN, "the LNet network " + name + " has " + down.size()
+                findings.add(Finding.of(Status.FALSE, RDMA_NETWORK_DOWN, "the LNet network " + name + " has " + down.size()
                         + " of its " + net.get().nis().size() + " local NI(s) down ("
                         + String.join(", ", down.stream().map(LustreLnetCheck::showNi).toList()) + ")"
                         + (down.size() == net.get().nis().size() ? ": no RDMA path is left on it" : ": LNet sends over the "

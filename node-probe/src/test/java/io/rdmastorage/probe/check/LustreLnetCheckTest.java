@@ -26,7 +26,7 @@ class LustreLnetCheckTest {
         JsonNode check = check(LustreFixtures.healthy(FixtureHost.at(dir)));
 
         assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
-        assertThat(check.path("reason").asText()).isEqualTo("MountsOverO2ib");
+        assertThat(check.path("reason").asText()).isEqualTo("MountsOverRdma");
         assertThat(check.path("message").asText()).contains("/mnt/lustre (" + O2IB_DEVICE + ")", "o2ib (2 NI(s) up, lowest health 1000)",
                 "2 peer(s) with an o2ib NID up");
     }
@@ -57,14 +57,14 @@ class LustreLnetCheckTest {
     }
 
     @Test
-    void aDownO2ibNiIsO2ibNetworkDown() {
+    void aDownO2ibNiIsRdmaNetworkDown() {
         FixtureHost host = LustreFixtures.healthy(FixtureHost.at(dir));
         host.tool(LNETCTL).on("net", "show", "-v", "3").printsSample(NI_DOWN_NET);
 
         JsonNode check = check(host);
 
         assertThat(check.path("status").asText()).isEqualTo("False");
-        assertThat(check.path("reason").asText()).isEqualTo("O2ibNetworkDown");
+        assertThat(check.path("reason").asText()).isEqualTo("RdmaNetworkDown");
         assertThat(check.path("message").asText()).contains("1 of its 2 local NI(s) down", "172.16.0.24@o2ib on ib0+ib3 down");
     }
 
@@ -83,7 +83,7 @@ class LustreLnetCheckTest {
     }
 
     @Test
-    void theO2ibNetworkMissingOnTheClientIsO2ibNetworkDownAndSaysKo2iblndIsNotLoaded() {
+    void theO2ibNetworkMissingOnTheClientIsRdmaNetworkDownAndSaysKo2iblndIsNotLoaded() {
         FixtureHost host = LustreFixtures.base(FixtureHost.at(dir), O2IB_DEVICE);
         host.delete("/sys/module/ko2iblnd");
         host.tool(LNETCTL).on("net", "show", "-v", "3").prints(part(TCP_CLIENT, "lnetctl net show"))
@@ -91,7 +91,7 @@ class LustreLnetCheckTest {
 
         JsonNode check = check(host);
 
-        assertThat(check.path("reason").asText()).isEqualTo("O2ibNetworkDown");
+        assertThat(check.path("reason").asText()).isEqualTo("RdmaNetworkDown");
         assertThat(check.path("message").asText()).contains("lists only tcp", "modprobe ko2iblnd", "lnetctl net add --net o2ib");
     }
 

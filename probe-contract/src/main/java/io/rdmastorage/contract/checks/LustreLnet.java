@@ -20,22 +20,22 @@ import java.util.Optional;
  */
 public final class LustreLnet {
 
-    public static final String MOUNTS_OVER_O2IB = "MountsOverO2ib";
+    public static final String MOUNTS_OVER_RDMA = "MountsOverRdma";
     public static final String MOUNT_OVER_TCP = "MountOverTcp";
     public static final String NOT_MOUNTED = "NotMounted";
-    public static final String O2IB_NETWORK_DOWN = "O2ibNetworkDown";
+    public static final String RDMA_NETWORK_DOWN = "RdmaNetworkDown";
     public static final String HEALTH_DEGRADED = "HealthDegraded";
     public static final String PEER_ON_TCP = "PeerOnTcp";
     public static final String NO_LUSTRE_MOUNTS = "NoLustreMounts";
     public static final String MOUNTS_UNREADABLE = "MountsUnreadable";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("LustreLnet", "lustre", Measurement.NODE_PROBE, List.of(
-            Reason.probe(MOUNTS_OVER_O2IB, TRUE, "every listed Lustre mount names o2ib server NIDs, the o2ib networks are up "
+            Reason.probe(MOUNTS_OVER_RDMA, TRUE, "every listed Lustre mount names o2ib server NIDs, the o2ib networks are up "
                     + "with full health, and every peer has an o2ib NID that is not down", NONE),
             Reason.probe(MOUNT_OVER_TCP, FALSE, "a listed Lustre mount names only tcp (or other non-o2ib) server NIDs: its "
                     + "traffic goes over TCP", FIX_CONFIG),
             Reason.probe(NOT_MOUNTED, FALSE, "no Lustre file system is mounted at a listed mount point", FIX_CONFIG),
-            Reason.probe(O2IB_NETWORK_DOWN, FALSE, "an o2ib LNet network a mount or the spec needs is not configured, "
+            Reason.probe(RDMA_NETWORK_DOWN, FALSE, "an o2ib LNet network a mount or the spec needs is not configured, "
                     + "or its local NI is down", FIX_CONFIG),
             Reason.probe(HEALTH_DEGRADED, FALSE, "an o2ib local NI or peer NI has an LNet health value below the spec's "
                     + "minHealthValue: LNet routes around it", INVESTIGATE_NODE),
