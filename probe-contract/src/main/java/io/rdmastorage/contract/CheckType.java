@@ -3,6 +3,7 @@ package io.rdmastorage.contract;
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.GdsReady;
 import io.rdmastorage.contract.checks.GpfsVerbs;
+import io.rdmastorage.contract.checks.LustreLnet;
 import io.rdmastorage.contract.checks.NfsRdma;
 import io.rdmastorage.contract.checks.NvmeofRdma;
 import io.rdmastorage.contract.checks.RdmaDevices;
@@ -30,7 +31,8 @@ public enum CheckType {
     ROCE_LOSSLESS(RoceLossless.DESCRIPTOR),
     RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR),
     NFS_RDMA(NfsRdma.DESCRIPTOR),
-    RDMA_PORT_ERRORS(RdmaPortErrors.DESCRIPTOR);
+    RDMA_PORT_ERRORS(RdmaPortErrors.DESCRIPTOR),
+    LUSTRE_LNET(LustreLnet.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

@@ -27,7 +27,9 @@ public enum InventoryFact {
     GPFS_VERSION("gpfsVersion", "GPFS daemon", "`mmdiag --version`"),
     GPFS_VERBS("gpfsVerbs", "GPFS verbs settings", "`mmdiag --config -Y` verbsRdma, verbsRdmaCm, verbsRdmaSend"),
     NVIDIA_FS("nvidiaFs", "nvidia-fs", "`gdscheck -p` nvidia_fs version"),
-    GDS("gds", "GDS", "`gdscheck -p` GDS release version");
+    GDS("gds", "GDS", "`gdscheck -p` GDS release version"),
+    LUSTRE_VERSION("lustreVersion", "Lustre client", "/sys/fs/lustre/version"),
+    LNET_NETWORKS("lnetNetworks", "LNet networks", "`lnetctl net show -v 3` net types, lo left out");
 
     /** The value of a fact the probe looked for and the host does not have. */
     public static final String NOT_INSTALLED = "not installed";
@@ -36,8 +38,8 @@ public enum InventoryFact {
      * needs a constant; InventoryFactTest holds it equal to {@link #keys()}).
      */
     public static final String KEY_REGEX = "^(kernel|rdmaCore|hcaModel|hcaFirmware|mlx5Driver|ibCoreDriver|rdmaMtu"
-            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds)$";
-    /** Each value is at most this long: 12 facts stay a small part of the report's 4 KiB. */
+            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds|lustreVersion|lnetNetworks)$";
+    /** Each value is at most this long: 14 facts stay a small part of the report's 4 KiB. */
     public static final int MAX_VALUE_CHARS = 80;
 
     private final String key;

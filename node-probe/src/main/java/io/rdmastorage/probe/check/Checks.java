@@ -23,6 +23,7 @@ public final class Checks {
                 new RoceLosslessCheck(),
                 new RdmaTrafficCheck(),
                 new NfsRdmaCheck(),
-                new RdmaPortErrorsCheck());
+                new RdmaPortErrorsCheck(),
+                new LustreLnetCheck());
     }
 }

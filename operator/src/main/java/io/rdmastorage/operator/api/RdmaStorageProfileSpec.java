@@ -93,6 +93,8 @@ public class RdmaStorageProfileSpec {
     private NfsCheckSpec nfs;
     @JsonPropertyDescription("Compare each RDMA port's error counters with the previous round's reading and judge their growth as rates per hour (link downs, symbol errors, RNR retries exhausted, ...): a link that flapped between two rounds. The first round, and the first after a reboot, only takes the baseline (Unknown NoCounterBaseline). Absent: not checked.")
     private PortErrorsCheckSpec portErrors;
+    @JsonPropertyDescription("Check that Lustre mounts reach their servers over LNet o2ib (RDMA): the mounts' server NIDs, the o2ib networks' NIs and health values, and no server reachable only by a tcp NID. Absent: not checked.")
+    private LustreCheckSpec lustre;
     @JsonPropertyDescription("How the nodes' inventory facts (kernel, HCA firmware, ...) are compared across the profile's nodes, for the profile's FleetConsistent and each node's MatchesFleet condition. Absent: every fact must agree, and a node that differs is reported but stays ready.")
     private FleetSpec fleet;
 
@@ -246,5 +248,13 @@ public class RdmaStorageProfileSpec {
 
     public void setPortErrors(PortErrorsCheckSpec portErrors) {
         this.portErrors = portErrors;
+    }
+
+    public LustreCheckSpec getLustre() {
+        return lustre;
+    }
+
+    public void setLustre(LustreCheckSpec lustre) {
+        this.lustre = lustre;
     }
 }

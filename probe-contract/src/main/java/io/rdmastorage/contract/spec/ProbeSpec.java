@@ -16,7 +16,7 @@ import java.util.List;
  * {@code section} of its check's descriptor.
  */
 public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce,
-                        Traffic traffic, Nfs nfs, PortErrors portErrors) {
+                        Traffic traffic, Nfs nfs, PortErrors portErrors, Lustre lustre) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -448,6 +448,34 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         }
     }
 
+    /**
+     * Lustre over LNet o2ib (LustreLnet): {@code mounts}, the Lustre mount points that must reach their
+     * servers over o2ib (empty = every Lustre mount of the node); {@code networks}, the o2ib LNet
+     * networks that must be up (empty = the o2ib networks the mounts name); {@code minHealthValue},
+     * the lowest acceptable LNet health value of an o2ib NI (LNet's best is 1000, and any failure
+     * lowers it).
+     */
+    public record Lustre(List<String> mounts, List<String> networks, Integer minHealthValue) implements Section {
+        /** LNet's health value when nothing has failed (lnet_health_sensitivity lowers it on each failure). */
+        public static final int FULL_HEALTH = 1000;
+
+        public Lustre {
+            mounts = mounts == null ? List.of() : List.copyOf(mounts);
+            networks = networks == null ? List.of() : List.copyOf(networks);
+            minHealthValue = minHealthValue == null ? FULL_HEALTH : minHealthValue;
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.eachMatches("lustre.mounts", mounts, Rules::isMountPoint,
+                    "must be an absolute mount point such as /mnt/lustre (letters, digits, ._@+- ; no trailing slash, "
+                            + "no segment starting with a dot; at most " + Rules.MOUNT_POINT_MAX_LENGTH + " characters)");
+            SpecValidator.eachMatches("lustre.networks", networks, v -> Rules.O2IB_NETWORK.matcher(v).matches(),
+                    "must be an o2ib LNet network: o2ib, o2ib1, ... (the RDMA networks; a tcp network is not RDMA)");
+            SpecValidator.range("lustre.minHealthValue", minHealthValue, 0, FULL_HEALTH);
+        }
+    }
+
     /** Without a roce section: the spec as it was before that section existed (most checks' tests build these). */
     public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph) {
         this(rdma, gpfs, nvmeof, gds, latency, ceph, null, null, null);
@@ -474,9 +502,15 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, nfs, null);
     }
 
+    /** Without a lustre section: the spec as it was before that section existed. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce, Traffic traffic,
+                     Nfs nfs, PortErrors portErrors) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, nfs, portErrors, null);
+    }
+
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

@@ -52,6 +52,10 @@ public final class Rules {
     public static final String ACCEPTANCE_DIRECTORY_REGEX = "^(/[A-Za-z0-9_@+-][A-Za-z0-9._@+-]*)+/?$";
     public static final Pattern ACCEPTANCE_DIRECTORY = Pattern.compile(ACCEPTANCE_DIRECTORY_REGEX);
     public static final int ACCEPTANCE_DIRECTORY_MAX_LENGTH = 200;
+    /** An o2ib (RDMA) LNet network as lnetctl names it: o2ib, o2ib1 (o2ib0 is o2ib); LNet numbers networks up to 2^32. */
+    public static final String O2IB_NETWORK_REGEX = "^o2ib[0-9]{0,10}$";
+    public static final Pattern O2IB_NETWORK = Pattern.compile(O2IB_NETWORK_REGEX);
+    public static final int O2IB_NETWORK_MAX_LENGTH = 14;
     /** Pseudo file systems: a file there is no storage. */
     public static final List<String> NOT_STORAGE = List.of("/proc", "/sys", "/dev");
     /** Most entries a list in a spec may have. */

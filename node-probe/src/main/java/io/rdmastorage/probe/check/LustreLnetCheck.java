@@ -1,0 +1,331 @@
+package io.rdmastorage.probe.check;
+
+import static io.rdmastorage.contract.checks.LustreLnet.*;
+
+import io.rdmastorage.contract.CheckType;
+import io.rdmastorage.contract.InventoryFact;
+import io.rdmastorage.contract.Reasons;
+import io.rdmastorage.contract.Status;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.probe.host.HostRoot;
+import io.rdmastorage.probe.host.ToolResult;
+import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.parse.LnetNets;
+import io.rdmastorage.probe.parse.LnetNid;
+import io.rdmastorage.probe.parse.LnetPeers;
+import io.rdmastorage.probe.parse.ProcMounts;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Lustre over LNet o2ib. A Lustre client reaches its servers through LNet networks: o2ib (RDMA) or
+ * tcp. When the o2ib network is missing or down, a server is reachable only by a tcp NID, or LNet
+ * health marks the RDMA NI degraded, traffic goes over TCP or around the NI, and the mounts keep
+ * working. This check reads which NIDs each Lustre mount was made through ({@code /proc/1/mounts}),
+ * the local networks with their status and health ({@code lnetctl net show -v 3}) and the peers with
+ * their NIDs' state and health ({@code lnetctl peer show -v 3}).
+ */
+public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
+
+    static final String MOUNTS = "/proc/1/mounts";
+    static final String KO2IBLND = "/sys/module/ko2iblnd";
+    static final String VERSION = "/sys/fs/lustre/version";
+    static final String LUSTRE = "lustre";
+    /** -v 3 adds the health stats (Lustre 2.12 and later). */
+    static final List<String> NET_SHOW = List.of("net", "show", "-v", "3");
+    static final List<String> PEER_SHOW = List.of("peer", "show", "-v", "3");
+    private static final int NAMED = 5;
+
+    /**
+     * What the host shows.
+     *
+     * @param mounts      PID 1's mount table; empty when unreadable
+     * @param netShow     {@code lnetctl net show -v 3}
+     * @param peerShow    {@code lnetctl peer show -v 3}, asked once net show answered
+     * @param ko2iblnd    /sys/module/ko2iblnd exists (the RDMA LND is loaded)
+     * @param version     /sys/fs/lustre/version (the Lustre client's version); empty when absent
+     * @param procVisible whether the host's /proc is there at all
+     * @param sysVisible  whether the host's /sys is there at all (so an absent ko2iblnd is evidence)
+     * @param hostRoot    where the host's file system is seen, for messages
+     */
+    public record Facts(Optional<ProcMounts> mounts, ToolResult netShow, Optional<ToolResult> peerShow, boolean ko2iblnd,
+                        Optional<String> version, boolean procVisible, boolean sysVisible, String hostRoot) {
+    }
+
+    @Override
+    public CheckType type() {
+        return CheckType.LUSTRE_LNET;
+    }
+
+    /** With a lustre section always; without a spec where the node has a Lustre client mount. */
+    @Override
+    public boolean applies(ProbeContext context) {
+        if (context.spec().lustre() != null) {
+            return true;
+        }
+        return context.discovery() && context.host().read(MOUNTS).map(ProcMounts::parse)
+                .map(m -> m.mounts().stream().anyMatch(LustreLnetCheck::clientMount)).orElse(false);
+    }
+
+    @Override
+    protected Facts gather(ProbeContext context) {
+        HostRoot host = context.host();
+        ToolRunner tools = context.tools();
+        ToolResult net = tools.run("lnetctl", NET_SHOW);
+        Optional<ToolResult> peers = net.succeeded() ? Optional.of(tools.run("lnetctl", PEER_SHOW)) : Optional.empty();
+        return new Facts(host.read(MOUNTS).map(ProcMounts::parse), net, peers, host.isDirectory(KO2IBLND),
+                host.readAttribute(VERSION), HostView.PROCFS.visible(host), HostView.SYSFS.visible(host), host.root().toString());
+    }
+
+    /** The Lustre client's version and the node's LNet networks; not installed when neither lnetctl nor the version is there. */
+    @Override
+    protected void inventory(Facts facts, Inventory into) {
+        if (facts.netShow().ending() == ToolResult.Ending.NOT_FOUND && facts.version().isEmpty()) {
+            into.notInstalled(InventoryFact.LUSTRE_VERSION);
+            return;
+        }
+        // older clients write "lustre: 2.12.6"
+        facts.version().map(v -> v.replaceFirst("^lustre:\\s*", "")).ifPresent(v -> into.put(InventoryFact.LUSTRE_VERSION, v));
+        netShow(facts).filter(n -> n.error().isEmpty()).ifPresent(n -> into.distinct(InventoryFact.LNET_NETWORKS, n.names()));
+    }
+
+    @Override
+    protected Findings.Mention mention() {
+        return Findings.Mention.COUNTED;
+    }
+
+    @Override
+    protected List<String> precedence() {
+        return List.of(MOUNT_OVER_TCP, PEER_ON_TCP, RDMA_NETWORK_DOWN, NOT_MOUNTED, HEALTH_DEGRADED);
+    }
+
+    /** A client mount: type lustre with server NIDs in its device (an MDT or OST mount has a block device). */
+    static boolean clientMount(ProcMounts.Mount m) {
+        return m.fsType().equals(LUSTRE) && !LnetNid.ofMountDevice(m.device()).isEmpty();
+    }
+
+    /** net show's document: from stdout, or from stderr where lnetctl writes its error document. */
+    private static Optional<LnetNets> netShow(Facts facts) {
+        ToolResult r = facts.netShow();
+        if (!r.ran()) {
+            return Optional.empty();
+        }
+        return LnetNets.parse(r.stdout()).or(() -> LnetNets.parse(r.stderr()));
+    }
+
+    @Override
+    protected Judgement judge(Facts facts, ProbeSpec spec) {
+        Details details = new Details();
+        if (!facts.procVisible()) {
+            return Judgement.only(HostView.PROCFS.missing(facts.hostRoot()), details);
+        }
+        if (facts.mounts().isEmpty()) {
+            return Judgement.only(Finding.of(Status.UNKNOWN, MOUNTS_UNREADABLE, MOUNTS + " cannot be read under the host "
+                    + "root " + facts.hostRoot() + ", so the node's Lustre mounts are not known. The probe reads the mount "
+                    + "table of the host's PID 1 through the host's /proc: run it as root with the host's / mounted with "
+                    + "its submounts"), details);
+        }
+        ProbeSpec.Lustre lustre = spec.lustre() != null ? spec.lustre() : new ProbeSpec.Lustre(null, null, null);
+        List<String> wanted = wanted(facts.mounts().get(), spec.lustre());
+        if (wanted.isEmpty()) {
+            return Judgement.only(Finding.of(Status.UNKNOWN, NO_LUSTRE_MOUNTS, "the lustre section lists no mount and "
+                    + MOUNTS + " has no Lustre client mount, so there is nothing to judge. List the mounts that must use "
+                    + "RDMA in lustre.mounts (e.g. [/mnt/lustre]) and mount them through the servers' o2ib NIDs"), details);
+        }
+        List<Finding> findings = new ArrayList<>();
+        List<String> passed = new ArrayList<>();
+        Set<String> needed = new LinkedHashSet<>(lustre.networks());
+        List<String> shown = new ArrayList<>();
+        for (String point : wanted) {
+            judgeMount(point, facts.mounts().get(), needed, lustre.networks().isEmpty(), shown, findings, passed);
+        }
+        details.list("mounts", shown);
+        Optional<LnetNets> nets = netShow(facts);
+        if (!facts.netShow().succeeded() && (nets.isEmpty() || nets.get().error().isEmpty())) {
+            findings.add(ToolFindings.cannotTell(facts.netShow(), false, "Without lnetctl's networks the transport of the "
+                    + "Lustre mounts cannot be told: install lnetctl (lustre-client utilities) on the node, or run "
+                    + "`lnetctl net show -v 3` there"));
+            return Judgement.of(findings, null, details);
+        }
+        if (nets.isEmpty()) {
+            findings.add(ToolFindings.unparseable(facts.netShow(), "lnetctl's YAML list of networks (net: - net type: ...)"));
+            return Judgement.of(findings, null, details);
+        }
+        if (nets.get().error().isPresent()) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, MOUNTS + " has Lustre client mounts ("
+                    + String.join(", ", wanted) + "), but `lnetctl net show` says \"" + nets.get().error().get() + "\": a "
+                    + "mounted client needs LNet up, so the two cannot both be this host's now. Run `lnetctl net show` and "
+                    + "`lctl dl` on the node itself", "the mounts and lnetctl disagree"));
+            return Judgement.of(findings, null, details);
+        }
+        details.list("networks", nets.get().nets().stream().filter(n -> !n.type().equals("lo"))
+                .map(n -> n.type() + ": " + String.join(", ", n.nis().stream().map(LustreLnetCheck::showNi).toList())).toList());
+        String networks = judgeNetworks(nets.get(), needed, lustre.minHealthValue(), facts, findings);
+        String peers = facts.peerShow().map(r -> judgePeers(r, lustre.minHealthValue(), details, findings)).orElse("");
+        return Judgement.of(findings, Finding.passed(MOUNTS_OVER_RDMA, "Lustre over LNet o2ib: " + String.join("; ", passed)
+                + "; " + networks + peers), details);
+    }
+
+    /** The listed mount points; else (an empty list) every Lustre client mount; else (no spec) the same. */
+    private static List<String> wanted(ProcMounts mounts, ProbeSpec.Lustre lustre) {
+        if (lustre != null && !lustre.mounts().isEmpty()) {
+            return lustre.mounts();
+        }
+        Set<String> points = new LinkedHashSet<>();
+        mounts.mounts().stream().filter(LustreLnetCheck::clientMount).forEach(m -> points.add(m.mountPoint()));
+        return List.copyOf(points);
+    }
+
+    private static void judgeMount(String point, ProcMounts mounts, Set<String> needed, boolean fromMounts, List<String> shown,
+                                   List<Finding> findings, List<String> passed) {
+        Optional<ProcMounts.Mount> at = mounts.at(point);
+        if (at.isEmpty() || !clientMount(at.get())) {
+            shown.add(point + ": " + at.map(m -> m.fsType() + ", not a Lustre client mount").orElse("not mounted"));
+            findings.add(Finding.of(Status.FALSE, NOT_MOUNTED, point + " has no Lustre client mount in " + MOUNTS
+                    + at.map(m -> " (it is " + m.fsType() + " from " + m.device() + ")").orElse(" (nothing is mounted there)")
+                    + ", so its I/O cannot be Lustre over o2ib. Mount it through the servers' o2ib NIDs: `mount -t lustre "
+                    + "<mgs-ip>@o2ib:/<fsname> " + point + "`", point + " not mounted"));
+            return;
+        }
+        String device = at.get().device();
+        List<LnetNid> nids = LnetNid.ofMountDevice(device);
+        List<LnetNid> rdma = nids.stream().filter(LnetNid::rdma).toList();
+        shown.add(point + ": " + device);
+        if (rdma.isEmpty()) {
+            String nets = String.join(", ", new TreeSet<>(nids.stream().map(LnetNid::network).toList()));
+            findings.add(Finding.of(Status.FALSE, MOUNT_OVER_TCP, point + " (" + device + ") was mounted through "
+                    + nets + " NIDs only (" + String.join(", ", nids.stream().map(LnetNid::toString).toList()) + "), none on "
+                    + "an o2ib network: its traffic goes over TCP (LNet's socklnd, port 988), not RDMA. Configure an o2ib "
+                    + "network on the client (`lnetctl net add --net o2ib --if ib0`, or `options lnet networks=\"o2ib(ib0)\"`), "
+                    + "then `umount " + point + "` and mount it again through the servers' o2ib NIDs",
+                    point + " on " + nets));
+            return;
+        }
+        if (fromMounts) {
+            rdma.forEach(n -> needed.add(n.network()));
+        }
+        passed.add(point + " (" + device + ")");
+    }
+
+    /** Every needed o2ib network is configured, its NIs are up and healthy; what True says of them. */
+    private static String judgeNetworks(LnetNets nets, Set<String> needed, int minHealth, Facts facts, List<Finding> findings) {
+        List<String> said = new ArrayList<>();
+        boolean anyUp = false;
+        for (String name : needed) {
+            Optional<LnetNets.Net> net = nets.net(name);
+            if (net.isEmpty() || net.get().nis().isEmpty()) {
+                findings.add(Finding.of(Status.FALSE, RDMA_NETWORK_DOWN, "the LNet network " + name + " is needed (by "
+                        + "the mounts' server NIDs or lustre.networks) but `lnetctl net show` lists "
+                        + (nets.names().isEmpty() ? "no network" : "only " + String.join(", ", nets.names())) + ": this client "
+                        + "has no RDMA path to those servers" + (facts.sysVisible() && !facts.ko2iblnd() ? ", and the o2ib "
+                        + "LND is not loaded (" + KO2IBLND + " is absent): `modprobe ko2iblnd`" : "") + ". Add it: `lnetctl "
+                        + "net add --net " + name + " --if <ib netdev>` (and in /etc/lnet.conf or the lnet networks= option "
+                        + "so it survives a reboot)", name + " not configured"));
+                continue;
+            }
+            List<LnetNets.Ni> down = net.get().nis().stream().filter(n -> !n.up()).toList();
+            anyUp |= down.size() < net.get().nis().size();
+            if (!down.isEmpty()) {
+                findings.add(Finding.of(Status.FALSE, RDMA_NETWORK_DOWN, "the LNet network " + name + " has " + down.size()
+                        + " of its " + net.get().nis().size() + " local NI(s) down ("
+                        + String.join(", ", down.stream().map(LustreLnetCheck::showNi).toList()) + ")"
+                        + (down.size() == net.get().nis().size() ? ": no RDMA path is left on it" : ": LNet sends over the "
+                        + "others only") + ". Check the interfaces (`ip link`, `ibstat`) and `lnetctl net show -v 3 --net "
+                        + name + "`; once the link is back, LNet's recovery brings the NI up", name + " NI down"));
+            }
+            for (LnetNets.Ni ni : net.get().nis()) {
+                if (ni.health().isPresent() && ni.health().getAsInt() < minHealth) {
+                    findings.add(Finding.of(Status.FALSE, HEALTH_DEGRADED, "the local NI " + showNi(ni) + " has LNet "
+                            + "health value " + ni.health().getAsInt() + " (below " + minHealth + "; 1000 means no failure): "
+                            + "LNet has seen send failures on it and routes traffic around it. Look at its `health stats` "
+                            + "(timeouts, drops) in `lnetctl net show -v 3`, the port's errors, and the route setup of "
+                            + "multi-NIC hosts (net.ipv4.conf.all.accept_local, per-interface routing)", ni.nid() + " health "
+                            + ni.health().getAsInt()));
+                }
+            }
+            OptionalHealth low = OptionalHealth.of(net.get().nis());
+            said.add(name + " (" + (net.get().nis().size() - down.size()) + " NI(s) up" + low.text() + ")");
+        }
+        if (anyUp && facts.sysVisible() && !facts.ko2iblnd()) {
+            findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, "`lnetctl net show` has o2ib NIs up but "
+                    + KO2IBLND + " is absent: the RDMA LND cannot be both unloaded and carrying these NIs on this host. Run "
+                    + "`lsmod | grep ko2iblnd` and `lnetctl net show` on the node itself", "lnetctl and /sys/module disagree"));
+        }
+        return "networks " + String.join(", ", said);
+    }
+
+    /** The lowest health value of some NIs, for the True message. */
+    private record OptionalHealth(java.util.OptionalInt lowest) {
+        static OptionalHealth of(List<LnetNets.Ni> nis) {
+            return new OptionalHealth(nis.stream().filter(n -> n.health().isPresent()).mapToInt(n -> n.health().getAsInt()).min());
+        }
+
+        String text() {
+            return lowest.isPresent() ? ", lowest health " + lowest.getAsInt() : ", health not shown by this lnetctl";
+        }
+    }
+
+    /** Every peer has an o2ib NID that is not down, with health; what True says of them. */
+    private static String judgePeers(ToolResult result, int minHealth, Details details, List<Finding> findings) {
+        if (!result.succeeded()) {
+            findings.add(ToolFindings.cannotTell(result, false, "Without the peer list, a server reached over TCP cannot "
+                    + "be seen: run `lnetctl peer show -v 3` on the node"));
+            return "";
+        }
+        Optional<LnetPeers> parsed = LnetPeers.parse(result.stdout());
+        if (parsed.isEmpty()) {
+            findings.add(ToolFindings.unparseable(result, "lnetctl's YAML list of peers (peer: - primary nid: ...)"));
+            return "";
+        }
+        List<String> onTcp = new ArrayList<>();
+        int rdmaPeers = 0;
+        for (LnetPeers.Peer peer : parsed.get().peers()) {
+            List<LnetPeers.PeerNi> o2ib = peer.nis().stream().filter(n -> n.nid().rdma()).toList();
+            List<LnetPeers.PeerNi> others = peer.nis().stream().filter(n -> !n.nid().rdma() && !n.nid().loopback()).toList();
+            if (peer.primaryNid().loopback()) {
+                continue;
+            }
+            boolean o2ibAllDown = !o2ib.isEmpty() && o2ib.stream().allMatch(LnetPeers.PeerNi::down);
+            if (o2ib.isEmpty() || o2ibAllDown && others.stream().anyMatch(n -> !n.down())) {
+                onTcp.add(peer.primaryNid().toString());
+                findings.add(Finding.of(Status.FALSE, PEER_ON_TCP, "the LNet peer " + peer.primaryNid() + " is reachable "
+                        + (o2ib.isEmpty() ? "only by " + String.join(", ", others.stream().map(n -> n.nid().toString()).toList())
+                        + " (no o2ib NID)" : "by o2ib NID(s) that are all down (" + String.join(", ", o2ib.stream()
+                        .map(n -> n.nid().toString()).toList()) + ") and by " + String.join(", ", others.stream()
+                        .filter(n -> !n.down()).map(n -> n.nid() + " " + n.state()).toList())) + ": LNet talks to it over "
+                        + "TCP (the silent fallback). Give the server an o2ib NID on a network this client has (`lnetctl "
+                        + "peer show -v 3 --nid " + peer.primaryNid() + "` on the client, `lnetctl net show` on the server), "
+                        + "then `lnetctl discover " + peer.primaryNid() + "`", peer.primaryNid() + " on tcp"));
+                continue;
+            }
+            if (o2ibAllDown) {
+                findings.add(Finding.of(Status.FALSE, HEALTH_DEGRADED, "every o2ib NID of the LNet peer " + peer.primaryNid()
+                        + " is down (" + String.join(", ", o2ib.stream().map(n -> n.nid().toString()).toList()) + "): LNet "
+                        + "cannot reach it over RDMA. Check the server's o2ib NIs and the fabric between them; `lnetctl "
+                        + "discover " + peer.primaryNid() + "`", peer.primaryNid() + " o2ib down"));
+                continue;
+            }
+            rdmaPeers++;
+            for (LnetPeers.PeerNi ni : o2ib) {
+                if (ni.health().isPresent() && ni.health().getAsInt() < minHealth) {
+                    findings.add(Finding.of(Status.FALSE, HEALTH_DEGRADED, "the peer NI " + ni.nid() + " (peer "
+                            + peer.primaryNid() + ") has LNet health value " + ni.health().getAsInt() + " (below " + minHealth
+                            + "): sends to it have failed, and LNet prefers its other NIDs. Look at its `health stats` in "
+                            + "`lnetctl peer show -v 3 --nid " + peer.primaryNid() + "`", ni.nid() + " health "
+                            + ni.health().getAsInt()));
+                }
+            }
+        }
+        details.list("peersOnTcp", onTcp.stream().limit(NAMED).toList());
+        return "; " + rdmaPeers + " peer(s) with an o2ib NID up";
+    }
+
+    private static String showNi(LnetNets.Ni ni) {
+        return ni.nid() + (ni.interfaces().isEmpty() ? "" : " on " + String.join("+", ni.interfaces())) + " " + ni.status()
+                + (ni.health().isPresent() ? " health " + ni.health().getAsInt() : "");
+    }
+}
