@@ -11,23 +11,29 @@
 #                                                holding a containerd root with the pause image and each
 #                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
 #   kubelet-node.sh start INDEX NODE_NAME NODE_IP  in the VM: node INDEX (0, 1), containerd on a copy of the
-#                                                image store (the disk /dev/vda) and the kubelet, in the background
+#                                                image store (from the disk /dev/vda) and the kubelet, in the background;
+#                                                the nodes may start at once
 #   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
 RUNTIME=$SHARE/runtime
-# containerd's folders live on the image store's disk: its images are imported on the host, where
-# hashing and unpacking the probe image's 450 MB takes seconds (under TCG it took about 100 s), and
-# the nodes' copies of the store are hard links on the same file system
+# The images are imported on the host, where hashing and unpacking the probe image's 450 MB takes
+# seconds (under TCG it took about 100 s), into a store the VM receives as a disk. containerd's
+# folders live on a tmpfs of their own (the initramfs root may use half the memory and holds 650 MB
+# already): the store is copied there once, and the nodes' copies of it are hard links. A container
+# root on the disk itself made containerd's clean-up of an exited container (its 10 s deadline) time
+# out under TCG on a loaded host.
 CONTAINERD=/var/lib/rso-containerd
 STORE=$CONTAINERD/images
 STORE_DISK=/dev/vda
+STORE_DISK_MOUNT=/var/lib/rso-image-disk
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
-# a long-running process of the node: its own session, no copy of the agent's channel (fd 3)
+# a long-running process of the node: its own session, no copy of the agent's channel (fd 3) or of
+# start's lock (fd 8)
 background() {
   local log=$1; shift
-  setsid "$@" > "$log" 2>&1 < /dev/null 3>&- &
+  setsid "$@" > "$log" 2>&1 < /dev/null 3>&- 8>&- &
 }
 
 # containerd ROOT STATE: its configuration, then containerd in the background (its socket at STATE/containerd.sock)
@@ -64,7 +70,7 @@ TOML
 
 # On the host, as root: RUNTIME's containerd imports the images into a folder, in a mount namespace
 # of its own (the mounts it unpacks through stay there), and the folder becomes an ext4 disk image
-# with 1.5 GiB to spare for the nodes' containers and logs. The VM mounts it at $CONTAINERD.
+# (a fifth more than its content, for the file system's own blocks) that the VM copies from.
 store() {
   local disk=$2 work used
   RUNTIME=$(realpath "$1"); shift 2
@@ -72,8 +78,8 @@ store() {
   unshare --mount --propagation private bash "${BASH_SOURCE[0]}" store_import "$RUNTIME" "$work" "$@"
   used=$(du -sm "$work/root" | cut -f1)
   rm -f "$disk"
-  truncate -s "$((used + 1536))M" "$disk"
-  # no journal: a scratch disk, thrown away after the test
+  truncate -s "$((used + used / 5 + 64))M" "$disk"
+  # no journal: a scratch disk, read once and thrown away after the test
   mke2fs -q -t ext4 -O ^has_journal -d "$work/root" -E root_owner=0:0 "$disk"
   rm -rf "$work"
 }
@@ -94,18 +100,18 @@ store_import() {
   for _ in $(seq 100); do pgrep -f -- "--config $state/containerd.toml" > /dev/null || break; sleep 0.1; done
 }
 
-start() {
-  local index=$1 node=$2 ip=$3
-  local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
-  mkdir -p "$CONTAINERD"
-  mountpoint -q "$CONTAINERD" || mount -t ext4 -o noatime "$STORE_DISK" "$CONTAINERD"
-  [ -d "$STORE" ] || { echo "no image store on $STORE_DISK: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
-  # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
-  # the databases containerd writes in place
-  rm -rf "$root"
-  cp -al "$STORE" "$root"
-  find "$STORE" -name '*.db' -printf '%P\n' | while read -r db; do cp --remove-destination "$STORE/$db" "$root/$db"; done
-  mkdir -p "$state/ipam"
+# What the nodes share, made by the first node that starts: the image store copied from its disk, the
+# API server's link, the cgroup controllers, a shared /
+node_host() {
+  mkdir -p "$CONTAINERD" "$STORE_DISK_MOUNT"
+  if ! mountpoint -q "$CONTAINERD"; then
+    mountpoint -q "$STORE_DISK_MOUNT" || mount -t ext4 -o ro "$STORE_DISK" "$STORE_DISK_MOUNT"
+    [ -d "$STORE_DISK_MOUNT/images" ] \
+      || { echo "no image store on $STORE_DISK: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
+    mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
+    cp -a "$STORE_DISK_MOUNT/images" "$STORE"
+    umount "$STORE_DISK_MOUNT"
+  fi
   # qemu's user network: the API server's forward only (restrict=on: no route anywhere else)
   ip link set eth0 up
   ip addr replace 10.0.2.15/24 dev eth0
@@ -114,11 +120,24 @@ start() {
   # a cgroup root per kubelet: each removes the pod cgroups it does not know
   # (every controller the kernel has, as the kubelet requires for it: hugetlb too)
   for c in $(cat /sys/fs/cgroup/cgroup.controllers); do echo "+$c" > /sys/fs/cgroup/cgroup.subtree_control; done
-  mkdir -p "/sys/fs/cgroup/$cgroup"
   # HostToContainer mounts of the probe pods' host root need a shared /
   mount --make-rshared /
   pgrep -f 'rso-node forward tcp:10.0.0.1:443' > /dev/null \
     || background /run/rso-forward.log "$RUNTIME/rso-node" forward tcp:10.0.0.1:443 tcp:10.0.2.100:443
+}
+
+start() {
+  local index=$1 node=$2 ip=$3
+  local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
+  # two starts may run at once: one makes what they share, the other waits for it
+  ( flock 8; node_host ) 8> /run/rso-node-host.lock
+  # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
+  # the databases containerd writes in place
+  rm -rf "$root"
+  cp -al "$STORE" "$root"
+  find "$STORE" -name '*.db' -printf '%P\n' | while read -r db; do cp --remove-destination "$STORE/$db" "$root/$db"; done
+  mkdir -p "$state/ipam"
+  mkdir -p "/sys/fs/cgroup/$cgroup"
   mkdir -p "$state/cni/net.d"
   cat > "$state/cni/net.d/10-rso.conflist" <<JSON
 {"cniVersion": "0.4.0", "name": "rso", "plugins": [

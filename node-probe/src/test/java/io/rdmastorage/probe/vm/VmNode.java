@@ -207,8 +207,12 @@ public final class VmNode implements AutoCloseable {
         return bootWithProbe(repository, jar, target, List.of("-nic", "none"));
     }
 
-    /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
-    public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> devices)
+    /**
+     * Boots the VM node with {@code jar}, vm-node/scenario.sh, kubelet-node.sh and the image files they
+     * read shared in, without the hand-built pod's CDS archive (a real kubelet runs the probe image,
+     * which has its own). Folders under {@code target}.
+     */
+    public static VmNode bootWithScripts(Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
         Path share = target.resolve("vm-share");
         deleteTree(share);
@@ -220,8 +224,16 @@ public final class VmNode implements AutoCloseable {
         }
         long start = System.nanoTime();
         VmNode vm = boot(repository, share, target.resolve("vm-node"), devices);
+        System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
+        return vm;
+    }
+
+    /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
+    public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> devices)
+            throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        VmNode vm = bootWithScripts(repository, jar, target, devices);
         try {
-            System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
             vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
             System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
             return vm;
