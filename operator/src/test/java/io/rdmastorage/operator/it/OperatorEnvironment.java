@@ -222,17 +222,26 @@ final class OperatorEnvironment implements AutoCloseable {
             if (p.getSpec() != null && p.getSpec().getNodeSelector() != null
                     && p.getSpec().getNodeSelector().getMatchLabels() != null
                     && cluster.id().equals(p.getSpec().getNodeSelector().getMatchLabels().get(SimulatedCluster.CLUSTER_LABEL))) {
+                if (operator == null) {
+                    // no operator to clean up (the test stopped it): drop its finalizer at once, not after a wait
+                    dropFinalizers(p.getMetadata().getName());
+                    admin.resources(RdmaStorageProfile.class).withName(p.getMetadata().getName()).delete();
+                    continue;
+                }
                 try {
                     deleteProfile(p.getMetadata().getName());
                 } catch (AssertionError e) {
                     // the operator could not clean up: drop its finalizer so later tests start clean
-                    admin.resources(RdmaStorageProfile.class).withName(p.getMetadata().getName())
-                            .edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
+                    dropFinalizers(p.getMetadata().getName());
                 }
             }
         }
         stopOperator();
         cluster.close();
         TempDirs.delete(hostRoots);
+    }
+
+    private void dropFinalizers(String profile) {
+        admin.resources(RdmaStorageProfile.class).withName(profile).edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
     }
 }
