@@ -489,8 +489,8 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
      * BeeGFS over RDMA (BeegfsRdma): {@code mounts}, the BeeGFS mount points whose clients must reach
      * their storage and metadata servers over RDMA (empty = every BeeGFS mount of the node);
      * {@code tcpPorts}, the servers' TCP ports, whose sockets the data path (RdmaTraffic) counts as
-     * BeeGFS on TCP (BeeGFS's defaults 8003 to 8008; other ports with connPortShift or per-service
-     * settings).
+     * BeeGFS on TCP (empty = BeeGFS's defaults 8003 to 8008; other ports with connPortShift or
+     * per-service settings).
      */
     public record Beegfs(List<String> mounts, List<Integer> tcpPorts) implements Section {
         /** BeeGFS's service ports by default: storage 8003, client 8004, metadata 8005, helperd 8006, mon 8007, management 8008. */
@@ -500,7 +500,12 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
 
         public Beegfs {
             mounts = mounts == null ? List.of() : List.copyOf(mounts);
-            tcpPorts = tcpPorts == null ? DEFAULT_TCP_PORTS : List.copyOf(tcpPorts);
+            tcpPorts = tcpPorts == null ? List.of() : List.copyOf(tcpPorts);
+        }
+
+        /** The ports the data path counts as BeeGFS: the listed ones, else BeeGFS's defaults. */
+        public List<Integer> ports() {
+            return tcpPorts.isEmpty() ? DEFAULT_TCP_PORTS : tcpPorts;
         }
 
         @Override
