@@ -1,5 +1,6 @@
 package io.rdmastorage.contract;
 
+import io.rdmastorage.contract.checks.BeegfsRdma;
 import io.rdmastorage.contract.checks.CephMessenger;
 import io.rdmastorage.contract.checks.GdsReady;
 import io.rdmastorage.contract.checks.GpfsVerbs;
@@ -32,7 +33,8 @@ public enum CheckType {
     RDMA_TRAFFIC(RdmaTraffic.DESCRIPTOR),
     NFS_RDMA(NfsRdma.DESCRIPTOR),
     RDMA_PORT_ERRORS(RdmaPortErrors.DESCRIPTOR),
-    LUSTRE_LNET(LustreLnet.DESCRIPTOR);
+    LUSTRE_LNET(LustreLnet.DESCRIPTOR),
+    BEEGFS_RDMA(BeegfsRdma.DESCRIPTOR);
 
     private final CheckDescriptor descriptor;
 

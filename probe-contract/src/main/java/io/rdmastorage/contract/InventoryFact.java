@@ -29,7 +29,8 @@ public enum InventoryFact {
     NVIDIA_FS("nvidiaFs", "nvidia-fs", "`gdscheck -p` nvidia_fs version"),
     GDS("gds", "GDS", "`gdscheck -p` GDS release version"),
     LUSTRE_VERSION("lustreVersion", "Lustre client", "/sys/fs/lustre/version"),
-    LNET_NETWORKS("lnetNetworks", "LNet networks", "`lnetctl net show -v 3` net types, lo left out");
+    LNET_NETWORKS("lnetNetworks", "LNet networks", "`lnetctl net show -v 3` net types, lo left out"),
+    BEEGFS_VERSION("beegfsVersion", "BeeGFS client", "/var/lib/dkms/beegfs/<version> (the DKMS client module)");
 
     /** The value of a fact the probe looked for and the host does not have. */
     public static final String NOT_INSTALLED = "not installed";
@@ -38,8 +39,8 @@ public enum InventoryFact {
      * needs a constant; InventoryFactTest holds it equal to {@link #keys()}).
      */
     public static final String KEY_REGEX = "^(kernel|rdmaCore|hcaModel|hcaFirmware|mlx5Driver|ibCoreDriver|rdmaMtu"
-            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds|lustreVersion|lnetNetworks)$";
-    /** Each value is at most this long: 14 facts stay a small part of the report's 4 KiB. */
+            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds|lustreVersion|lnetNetworks|beegfsVersion)$";
+    /** Each value is at most this long: 15 facts stay a small part of the report's 4 KiB. */
     public static final int MAX_VALUE_CHARS = 80;
 
     private final String key;

@@ -7,7 +7,6 @@ import io.rdmastorage.probe.counters.StorageCounters;
 import io.rdmastorage.probe.counters.TransportTraffic;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The {@code path} target, a file-system directory: its one file laid out
@@ -41,7 +40,7 @@ public final class PathDirectory implements AcceptanceTarget {
                 row = new AcceptanceReport.TransportRun(PathTransportProof.UNPROVEN, "", path.file(), false, Map.of(), layout, "");
             } else {
                 StorageCounters counters = tools.counters(new StorageCounters.Scope(List.of(), List.of(),
-                        Set.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT, StorageCounters.GPFS_PORT), true));
+                        StorageCounters.protocols(null).keySet(), true));
                 List<String> ports = counters.ports().stream().map(Object::toString).toList();
                 CounterSnapshot before = counters.read();
                 FioWorkloads.Measured measured = FioWorkloads.run(tools.host(), tools.ownTools(), spec, file.file().toString());

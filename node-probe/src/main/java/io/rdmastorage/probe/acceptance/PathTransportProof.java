@@ -9,7 +9,7 @@ import java.util.Map;
  * before its first and just after its last workload: a file system does not say which transport it
  * uses, so the counters name it. RDMA: the RDMA ports carried at least half of what fio read (bytes,
  * or packets per read where a port counts no bytes) while the storage TCP sockets (NVMe/TCP, NFS,
- * GPFS's per-connection MB) carried at most 1 %; TCP: the other way round. Anything else proves
+ * Lustre's LNet, BeeGFS's servers, GPFS's per-connection MB) carried at most 1 %; TCP: the other way round. Anything else proves
  * neither (both moved: other traffic on the node; neither moved: a local file system or a cache),
  * and a side whose counters could not be read proves nothing. Pure.
  *
@@ -26,7 +26,7 @@ public record PathTransportProof(String transport, String summary, String proble
         String socketsUnreadable = traffic.window().unreadable().get(StorageCounters.SOCKETS);
         long tcpBytes = total(traffic.tcpPeers()) + total(traffic.gpfsPeers());
         String tcpSeen = socketsUnreadable != null ? "storage TCP sockets not read (" + socketsUnreadable + ")"
-                : "storage TCP (NVMe/TCP, NFS, GPFS) " + tcpBytes + " bytes";
+                : "storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) " + tcpBytes + " bytes" + byProtocol(traffic);
         String summary = rdma.summary() + "; " + tcpSeen + "; fio read " + fioBytes + " bytes in " + fioIos + " reads";
         if (rdma.packets().isEmpty() || socketsUnreadable != null) {
             return new PathTransportProof(UNPROVEN, summary, "which transport carried the reads is not proven: "
@@ -55,5 +55,22 @@ public record PathTransportProof(String transport, String summary, String proble
 
     private static long total(Map<String, TransportTraffic.PeerTraffic> peers) {
         return peers.values().stream().mapToLong(TransportTraffic.PeerTraffic::total).sum();
+    }
+
+    /** Which protocols' sockets moved bytes ({@code " (Lustre 67371008, BeeGFS 67174400)"}); empty when none did. */
+    static String byProtocol(TransportTraffic traffic) {
+        Map<Integer, String> protocols = StorageCounters.protocols(null);
+        Map<String, Long> bytes = new java.util.LinkedHashMap<>();
+        traffic.tcpPeers().forEach((peer, t) -> {
+            String name = protocols.getOrDefault(Integer.parseInt(peer.substring(peer.lastIndexOf(':') + 1)), "NVMe/TCP");
+            bytes.merge(name, t.total(), Long::sum);
+        });
+        long gpfs = total(traffic.gpfsPeers());
+        if (gpfs > 0) {
+            bytes.merge("GPFS", gpfs, Long::sum);
+        }
+        bytes.values().removeIf(b -> b == 0);
+        return bytes.isEmpty() ? "" : " (" + String.join(", ", bytes.entrySet().stream().map(e -> e.getKey() + " "
+                + e.getValue()).toList()) + ")";
     }
 }

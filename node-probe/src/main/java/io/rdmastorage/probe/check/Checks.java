@@ -24,6 +24,7 @@ public final class Checks {
                 new RdmaTrafficCheck(),
                 new NfsRdmaCheck(),
                 new RdmaPortErrorsCheck(),
-                new LustreLnetCheck());
+                new LustreLnetCheck(),
+                new BeegfsRdmaCheck());
     }
 }

@@ -31,7 +31,7 @@ import java.util.TreeSet;
  */
 public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
 
-    static final String MOUNTS = "/proc/1/mounts";
+    static final String MOUNTS = ClientMounts.MOUNTS;
     static final String KO2IBLND = "/sys/module/ko2iblnd";
     static final String VERSION = "/sys/fs/lustre/version";
     static final String LUSTRE = "lustre";
@@ -124,10 +124,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
             return Judgement.only(HostView.PROCFS.missing(facts.hostRoot()), details);
         }
         if (facts.mounts().isEmpty()) {
-            return Judgement.only(Finding.of(Status.UNKNOWN, MOUNTS_UNREADABLE, MOUNTS + " cannot be read under the host "
-                    + "root " + facts.hostRoot() + ", so the node's Lustre mounts are not known. The probe reads the mount "
-                    + "table of the host's PID 1 through the host's /proc: run it as root with the host's / mounted with "
-                    + "its submounts"), details);
+            return Judgement.only(ClientMounts.unreadable(MOUNTS_UNREADABLE, facts.hostRoot(), "Lustre"), details);
         }
         ProbeSpec.Lustre lustre = spec.lustre() != null ? spec.lustre() : new ProbeSpec.Lustre(null, null, null);
         List<String> wanted = wanted(facts.mounts().get(), spec.lustre());
@@ -170,14 +167,9 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                 + "; " + networks + peers), details);
     }
 
-    /** The listed mount points; else (an empty list) every Lustre client mount; else (no spec) the same. */
+    /** The listed mount points; else (an empty list, or no section) every Lustre client mount. */
     private static List<String> wanted(ProcMounts mounts, ProbeSpec.Lustre lustre) {
-        if (lustre != null && !lustre.mounts().isEmpty()) {
-            return lustre.mounts();
-        }
-        Set<String> points = new LinkedHashSet<>();
-        mounts.mounts().stream().filter(LustreLnetCheck::clientMount).forEach(m -> points.add(m.mountPoint()));
-        return List.copyOf(points);
+        return ClientMounts.wanted(mounts, lustre != null ? lustre.mounts() : List.of(), LustreLnetCheck::clientMount);
     }
 
     private static void judgeMount(String point, ProcMounts mounts, Set<String> needed, boolean fromMounts, List<String> shown,

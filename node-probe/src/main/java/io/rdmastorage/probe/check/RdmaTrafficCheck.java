@@ -150,8 +150,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             counted.stream().filter(n -> !netdevs.contains(n)).forEach(netdevs::add);
             ports.add(new Port(p, linkLayer, netdev, counted));
         }
-        Set<Integer> tcpPorts = new TreeSet<>(List.of(StorageCounters.NVME_TCP_PORT, StorageCounters.NFS_PORT,
-                StorageCounters.GPFS_PORT));
+        Set<Integer> tcpPorts = new TreeSet<>(StorageCounters.protocols(spec).keySet());
         if (spec.nvmeof() != null) {
             spec.nvmeof().targets().forEach(t -> tcpPorts.add(t.port()));
         }
@@ -189,6 +188,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
     private static final class WindowRules {
         private final Facts facts;
         private final ProbeSpec.Traffic spec;
+        private final Map<Integer, String> protocols;
         private final CounterWindow window;
         private final TransportTraffic traffic;
         private final List<Finding> findings = new ArrayList<>();
@@ -197,6 +197,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         WindowRules(Facts facts, ProbeSpec spec) {
             this.facts = facts;
             this.spec = spec.traffic();
+            this.protocols = StorageCounters.protocols(spec);
             this.window = facts.window();
             this.traffic = TransportTraffic.of(window, facts.ports().stream().map(p -> p.port().toString()).toList());
             this.seconds = String.format(Locale.ROOT, "%.1f s", window.seconds());
@@ -385,7 +386,8 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             double total = 0;
             for (Map.Entry<String, PeerTraffic> e : traffic.tcpPeers().entrySet()) {
                 total += over(e.getKey() + " (" + protocol(e.getKey()) + ")", e.getValue(), rdmaContext,
-                        "`nvme list-subsys` and `mount -t nfs,nfs4` show each transport; NvmeofRdma says why a target is on tcp");
+                        "`nvme list-subsys` and `mount -t nfs,nfs4` show each transport; NvmeofRdma, NfsRdma, LustreLnet and BeegfsRdma "
+                                + "say why a target, mount or server is on tcp");
             }
             for (Map.Entry<String, PeerTraffic> e : traffic.gpfsPeers().entrySet()) {
                 total += over("GPFS node " + e.getKey(), e.getValue(), rdmaContext,
@@ -412,13 +414,10 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
             return rate;
         }
 
-        private static String protocol(String peer) {
+        /** The protocol of a peer by its port; an NVMe-oF target's own port is NVMe/TCP. */
+        private String protocol(String peer) {
             int port = Integer.parseInt(peer.substring(peer.lastIndexOf(':') + 1));
-            return switch (port) {
-                case StorageCounters.NFS_PORT -> "NFS";
-                case StorageCounters.GPFS_PORT -> "GPFS";
-                default -> "NVMe/TCP";
-            };
+            return protocols.getOrDefault(port, "NVMe/TCP");
         }
 
         private static CounterKey key(String subject, String name) {

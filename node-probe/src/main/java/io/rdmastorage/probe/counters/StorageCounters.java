@@ -1,6 +1,7 @@
 package io.rdmastorage.probe.counters;
 
 import io.rdmastorage.contract.spec.DevicePort;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.counters.CounterKey.Source;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.ports.PortView;
@@ -12,7 +13,9 @@ import io.rdmastorage.probe.parse.SsTcpInfo;
 import io.rdmastorage.probe.parse.SysfsCounter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -38,6 +41,9 @@ public final class StorageCounters {
     public static final int NVME_TCP_PORT = 4420;
     public static final int NFS_PORT = 2049;
     public static final int GPFS_PORT = 1191;
+    /** LNet's socklnd port (a Lustre client over tcp NIDs) and BeeGFS's service ports, where a spec does not say otherwise. */
+    public static final int LUSTRE_PORT = ProbeSpec.Lustre.DEFAULT_TCP_PORT;
+    public static final List<Integer> BEEGFS_PORTS = ProbeSpec.Beegfs.DEFAULT_TCP_PORTS;
     public static final String SOCKETS = "ss";
     public static final String GPFS = "mmdiag";
     /** One step of {@code port_xmit_data}/{@code port_rcv_data}: four octets. */
@@ -49,7 +55,7 @@ public final class StorageCounters {
      *
      * @param ports    RDMA ports; every port under /sys/class/infiniband when empty
      * @param netdevs  interfaces to read {@code ethtool -S} of (none: not read)
-     * @param tcpPorts the peer ports whose sockets carry storage (4420, 2049, 1191, the spec's targets')
+     * @param tcpPorts the peer ports whose sockets carry storage ({@link #protocols}, the spec's NVMe-oF targets')
      * @param gpfs     read {@code mmdiag --network} when it is installed (its sockets on 1191 are then
      *                 left to it, named by GPFS node)
      */
@@ -59,6 +65,21 @@ public final class StorageCounters {
             netdevs = List.copyOf(netdevs);
             tcpPorts = Set.copyOf(new TreeSet<>(tcpPorts));
         }
+    }
+
+    /**
+     * The storage protocols' TCP ports, port → protocol name: NVMe/TCP, NFS, GPFS, Lustre (the lustre
+     * section's tcpPort) and BeeGFS (the beegfs section's tcpPorts), each at its default where the spec
+     * (which may be null) has no section; a port two protocols share is named by the first.
+     */
+    public static Map<Integer, String> protocols(ProbeSpec spec) {
+        Map<Integer, String> ports = new LinkedHashMap<>();
+        ports.put(NVME_TCP_PORT, "NVMe/TCP");
+        ports.put(NFS_PORT, "NFS");
+        ports.put(GPFS_PORT, "GPFS");
+        ports.putIfAbsent(spec != null && spec.lustre() != null ? spec.lustre().tcpPort() : LUSTRE_PORT, "Lustre");
+        (spec != null && spec.beegfs() != null ? spec.beegfs().ports() : BEEGFS_PORTS).forEach(p -> ports.putIfAbsent(p, "BeeGFS"));
+        return ports;
     }
 
     private final HostRoot host;

@@ -37,7 +37,7 @@ class PathTransportProofTest {
 
         assertThat(p.transport()).isEqualTo("rdma");
         assertThat(p.problem()).isEmpty();
-        assertThat(p.summary()).contains("RDMA ports rxe0/1 65536 packets", "storage TCP (NVMe/TCP, NFS, GPFS) 0 bytes");
+        assertThat(p.summary()).contains("RDMA ports rxe0/1 65536 packets", "storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) 0 bytes");
     }
 
     @Test
@@ -46,9 +46,22 @@ class PathTransportProofTest {
         PathTransportProof gpfs = PathTransportProof.of(traffic(0, 0L, 64), READ, IOS);
 
         assertThat(nfs.transport()).isEqualTo("tcp");
-        assertThat(nfs.summary()).contains("storage TCP (NVMe/TCP, NFS, GPFS) 67112960 bytes");
+        assertThat(nfs.summary()).contains("storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) 67112960 bytes (NFS 67112960)");
         assertThat(gpfs.transport()).isEqualTo("tcp");
         assertThat(gpfs.problem()).isEmpty();
+    }
+
+    @Test
+    void readsOnALustreOrBeegfsSocketAreTcpAndTheRecordNamesTheFileSystem() {
+        PathTransportProof lustre = PathTransportProof.of(TransportProofTest.window(0, "10.20.0.5:1023 -> 10.20.0.10:988",
+                READ, (before, after) -> { }), READ, IOS);
+        PathTransportProof beegfs = PathTransportProof.of(TransportProofTest.window(0, "10.10.0.5:45012 -> 10.10.0.21:8003",
+                READ, (before, after) -> { }), READ, IOS);
+
+        assertThat(lustre.transport()).isEqualTo("tcp");
+        assertThat(lustre.summary()).contains("67108864 bytes (Lustre 67108864)");
+        assertThat(beegfs.transport()).isEqualTo("tcp");
+        assertThat(beegfs.summary()).contains("(BeeGFS 67108864)");
     }
 
     @Test

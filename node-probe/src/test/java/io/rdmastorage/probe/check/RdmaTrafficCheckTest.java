@@ -60,9 +60,13 @@ class RdmaTrafficCheckTest {
     }
 
     private static CheckResult run(FixtureHost fixture, RdmaTrafficCheck check) throws Exception {
+        return run(fixture, check, SPEC);
+    }
+
+    private static CheckResult run(FixtureHost fixture, RdmaTrafficCheck check, String spec) throws Exception {
         HostRoot host = new HostRoot(fixture.root());
         ToolRunner tools = new ToolRunner(host, new ToolLocator(host, Map.of()), ExecMode.DIRECT, Duration.ofSeconds(5));
-        return check.run(new ProbeContext(host, tools, SpecReader.read(SPEC), false, "vm-node", Instant.now()));
+        return check.run(new ProbeContext(host, tools, SpecReader.read(spec), false, "vm-node", Instant.now()));
     }
 
     @Test
@@ -94,6 +98,30 @@ class RdmaTrafficCheckTest {
     }
 
     @Test
+    void lustreAndBeegfsSocketBytesGrowingAreDataOnTcpNamedByFileSystem() throws Exception {
+        FixtureHost host = host().file(SS_FILE, CounterSamples.ss(CounterSamples.SS_LUSTRE_BEEGFS, false));
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> host.file(SS_FILE,
+                CounterSamples.ss(CounterSamples.SS_LUSTRE_BEEGFS, true))));
+
+        assertThat(result.status()).isEqualTo(Status.FALSE);
+        assertThat(result.reason()).isEqualTo("DataOnTcp");
+        assertThat(result.message()).contains("10.20.0.10:988 (Lustre) moved ", "10.10.0.21:8003 (BeeGFS)", "BeegfsRdma");
+    }
+
+    @Test
+    void theSectionsTcpPortsDecideWhichSocketsAreLustreAndBeegfs() throws Exception {
+        FixtureHost host = host().file(SS_FILE, CounterSamples.ss(CounterSamples.SS_LUSTRE_BEEGFS, false));
+
+        CheckResult result = run(host, new RdmaTrafficCheck(window -> host.file(SS_FILE,
+                CounterSamples.ss(CounterSamples.SS_LUSTRE_BEEGFS, true))),
+                "{\"traffic\":{\"window\":\"1s\"},\"lustre\":{\"tcpPort\":1988},\"beegfs\":{\"tcpPorts\":[8003]}}");
+
+        // 988 is no storage port now; the ss stub prints every line, so the probe's own port filter decides
+        assertThat(result.message()).contains("10.10.0.21:8003 (BeeGFS)").doesNotContain(":988", ":8005");
+    }
+
+    @Test
     void ssWithoutTcpInfoMakesTheTcpPartUnknown() throws Exception {
         FixtureHost host = host();
         host.sampleFile(SS_FILE, "counters/ss-tin_nvme-tcp-sockets_proc-net-tcp-fallback-no-tcp_diag_vm-6.1.txt");
@@ -122,7 +150,9 @@ class RdmaTrafficCheckTest {
         assertThat(result.reason()).isEqualTo("DataOnTcp");
         assertThat(result.message()).startsWith("GPFS node scale-cluster-storage-2 moved ");
         String ssArgs = java.nio.file.Files.readString(host.path("/fixture/nsenter.args"));
-        assertThat(ssArgs).startsWith("--net=/proc/1/ns/net ss -tin ( dport = :2049 or dport = :4420 )");
+        // 1191 left to mmdiag; Lustre 988 and BeeGFS 8003-8008 asked for beside NVMe/TCP and NFS
+        assertThat(ssArgs).startsWith("--net=/proc/1/ns/net ss -tin ( dport = :988 or dport = :2049 or dport = :4420 or dport = :8003 "
+                + "or dport = :8004 or dport = :8005 or dport = :8006 or dport = :8007 or dport = :8008 )");
     }
 
     /** The recorded mlx5_0 port 1 (prometheus/procfs's sysfs snapshot): counters/ with 64-bit data counters and hw_counters/. */

@@ -8,6 +8,8 @@ public final class CounterSamples {
 
     public static final String RXE = "counters/sysfs_rxe-hw_counters_before-after-nvme-rdma-read_vm-6.1.txt";
     public static final String SS_READ = "counters/ss-tin_nvme-tcp-sockets_before-after-64MiB-read_tcp_diag_vm-6.1.txt";
+    /** Constructed in the recorded layout: a Lustre socket (988) and BeeGFS storage/metadata sockets (8003, 8005). */
+    public static final String SS_LUSTRE_BEEGFS = "counters/ss-tin_lustre-988-and-beegfs-8003-8005-sockets_before-after_constructed.txt";
     public static final String PRIO = "counters/ethtool-S_grep-prio_before-after_all-roce-traffic-in-prio0_byteps-issue179_fragment.txt";
 
     private CounterSamples() {
@@ -25,7 +27,12 @@ public final class CounterSamples {
 
     /** The ss -tin table of the NVMe/TCP queue sockets before or after the recorded 64 MiB read. */
     public static String ssRead(boolean after) {
-        String body = Samples.body(SS_READ);
+        return ss(SS_READ, after);
+    }
+
+    /** One of the ss samples' tables, before or after, split at its "=== ss tcp after" line. */
+    public static String ss(String sample, boolean after) {
+        String body = Samples.body(sample);
         int cut = body.indexOf("=== ss tcp after");
         return after ? body.substring(cut) : body.substring(0, cut);
     }

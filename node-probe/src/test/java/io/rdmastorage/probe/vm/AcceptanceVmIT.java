@@ -93,7 +93,7 @@ class AcceptanceVmIT extends VmNodeTest {
             assertThat(row.path("device").asText()).isEqualTo(NFS_MOUNT + "/rdmastorage-acceptance-vm.fio");
             assertMeasured(row);
             assertThat(row.path("traffic").asText()).contains(transport.equals("rdma")
-                    ? "storage TCP (NVMe/TCP, NFS, GPFS) 0 bytes" : "RDMA ports rxe0/1, rxe1/1 0 packets");
+                    ? "storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) 0 bytes" : "RDMA ports rxe0/1, rxe1/1 0 packets");
             assertThat(nfsEntries()).as("the run's file is gone, the export's own file untouched").isEqualTo(before);
             System.err.printf("vm-node path acceptance over NFS/%s (TCG, not meaningful): p50 %.0f µs; %s%n", transport,
                     row.path("latency").path("p50Micros").asDouble(), row.path("traffic").asText());

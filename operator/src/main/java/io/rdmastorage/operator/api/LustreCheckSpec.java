@@ -33,6 +33,12 @@ public class LustreCheckSpec {
     @Max(ProbeSpec.Lustre.FULL_HEALTH)
     private Integer minHealthValue;
 
+    @JsonPropertyDescription("LNet's TCP port (the lnet accept_port option): the data path (RdmaTraffic, the acceptance path target) counts the bytes of the node's sockets to it as Lustre on TCP. Default 988.")
+    @Default("" + ProbeSpec.Lustre.DEFAULT_TCP_PORT)
+    @Min(1)
+    @Max(Rules.MAX_TCP_PORT)
+    private Integer tcpPort;
+
     public List<String> getMounts() {
         return mounts;
     }
@@ -55,5 +61,13 @@ public class LustreCheckSpec {
 
     public void setMinHealthValue(Integer minHealthValue) {
         this.minHealthValue = minHealthValue;
+    }
+
+    public Integer getTcpPort() {
+        return tcpPort;
+    }
+
+    public void setTcpPort(Integer tcpPort) {
+        this.tcpPort = tcpPort;
     }
 }

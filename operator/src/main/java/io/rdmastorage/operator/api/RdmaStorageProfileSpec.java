@@ -95,6 +95,8 @@ public class RdmaStorageProfileSpec {
     private PortErrorsCheckSpec portErrors;
     @JsonPropertyDescription("Check that Lustre mounts reach their servers over LNet o2ib (RDMA): the mounts' server NIDs, the o2ib networks' NIs and health values, and no server reachable only by a tcp NID. Absent: not checked.")
     private LustreCheckSpec lustre;
+    @JsonPropertyDescription("Check that BeeGFS mounts reach their storage and metadata servers over RDMA: each mounted client's connections per server in /proc/fs/beegfs (what beegfs-net shows), no server on TCP (the silent fallback), connUseRDMA on. Absent: not checked.")
+    private BeegfsCheckSpec beegfs;
     @JsonPropertyDescription("How the nodes' inventory facts (kernel, HCA firmware, ...) are compared across the profile's nodes, for the profile's FleetConsistent and each node's MatchesFleet condition. Absent: every fact must agree, and a node that differs is reported but stays ready.")
     private FleetSpec fleet;
 
@@ -256,5 +258,13 @@ public class RdmaStorageProfileSpec {
 
     public void setLustre(LustreCheckSpec lustre) {
         this.lustre = lustre;
+    }
+
+    public BeegfsCheckSpec getBeegfs() {
+        return beegfs;
+    }
+
+    public void setBeegfs(BeegfsCheckSpec beegfs) {
+        this.beegfs = beegfs;
     }
 }

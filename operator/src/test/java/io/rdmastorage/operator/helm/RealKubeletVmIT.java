@@ -232,7 +232,7 @@ class RealKubeletVmIT {
             assertThat(t.getTransport()).isEqualTo("rdma");
             assertThat(t.getDevice()).isEqualTo("/mnt/nfs/rdmastorage-acceptance-vm-b-path.fio");
             assertMeasured(t);
-            assertThat(t.getTraffic()).contains("storage TCP (NVMe/TCP, NFS, GPFS) 0 bytes");
+            assertThat(t.getTraffic()).contains("storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) 0 bytes");
         });
         assertThat(vm.run("ls -A /mnt/nfs", Duration.ofSeconds(30)).stdout().strip())
                 .as("the run's file is gone, the export's own file untouched").isEqualTo("file");

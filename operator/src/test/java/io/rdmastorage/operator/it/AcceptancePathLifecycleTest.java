@@ -113,7 +113,7 @@ class AcceptancePathLifecycleTest {
         assertThat(tcp.getStatus().getTransports()).singleElement().satisfies(row -> {
             assertThat(row.getTransport()).as(row.getProblem()).isEqualTo("tcp");
             assertThat(row.getDevice()).isEqualTo(DIRECTORY + "/rdmastorage-acceptance-gpfs-01-tcp.fio");
-            assertThat(row.getTraffic()).contains("rxe0/1 0 packets", "storage TCP (NVMe/TCP, NFS, GPFS) 120000000000 bytes");
+            assertThat(row.getTraffic()).contains("rxe0/1 0 packets", "storage TCP (NVMe/TCP, NFS, GPFS, Lustre, BeeGFS) 120000000000 bytes");
         });
         assertThat(runs.condition("gpfs-01-tcp", "Complete").getMessage()).startsWith("measured over tcp")
                 .contains("written for the run and removed after it");

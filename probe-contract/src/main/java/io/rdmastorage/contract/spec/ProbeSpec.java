@@ -16,7 +16,7 @@ import java.util.List;
  * {@code section} of its check's descriptor.
  */
 public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce,
-                        Traffic traffic, Nfs nfs, PortErrors portErrors, Lustre lustre) {
+                        Traffic traffic, Nfs nfs, PortErrors portErrors, Lustre lustre, Beegfs beegfs) {
 
     /** Filesystem names of gdscheck's "FILESYSTEM and DRIVER CONFIGURATION" rows. */
     public static final List<String> GDS_FILESYSTEMS =
@@ -455,14 +455,22 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
      * the lowest acceptable LNet health value of an o2ib NI (LNet's best is 1000, and any failure
      * lowers it).
      */
-    public record Lustre(List<String> mounts, List<String> networks, Integer minHealthValue) implements Section {
+    public record Lustre(List<String> mounts, List<String> networks, Integer minHealthValue, Integer tcpPort) implements Section {
         /** LNet's health value when nothing has failed (lnet_health_sensitivity lowers it on each failure). */
         public static final int FULL_HEALTH = 1000;
+        /** LNet's socklnd acceptor port (the lnet accept_port option): where a Lustre client's TCP traffic goes. */
+        public static final int DEFAULT_TCP_PORT = 988;
 
         public Lustre {
             mounts = mounts == null ? List.of() : List.copyOf(mounts);
             networks = networks == null ? List.of() : List.copyOf(networks);
             minHealthValue = minHealthValue == null ? FULL_HEALTH : minHealthValue;
+            tcpPort = tcpPort == null ? DEFAULT_TCP_PORT : tcpPort;
+        }
+
+        /** Without tcpPort: the section as it was before the data path counted LNet's sockets. */
+        public Lustre(List<String> mounts, List<String> networks, Integer minHealthValue) {
+            this(mounts, networks, minHealthValue, null);
         }
 
         @Override
@@ -473,6 +481,47 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             SpecValidator.eachMatches("lustre.networks", networks, v -> Rules.O2IB_NETWORK.matcher(v).matches(),
                     "must be an o2ib LNet network: o2ib, o2ib1, ... (the RDMA networks; a tcp network is not RDMA)");
             SpecValidator.range("lustre.minHealthValue", minHealthValue, 0, FULL_HEALTH);
+            SpecValidator.range("lustre.tcpPort", tcpPort, 1, Rules.MAX_TCP_PORT);
+        }
+    }
+
+    /**
+     * BeeGFS over RDMA (BeegfsRdma): {@code mounts}, the BeeGFS mount points whose clients must reach
+     * their storage and metadata servers over RDMA (empty = every BeeGFS mount of the node);
+     * {@code tcpPorts}, the servers' TCP ports, whose sockets the data path (RdmaTraffic) counts as
+     * BeeGFS on TCP (empty = BeeGFS's defaults 8003 to 8008; other ports with connPortShift or
+     * per-service settings).
+     */
+    public record Beegfs(List<String> mounts, List<Integer> tcpPorts) implements Section {
+        /** BeeGFS's service ports by default: storage 8003, client 8004, metadata 8005, helperd 8006, mon 8007, management 8008. */
+        public static final List<Integer> DEFAULT_TCP_PORTS = List.of(8003, 8004, 8005, 8006, 8007, 8008);
+        /** Fewer than the usual list bound: the uniqueness rules' CEL cost grows with the square of it. */
+        public static final int MAX_ITEMS = 32;
+
+        public Beegfs {
+            mounts = mounts == null ? List.of() : List.copyOf(mounts);
+            tcpPorts = tcpPorts == null ? List.of() : List.copyOf(tcpPorts);
+        }
+
+        /** The ports the data path counts as BeeGFS: the listed ones, else BeeGFS's defaults. */
+        public List<Integer> ports() {
+            return tcpPorts.isEmpty() ? DEFAULT_TCP_PORTS : tcpPorts;
+        }
+
+        @Override
+        public void validate() throws InvalidSpecException {
+            SpecValidator.eachMatches("beegfs.mounts", mounts, Rules::isMountPoint,
+                    "must be an absolute mount point such as /mnt/beegfs (letters, digits, ._@+- ; no trailing slash, "
+                            + "no segment starting with a dot; at most " + Rules.MOUNT_POINT_MAX_LENGTH + " characters)");
+            if (mounts.size() > MAX_ITEMS || tcpPorts.size() > MAX_ITEMS) {
+                throw new InvalidSpecException("beegfs", "mounts and tcpPorts take at most " + MAX_ITEMS + " entries each");
+            }
+            for (int i = 0; i < tcpPorts.size(); i++) {
+                if (tcpPorts.get(i) == null) {
+                    throw new InvalidSpecException("beegfs.tcpPorts[" + i + "]", "must be a port number");
+                }
+                SpecValidator.range("beegfs.tcpPorts[" + i + "]", tcpPorts.get(i), 1, Rules.MAX_TCP_PORT);
+            }
         }
     }
 
@@ -508,9 +557,15 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, nfs, portErrors, null);
     }
 
+    /** Without a beegfs section: the spec as it was before that section existed. */
+    public ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency latency, Ceph ceph, Roce roce, Traffic traffic,
+                     Nfs nfs, PortErrors portErrors, Lustre lustre) {
+        this(rdma, gpfs, nvmeof, gds, latency, ceph, roce, traffic, nfs, portErrors, lustre, null);
+    }
+
     /** No spec given: every check looks at what the node has. */
     public static ProbeSpec discover() {
-        return new ProbeSpec(null, null, null, null, null, null, null, null, null, null, null);
+        return new ProbeSpec(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The names of the sections, in order: {@code rdma}, {@code gpfs}, ... */

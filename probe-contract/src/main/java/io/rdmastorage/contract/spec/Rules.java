@@ -56,6 +56,8 @@ public final class Rules {
     public static final String O2IB_NETWORK_REGEX = "^o2ib[0-9]{0,10}$";
     public static final Pattern O2IB_NETWORK = Pattern.compile(O2IB_NETWORK_REGEX);
     public static final int O2IB_NETWORK_MAX_LENGTH = 14;
+    /** The highest TCP port number. */
+    public static final int MAX_TCP_PORT = 65535;
     /** Pseudo file systems: a file there is no storage. */
     public static final List<String> NOT_STORAGE = List.of("/proc", "/sys", "/dev");
     /** Most entries a list in a spec may have. */
