@@ -29,8 +29,9 @@ import java.util.Set;
  * Carries one RdmaStorageAcceptance through Pending → Running → Succeeded or Failed, like a Job,
  * in the shape the profile reconciler has: <b>observe</b> (one {@link AcceptanceSnapshot}),
  * <b>plan</b> (one {@link AcceptancePlan} from {@link AcceptancePlanner}, pure: the rules are
- * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, through the one status writer
- * profiles use too ({@link StatusPatch}: patched only when it differs). Deleting the run deletes its
+ * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, stamped with its
+ * {@link AcceptanceDigest}, through the one status writer profiles use too ({@link StatusPatch}:
+ * patched only when it differs). Deleting the run deletes its
  * pod and ConfigMaps (also where no garbage collector runs).
  */
 @ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME)
@@ -72,7 +73,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
         AcceptancePlan plan = AcceptancePlanner.plan(snapshot, config, clock.instant());
         executor(context).carryOut(run, plan);
-        return StatusPatch.update(run, plan.status(), RdmaStorageAcceptance::new, plan.wakeAfter());
+        return StatusPatch.update(run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new, plan.wakeAfter());
     }
 
     @Override
