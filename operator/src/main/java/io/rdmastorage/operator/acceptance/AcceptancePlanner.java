@@ -71,8 +71,10 @@ final class AcceptancePlanner {
         RdmaStorageAcceptance run = snapshot.run();
         Set<Pod> own = own(snapshot.pods(), run);
         if (!AcceptanceDigest.matches(run) && !(AcceptanceDigest.legacyRecord(run) && own.isEmpty())) {
-            // written by someone else: trust none of it; stop whatever still measures and free the node
-            return end(run, new RdmaStorageAcceptanceStatus(), Reasons.Acceptance.STATUS_EDITED,
+            // written by someone else: trust none of it; stop whatever still measures and free the node. Its
+            // fields are carried over as they stand: a status patch cannot remove a field another manager
+            // set, and what is stored must be what the digest covers, or the run would look edited for ever
+            return end(run, run.getStatus(), Reasons.Acceptance.STATUS_EDITED,
                     "the run's status was changed by someone other than the operator (phase " + run.getStatus().getPhase()
                     + ", startTime " + run.getStatus().getStartTime() + "), so nothing it says is trusted: the run's pods "
                     + "were deleted and the node is free; create a new run", now, runPods(run, config));
@@ -260,6 +262,7 @@ final class AcceptancePlanner {
         RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
+        status.setReport(previous.getReport());
         status.setCompletionTime(Timestamps.format(now));
         status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, true, now));
         List<String> specs = deletes.isEmpty() ? List.of() : List.of(AcceptancePods.specName(run.getMetadata().getName()));

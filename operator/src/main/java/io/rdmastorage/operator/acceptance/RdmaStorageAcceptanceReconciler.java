@@ -34,7 +34,9 @@ import java.util.Set;
  * patched only when it differs). Deleting the run deletes its
  * pod and ConfigMaps (also where no garbage collector runs).
  */
-@ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME)
+// not generation-aware: an edit of the status alone (no new generation) must reach the reconcile, which
+// checks it against its digest; the operator's own status writes cost one reconcile that changes nothing
+@ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME, generationAwareEventProcessing = false)
 public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAcceptance>, Cleaner<RdmaStorageAcceptance> {
 
     public static final String NAME = "rdmastorageacceptance";

@@ -319,7 +319,11 @@ class AcceptancePlannerTest {
 
         assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
         assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.STATUS_EDITED);
-        assertThat(plan.status().getStartTime()).as("nothing of the edited status is kept").isNull();
+        assertThat(plan.status().getStartTime()).as("left as it stands: a status patch cannot remove it")
+                .isEqualTo(run.getStatus().getStartTime());
+        run.setStatus(AcceptanceDigest.stamp(run, plan.status()));
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).step())
+                .as("what it wrote is trusted: the run does not look edited for ever").isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
     }
 
     @Test
