@@ -1,8 +1,9 @@
 -- Argo CD health of an RdmaStorageAcceptance (rdmastorage.io/v1alpha1): a one-shot RDMA-against-TCP
 -- comparison on one node, created by hand, like a Job.
 --
---   Progressing  no status yet, or phase Pending (waiting for the node's earlier run, message from
---                the Complete condition) or Running (measuring).
+--   Progressing  no status yet, or phase Pending (waiting for the node's earlier run, for a
+--                cordoned or NotReady node, or for an earlier run's pod of the same name; message
+--                from the Complete condition) or Running (measuring).
 --   Healthy      phase Succeeded and RdmaEffective True: RDMA's small-I/O latency is at least
 --                spec.minLatencyRatio times lower than TCP's and its CPU per I/O is lower; the
 --                message has the numbers.
@@ -11,7 +12,8 @@
 --                half is a second run after the file system's transport was switched.
 --   Degraded     phase Succeeded with RdmaEffective False (the numbers say RDMA is not worth it
 --                here) or Unknown (no comparison could be made), or phase Failed (a transport
---                was not measured, the run timed out, the pod failed, the node does not exist),
+--                was not measured, the run timed out, the pod failed, the node does not exist or
+--                went away, its status was edited behind the operator's back: StatusEdited),
 --                or any phase this script does not know: an unknown state is never reported as fine.
 --
 -- Written for gopher-lua (Lua 5.1), Argo CD's interpreter: base and table functions only, so it

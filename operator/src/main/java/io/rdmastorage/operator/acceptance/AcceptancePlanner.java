@@ -2,6 +2,7 @@ package io.rdmastorage.operator.acceptance;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -13,10 +14,12 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
+import io.rdmastorage.operator.reconciler.NodeSelection;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.status.SafeText;
 import io.rdmastorage.operator.status.Timestamps;
+import io.rdmastorage.operator.verdict.NotProbed;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +55,8 @@ final class AcceptancePlanner {
     static final Duration WAIT_RETRY = Duration.ofSeconds(5);
     /** A pod that the cache does not show yet right after its creation is not lost. */
     static final Duration CACHE_LAG = Duration.ofSeconds(10);
+    /** A run waiting for a cordoned or NotReady node looks again this often (nodes send it no events). */
+    static final Duration NODE_RETRY = Duration.ofSeconds(30);
 
     private static final Comparator<RdmaStorageAcceptance> ORDER = Comparator
             .comparing((RdmaStorageAcceptance r) -> Objects.requireNonNullElse(r.getMetadata().getCreationTimestamp(), ""))
@@ -64,6 +69,16 @@ final class AcceptancePlanner {
 
     static AcceptancePlan plan(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
+        Set<Pod> own = own(snapshot.pods(), run);
+        if (!AcceptanceDigest.matches(run) && !(AcceptanceDigest.legacyRecord(run) && own.isEmpty())) {
+            // written by someone else: trust none of it; stop whatever still measures and free the node. Its
+            // fields are carried over as they stand: a status patch cannot remove a field another manager
+            // set, and what is stored must be what the digest covers, or the run would look edited for ever
+            return end(run, run.getStatus(), Reasons.Acceptance.STATUS_EDITED,
+                    "the run's status was changed by someone other than the operator (phase " + run.getStatus().getPhase()
+                    + ", startTime " + run.getStatus().getStartTime() + "), so nothing it says is trusted: the run's pods "
+                    + "were deleted and the node is free; create a new run", now, runPods(run, config));
+        }
         if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
             // harvested: a run of one round is never due again, only its gauges come back
             return AcceptancePlan.status(null, AcceptancePlan.Step.FINISHED_BEFORE, null, null);
@@ -81,17 +96,19 @@ final class AcceptancePlanner {
             return AcceptancePlan.NONE;
         }
         String podName = AcceptancePods.podName(run);
-        Optional<Pod> pod = named(snapshot.pods(), podName);
+        Optional<Pod> pod = named(own, podName);
         if (pod.isEmpty() && Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase())) {
             // inside the cache's lag the pod may exist without being listed yet by either: not lost yet
-            pod = snapshot.listedPod().or(() -> withinCacheLag(previous, now) ? Optional.of(stub(podName, null))
-                    : Optional.empty());
+            pod = snapshot.listedPod().filter(p -> AcceptancePods.ownedBy(p, run))
+                    .or(() -> withinCacheLag(previous, now) ? Optional.of(stub(podName, null)) : Optional.empty());
             if (pod.isEmpty()) {
-                return end(run, previous, Reasons.Acceptance.PROBE_FAILED, "the run's pod " + podName
+                Optional<NodeTrouble> trouble = nodeTrouble(snapshot);
+                return trouble.isPresent() ? end(run, previous, trouble.get().reason(), trouble.get().message(), now, List.of())
+                        : end(run, previous, Reasons.Acceptance.PROBE_FAILED, "the run's pod " + podName
                         + " is gone without a report (deleted, or its node was lost); create a new run", now, List.of());
             }
         }
-        return pod.isPresent() ? observe(snapshot, previous, document, pod.get(), config, now)
+        return pod.isPresent() ? observe(snapshot, own, previous, document, pod.get(), config, now)
                 : start(snapshot, previous, document, config, now);
     }
 
@@ -116,10 +133,18 @@ final class AcceptancePlanner {
         if (missing.isPresent()) {
             return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, missing.get(), now, List.of());
         }
+        Optional<AcceptancePlan> paused = waitForNodes(snapshot, previous, now);
+        if (paused.isPresent()) {
+            return paused.get();
+        }
+        Optional<AcceptancePlan> earlier = waitForEarlierPods(snapshot, previous, config, now);
+        if (earlier.isPresent()) {
+            return earlier.get();
+        }
         Set<String> nodes = nodes(run);
         Optional<RdmaStorageAcceptance> before = snapshot.runs().stream()
                 .filter(other -> nodes(other).stream().anyMatch(nodes::contains))
-                .filter(other -> !AcceptanceRunKind.finished(other.getStatus()))
+                .filter(other -> holdsItsNodes(other))
                 .filter(other -> other.getMetadata().getDeletionTimestamp() == null)
                 .min(ORDER);
         if (before.isPresent() && !before.get().getMetadata().getName().equals(run.getMetadata().getName())) {
@@ -128,7 +153,7 @@ final class AcceptancePlanner {
                     + String.join(" or ", nodes(before.get()).stream().filter(nodes::contains).toList())
                     + "; this run starts when it ends (one run per node at a time)";
             status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.WAITING_FOR_NODE,
-                    waiting, null, now));
+                    waiting, null, false, now));
             return AcceptancePlan.status(status, previous.getPhase() == null ? AcceptancePlan.Step.WAITING
                     : AcceptancePlan.Step.NONE, waiting, WAIT_RETRY);
         }
@@ -142,7 +167,7 @@ final class AcceptancePlanner {
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
         String running = "measuring " + target.measuring(run, document, snapshot.nodes()) + "; deadline " + Timestamps.format(now.plus(document.deadline()));
-        status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, now));
+        status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, false, now));
         boolean first = !Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase());
         return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run, document, config)), creates,
                 first ? AcceptancePlan.Step.STARTED : AcceptancePlan.Step.NONE,
@@ -150,13 +175,18 @@ final class AcceptancePlanner {
     }
 
     /** Running: harvest the pod once it ended, or end the run at its deadline. */
-    private static AcceptancePlan observe(AcceptanceSnapshot snapshot, RdmaStorageAcceptanceStatus previous,
+    private static AcceptancePlan observe(AcceptanceSnapshot snapshot, Set<Pod> own, RdmaStorageAcceptanceStatus previous,
                                           AcceptanceSpecDocument document, Pod pod, OperatorConfig config, Instant now) {
         RdmaStorageAcceptance run = snapshot.run();
         ProbeOutcome outcome = ProbeOutcomeReader.of(pod, now, document.deadline());
         List<Pod> runPods = runPods(run, config);
+        Optional<NodeTrouble> trouble = nodeTrouble(snapshot);
+        if (trouble.isPresent() && !(outcome instanceof ProbeOutcome.Finished)) {
+            // no report will come from a node that is gone or NotReady: say so now, not at the deadline
+            return end(run, previous, trouble.get().reason(), trouble.get().message(), now, runPods);
+        }
         if (outcome instanceof ProbeOutcome.InProgress) {
-            Optional<String> failed = document.target().failure(snapshot.pods(), run, previous, now, document.deadline());
+            Optional<String> failed = document.target().failure(own, run, previous, now, document.deadline());
             if (failed.isPresent()) {
                 return end(run, previous, Reasons.Acceptance.PROBE_FAILED, failed.get(), now, runPods);
             }
@@ -166,7 +196,7 @@ final class AcceptancePlanner {
             status.setStartTime(previous.getStartTime() != null ? previous.getStartTime() : Timestamps.format(now));
             status.setPodName(pod.getMetadata().getName());
             status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING,
-                    "measuring on " + run.getSpec().getNodeName() + " in pod " + pod.getMetadata().getName(), null, now));
+                    "measuring on " + run.getSpec().getNodeName() + " in pod " + pod.getMetadata().getName(), null, false, now));
             return AcceptancePlan.status(status, AcceptancePlan.Step.NONE, null, Duration.between(now, progress.timesOutAt()));
         }
         if (outcome instanceof ProbeOutcome.Finished finished) {
@@ -218,7 +248,7 @@ final class AcceptancePlanner {
         status.setConditions(conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? Reasons.Acceptance.MEASURED : Reasons.Acceptance.INCOMPLETE,
-                complete ? target.measured(result) : result.message(), verdict, now));
+                complete ? target.measured(result) : result.message(), verdict, true, now));
         return new AcceptancePlan(status, runPods, List.of(AcceptancePods.specName(run.getMetadata().getName())),
                 List.of(record), List.of(), AcceptancePlan.Step.ENDED, null, null);
     }
@@ -232,10 +262,104 @@ final class AcceptancePlanner {
         RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.FAILED);
         status.setStartTime(previous.getStartTime());
         status.setPodName(previous.getPodName());
+        status.setReport(previous.getReport());
         status.setCompletionTime(Timestamps.format(now));
-        status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, now));
+        status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, true, now));
         List<String> specs = deletes.isEmpty() ? List.of() : List.of(AcceptancePods.specName(run.getMetadata().getName()));
         return new AcceptancePlan(status, deletes, specs, List.of(), List.of(), AcceptancePlan.Step.ENDED, null, null);
+    }
+
+    /** Why the run's nodes cannot give a report now: one is gone, or NotReady. */
+    record NodeTrouble(String reason, String message) {
+    }
+
+    private static Optional<NodeTrouble> nodeTrouble(AcceptanceSnapshot snapshot) {
+        for (String node : nodes(snapshot.run()).stream().sorted().toList()) {
+            Node found = snapshot.nodes().get(node);
+            if (found == null) {
+                return Optional.of(new NodeTrouble(Reasons.Acceptance.NODE_NOT_FOUND, "node " + node
+                        + " was deleted while the run measured; its pods were deleted; create a new run on a node that exists"));
+            }
+            if (NodeSelection.whyNotProbeable(found).filter(NotProbed.NODE_NOT_READY::equals).isPresent()) {
+                return Optional.of(new NodeTrouble(Reasons.Acceptance.NODE_NOT_READY, "node " + node
+                        + " turned NotReady while the run measured, so no report can come; its pods were deleted "
+                        + "(the probe disconnects what it connected once its kubelet stops it). See `kubectl describe node "
+                        + node + "`, then create a new run"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A run does not start on a cordoned or NotReady node (nor peer): it waits, Pending, with the node's reason. */
+    private static Optional<AcceptancePlan> waitForNodes(AcceptanceSnapshot snapshot, RdmaStorageAcceptanceStatus previous,
+                                                         Instant now) {
+        RdmaStorageAcceptance run = snapshot.run();
+        for (String node : nodes(run).stream().sorted().toList()) {
+            Optional<NotProbed> why = NodeSelection.whyNotProbeable(snapshot.nodes().get(node));
+            if (why.isPresent()) {
+                String reason = why.get() == NotProbed.NODE_UNSCHEDULABLE ? Reasons.Acceptance.NODE_UNSCHEDULABLE
+                        : Reasons.Acceptance.NODE_NOT_READY;
+                String message = why.get() == NotProbed.NODE_UNSCHEDULABLE
+                        ? "node " + node + " is cordoned (spec.unschedulable): the run waits, Pending, until `kubectl uncordon "
+                                + node + "`; delete the run to give up"
+                        : "node " + node + " is NotReady: the run waits, Pending, until it is Ready (`kubectl describe node "
+                                + node + "`); delete the run to give up";
+                return Optional.of(pending(run, previous, reason, message, NODE_RETRY, now));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A pod of an earlier run of the same name (another UID) still holds this run's pod name: the
+     * run waits until it is gone, deleting it where nothing else does (its run is gone, so nothing
+     * else should). It is never taken for this run's own.
+     */
+    private static Optional<AcceptancePlan> waitForEarlierPods(AcceptanceSnapshot snapshot, RdmaStorageAcceptanceStatus previous,
+                                                               OperatorConfig config, Instant now) {
+        RdmaStorageAcceptance run = snapshot.run();
+        List<String> names = runPods(run, config).stream().map(p -> p.getMetadata().getName()).toList();
+        List<Pod> earlier = snapshot.pods().stream()
+                .filter(p -> names.contains(p.getMetadata().getName()) && !AcceptancePods.ownedBy(p, run)).toList();
+        if (earlier.isEmpty()) {
+            return Optional.empty();
+        }
+        String message = "pod " + earlier.get(0).getMetadata().getName() + " belongs to an earlier run of the same name "
+                + "(another UID) and is being deleted; this run starts when it is gone";
+        AcceptancePlan waiting = pending(run, previous, Reasons.Acceptance.WAITING_FOR_EARLIER_POD, message, WAIT_RETRY, now);
+        List<Pod> deletes = earlier.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .map(p -> stub(p.getMetadata().getName(), config.namespace())).toList();
+        return Optional.of(new AcceptancePlan(waiting.status(), deletes, List.of(), List.of(), List.of(), waiting.step(),
+                waiting.message(), waiting.wakeAfter()));
+    }
+
+    /** Pending, Complete False with {@code reason}: an Event the first time, then a look again after {@code retry}. */
+    private static AcceptancePlan pending(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous, String reason,
+                                          String message, Duration retry, Instant now) {
+        RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PENDING);
+        status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, false, now));
+        return AcceptancePlan.status(status, previous.getPhase() == null ? AcceptancePlan.Step.WAITING
+                : AcceptancePlan.Step.NONE, message, retry);
+    }
+
+    /**
+     * Whether another run still holds its nodes: unfinished, or with a status the operator did not
+     * write (it is failed, and its pods stopped, by its own next reconcile; until then it holds them).
+     */
+    private static boolean holdsItsNodes(RdmaStorageAcceptance other) {
+        return !AcceptanceRunKind.finished(other.getStatus())
+                || !AcceptanceDigest.matches(other) && !AcceptanceDigest.legacyRecord(other);
+    }
+
+    /** The run's own pods, by UID. */
+    private static Set<Pod> own(Set<Pod> pods, RdmaStorageAcceptance run) {
+        Set<Pod> own = new HashSet<>();
+        for (Pod pod : pods) {
+            if (AcceptancePods.ownedBy(pod, run)) {
+                own.add(pod);
+            }
+        }
+        return own;
     }
 
     /** The run's pods by name (its target's: the verbs target's server too), to delete. */
@@ -287,18 +411,16 @@ final class AcceptancePlanner {
         return AcceptanceTarget.of(run.getSpec()).map(AcceptanceTarget::column).orElse(null);
     }
 
-    /** Complete as given; RdmaEffective from the verdict, or Unknown while there is none. */
+    /** Complete as given; RdmaEffective from the verdict, or Unknown while there is none (saying so when the run {@code ended}). */
     private static List<Condition> conditions(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
                                               String completeStatus, String completeReason, String completeMessage,
-                                              AcceptanceVerdict.Judged verdict, Instant now) {
+                                              AcceptanceVerdict.Judged verdict, boolean ended, Instant now) {
         long generation = run.getMetadata().getGeneration() == null ? 0 : run.getMetadata().getGeneration();
         Condition complete = Conditions.of(Reasons.Acceptance.COMPLETE, completeStatus, completeReason, completeMessage,
                 generation, now);
-        boolean ended = completeStatus.equals(Conditions.FALSE) && !Reasons.Acceptance.RUNNING.equals(completeReason)
-                && !Reasons.Acceptance.WAITING_FOR_NODE.equals(completeReason);
         Condition effective = verdict == null
                 ? Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
-                        "no measurement yet" + (ended ? " (the run ended " + completeReason + ")" : ""), generation, now)
+                        "no measurement yet" + (ended && completeStatus.equals(Conditions.FALSE) ? " (the run ended " + completeReason + ")" : ""), generation, now)
                 : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(),
                         generation, now);
         return Conditions.merge(previous.getConditions(), List.of(complete, effective), now, generation);

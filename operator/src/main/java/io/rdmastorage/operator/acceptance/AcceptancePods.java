@@ -69,12 +69,13 @@ public final class AcceptancePods {
         return "rsa-" + run + "-report";
     }
 
-    /** managed-by, component, run and node. */
+    /** managed-by, component, run, the run's UID and node. */
     public static Map<String, String> labels(RdmaStorageAcceptance run) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
         labels.put(Labels.COMPONENT, COMPONENT);
         labels.put(RdmaStorageAcceptance.RUN_LABEL, run.getMetadata().getName());
+        labels.put(RdmaStorageAcceptance.RUN_UID_LABEL, run.getMetadata().getUid());
         labels.put(Labels.NODE, Labels.nodeValue(run.getSpec().getNodeName()));
         return labels;
     }
@@ -139,6 +140,17 @@ public final class AcceptancePods {
                 .endMetadata()
                 .withData(Map.of(key, value))
                 .build();
+    }
+
+    /**
+     * Whether {@code pod} is this run's, by UID (its owner reference, which every operator version
+     * set): a pod of an earlier run of the same name, still terminating, has the same name and run
+     * label but another owner.
+     */
+    static boolean ownedBy(Pod pod, RdmaStorageAcceptance run) {
+        String uid = run.getMetadata().getUid();
+        List<OwnerReference> owners = pod.getMetadata().getOwnerReferences();
+        return owners != null && owners.stream().anyMatch(o -> uid != null && uid.equals(o.getUid()));
     }
 
     /** The run (cluster-scoped) owns its namespaced objects; controller: true maps them back to it. */

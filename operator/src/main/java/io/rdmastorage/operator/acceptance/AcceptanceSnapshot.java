@@ -19,14 +19,16 @@ import java.util.Set;
  * runs from the primary cache, and the few reads of the API server the cache cannot answer, each
  * only where the plan can depend on it.
  *
- * @param pods           the run's pods as the informer shows them
+ * @param pods           the pods of the run's name as the informer shows them: its own, and those of an
+ *                       earlier run of the same name still being deleted (told apart by UID)
  * @param listedPod      the run's own pod listed from the API server: read only for a Running run
  *                       whose pod the cache does not show (just created, or really gone)
  * @param endedMeanwhile the API server has the run finished or gone though the cache still shows it
  *                       Running: read only for a Running run whose pod is absent or being deleted
  *                       (its own end deleted the pods, and their events came first)
- * @param nodes          the run's nodes that exist ({@link AcceptancePlanner#nodes}): read only for a
- *                       run that has not started
+ * @param nodes          the run's nodes that exist ({@link AcceptancePlanner#nodes}): read for a run
+ *                       that has not finished (a cordoned or NotReady node keeps it from starting; a
+ *                       node gone or NotReady ends it)
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
  */
 record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod> listedPod, boolean endedMeanwhile,
@@ -34,13 +36,13 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
-        if (AcceptanceRunKind.finished(status)) {
+        if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run)) {
             return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of());
         }
         KubernetesClient client = context.getClient();
         Set<Pod> pods = context.getSecondaryResources(Pod.class);
         String podName = AcceptancePods.podName(run);
-        Optional<Pod> cached = AcceptancePlanner.named(pods, podName);
+        Optional<Pod> cached = AcceptancePlanner.named(pods, podName).filter(p -> AcceptancePods.ownedBy(p, run));
         boolean running = status != null && Reasons.Acceptance.PHASE_RUNNING.equals(status.getPhase());
         boolean ended = running && (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null)
                 && endedMeanwhile(client, run);
@@ -51,7 +53,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
                     .filter(p -> podName.equals(p.getMetadata().getName())).findFirst();
         }
         Map<String, Node> nodes = new HashMap<>();
-        if (!running && cached.isEmpty()) {
+        if (!AcceptanceRunKind.finished(status)) {
             for (String name : AcceptancePlanner.nodes(run)) {
                 Node node = client.nodes().withName(name).get();
                 if (node != null) {

@@ -29,11 +29,14 @@ import java.util.Set;
  * Carries one RdmaStorageAcceptance through Pending → Running → Succeeded or Failed, like a Job,
  * in the shape the profile reconciler has: <b>observe</b> (one {@link AcceptanceSnapshot}),
  * <b>plan</b> (one {@link AcceptancePlan} from {@link AcceptancePlanner}, pure: the rules are
- * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, through the one status writer
- * profiles use too ({@link StatusPatch}: patched only when it differs). Deleting the run deletes its
+ * there), <b>write</b> ({@link AcceptanceExecutor}), then the status, stamped with its
+ * {@link AcceptanceDigest}, through the one status writer profiles use too ({@link StatusPatch}:
+ * patched only when it differs). Deleting the run deletes its
  * pod and ConfigMaps (also where no garbage collector runs).
  */
-@ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME)
+// not generation-aware: an edit of the status alone (no new generation) must reach the reconcile, which
+// checks it against its digest; the operator's own status writes cost one reconcile that changes nothing
+@ControllerConfiguration(name = RdmaStorageAcceptanceReconciler.NAME, generationAwareEventProcessing = false)
 public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAcceptance>, Cleaner<RdmaStorageAcceptance> {
 
     public static final String NAME = "rdmastorageacceptance";
@@ -72,7 +75,7 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
         AcceptancePlan plan = AcceptancePlanner.plan(snapshot, config, clock.instant());
         executor(context).carryOut(run, plan);
-        return StatusPatch.update(run, plan.status(), RdmaStorageAcceptance::new, plan.wakeAfter());
+        return StatusPatch.update(run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new, plan.wakeAfter());
     }
 
     @Override

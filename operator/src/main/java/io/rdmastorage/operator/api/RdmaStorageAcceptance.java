@@ -44,4 +44,6 @@ public class RdmaStorageAcceptance extends CustomResource<RdmaStorageAcceptanceS
     public static final String KIND = "RdmaStorageAcceptance";
     /** The run an object belongs to (run names are ≤ 63 characters, so always a valid value). */
     public static final String RUN_LABEL = "rdmastorage.io/acceptance";
+    /** The UID of the run an object belongs to: a run re-created under the same name is another run. */
+    public static final String RUN_UID_LABEL = "rdmastorage.io/acceptance-uid";
 }

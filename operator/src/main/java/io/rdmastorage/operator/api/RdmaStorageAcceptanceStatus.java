@@ -47,6 +47,9 @@ public class RdmaStorageAcceptanceStatus {
     @JsonPropertyDescription("TCP divided by RDMA, when both were measured.")
     private AcceptanceRatios ratios;
 
+    @JsonPropertyDescription("SHA-256 over what the operator wrote (see the operator's AcceptanceDigest): a status someone else edited no longer matches it, and the operator fails the run safely instead of trusting it.")
+    private String digest;
+
     public Long getObservedGeneration() {
         return observedGeneration;
     }
@@ -127,4 +130,12 @@ public class RdmaStorageAcceptanceStatus {
         this.ratios = ratios;
     }
 
+
+    public String getDigest() {
+        return digest;
+    }
+
+    public void setDigest(String digest) {
+        this.digest = digest;
+    }
 }

@@ -128,6 +128,14 @@ public final class Reasons {
         /** The pod never ran, was lost, or ended without a readable report. */
         public static final String PROBE_FAILED = "ProbeFailed";
         public static final String NODE_NOT_FOUND = "NodeNotFound";
+        /** Pending: the node (or peer) is cordoned; a run does not start there. */
+        public static final String NODE_UNSCHEDULABLE = Reasons.NODE_UNSCHEDULABLE;
+        /** Pending: the node (or peer) is NotReady; Failed: it turned NotReady while the run measured. */
+        public static final String NODE_NOT_READY = Reasons.NODE_NOT_READY;
+        /** Pending: a pod of an earlier run of the same name (another UID) is still being deleted. */
+        public static final String WAITING_FOR_EARLIER_POD = "WaitingForEarlierPod";
+        /** Failed: the run's status was not as the operator wrote it ({@code AcceptanceDigest}). */
+        public static final String STATUS_EDITED = "StatusEdited";
         public static final String INVALID_SPEC = "InvalidSpec";
         /**
          * A path run's compareWith names no run it can be compared with (missing, not Succeeded,

@@ -1,12 +1,9 @@
 package io.rdmastorage.operator.verdict;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
-import io.rdmastorage.operator.api.Sha256;
+import io.rdmastorage.operator.status.StatusDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,8 +33,6 @@ import java.util.TreeMap;
  */
 public final class VerdictDigest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private VerdictDigest() {
     }
 
@@ -46,34 +41,22 @@ public final class VerdictDigest {
         List<Object> parts = withoutInventory(name, status);
         // sorted: the API server returns a map's keys in its own order, not in the order written
         parts.add(new TreeMap<>(status.getInventory() == null ? Map.of() : status.getInventory()));
-        return digest(parts);
+        return StatusDigest.of(parts);
     }
 
     /** The digest as operators wrote it before it covered the inventory: the same parts, less that one. */
     static String withoutInventoryOf(String name, RdmaStorageNodeStatus status) {
-        return digest(withoutInventory(name, status));
+        return StatusDigest.of(withoutInventory(name, status));
     }
 
     private static List<Object> withoutInventory(String name, RdmaStorageNodeStatus status) {
         List<Object> parts = new ArrayList<>(Arrays.asList(name, status.getObservedGeneration(),
                 status.getLastProbeTime(), status.getProbePod(), status.getProbeRound()));
-        for (Condition c : status.getConditions() == null ? List.<Condition>of() : status.getConditions()) {
-            parts.add(Arrays.asList(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
-                    c.getObservedGeneration(), c.getLastTransitionTime()));
-        }
+        parts.addAll(StatusDigest.conditions(status.getConditions()));
         LatencyResult latency = status.getLatency();
         parts.add(latency == null ? null : Arrays.asList(latency.getPeer(), latency.getMeasuredAt(), latency.getRound(),
                 latency.getObservedGeneration()));
         return parts;
-    }
-
-    private static String digest(List<Object> parts) {
-        try {
-            // JSON: strings quoted, so no two different statuses give the same text
-            return Sha256.hex(JSON.writeValueAsString(parts));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("strings and numbers always serialize", e);
-        }
     }
 
     /** Stamps {@code status} with its digest, as the operator writes it to {@code name}. */

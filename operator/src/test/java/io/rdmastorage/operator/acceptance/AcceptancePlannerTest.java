@@ -93,7 +93,7 @@ class AcceptancePlannerTest {
         assertThat(first.step()).isEqualTo(AcceptancePlan.Step.WAITING);
         assertThat(first.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
 
-        younger.setStatus(first.status());
+        younger.setStatus(AcceptanceDigest.stamp(younger, first.status()));
         AcceptancePlan again = plan(snapshot(younger, Set.of(), nodes("gpu-07"), List.of(older, younger)));
         assertThat(again.step()).isEqualTo(AcceptancePlan.Step.NONE);
         assertThat(again.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
@@ -115,7 +115,8 @@ class AcceptancePlannerTest {
     void aVerbsRunCreatesTheServerOnThePeerAndTheClientOnItsNode() {
         RdmaStorageAcceptance run = verbs("gpu-07-verbs");
         Node peer = new NodeBuilder().withNewMetadata().withName("storage-01").endMetadata()
-                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress().endStatus().build();
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress()
+                .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
 
         AcceptancePlan plan = plan(snapshot(run, Set.of(), Map.of("gpu-07", node("gpu-07"), "storage-01", peer), List.of(run)));
 
@@ -139,7 +140,7 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(30));
         Pod pod = pod(run, NOW.minusSeconds(30), null);
 
-        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), nodes("gpu-07"), List.of(run)));
 
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.deletes()).isEmpty();
@@ -174,7 +175,7 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = running(path("gpfs-01-rdma", null), NOW.minusSeconds(300));
         Pod pod = pod(run, NOW.minusSeconds(300), REPORT);
 
-        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), nodes("gpu-07"), List.of(run)));
 
         assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.SUCCEEDED);
         assertThat(complete(plan).getMessage()).startsWith("measured over rdma");
@@ -189,7 +190,7 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(300));
         Pod pod = pod(run, NOW.minusSeconds(300), REPORT);
 
-        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), nodes("gpu-07"), List.of(run)));
 
         assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
         assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
@@ -208,7 +209,7 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minus(Duration.ofHours(5)));
         Pod pod = pod(run, NOW.minus(Duration.ofHours(5)), null);
 
-        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod), nodes("gpu-07"), List.of(run)));
 
         assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
         assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-nvmeof-spec");
@@ -219,12 +220,12 @@ class AcceptancePlannerTest {
     @Test
     void aPodTheCacheDoesNotShowIsNotLostInsideTheCacheLagButIsAfterIt() {
         RdmaStorageAcceptance fresh = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(2));
-        assertThat(plan(snapshot(fresh, Set.of(), Map.of(), List.of(fresh))).status().getPhase())
+        assertThat(plan(snapshot(fresh, Set.of(), nodes("gpu-07"), List.of(fresh))).status().getPhase())
                 .isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
 
         RdmaStorageAcceptance old = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"),
                 NOW.minus(AcceptancePlanner.CACHE_LAG).minusSeconds(1));
-        AcceptancePlan plan = plan(snapshot(old, Set.of(), Map.of(), List.of(old)));
+        AcceptancePlan plan = plan(snapshot(old, Set.of(), nodes("gpu-07"), List.of(old)));
         assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
         assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
         assertThat(complete(plan).getMessage()).contains("is gone without a report");
@@ -234,10 +235,10 @@ class AcceptancePlannerTest {
     @Test
     void aRunThatEndedMeanwhileOrFinishedBeforeWritesNothing() {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
-        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, Map.of(), List.of(run)));
+        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, nodes("gpu-07"), List.of(run)));
         assertThat(meanwhile).isEqualTo(AcceptancePlan.NONE);
 
-        run.setStatus(status(Reasons.Acceptance.FAILED, null));
+        run.setStatus(AcceptanceDigest.stamp(run, status(Reasons.Acceptance.FAILED, null)));
         AcceptancePlan finished = plan(snapshot(run, Set.of(), Map.of(), List.of(run)));
         assertThat(finished.status()).isNull();
         assertThat(finished.creates()).isEmpty();
@@ -254,6 +255,127 @@ class AcceptancePlannerTest {
         assertThat(plan.deletes()).allSatisfy(p -> assertThat(p.getMetadata().getNamespace()).isEqualTo("rso"));
         assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-verbs-spec", AcceptancePods.reportName("gpu-07-verbs"));
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.DELETED);
+    }
+
+    @Test
+    void aRunReCreatedUnderTheSameNameNeverAdoptsTheEarlierRunsTerminatingPodButWaitsForIt() {
+        RdmaStorageAcceptance earlier = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        Pod terminating = pod(earlier, NOW.minusSeconds(60), null);
+        terminating.getMetadata().setDeletionTimestamp(Timestamps.format(NOW.minusSeconds(5)));
+        RdmaStorageAcceptance again = nvmeof("gpu-07-nvmeof", "2026-12-01T15:59:00Z");
+        again.getMetadata().setUid("u-gpu-07-nvmeof-2");
+
+        AcceptancePlan plan = plan(snapshot(again, Set.of(terminating), nodes("gpu-07"), List.of(again)));
+
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.WAITING_FOR_EARLIER_POD);
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.deletes()).as("already being deleted").isEmpty();
+        assertThat(plan.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
+
+        Pod leftBehind = pod(earlier, NOW.minusSeconds(60), null);
+        AcceptancePlan stale = plan(snapshot(again, Set.of(leftBehind), nodes("gpu-07"), List.of(again)));
+        assertThat(complete(stale).getReason()).isEqualTo(Reasons.Acceptance.WAITING_FOR_EARLIER_POD);
+        assertThat(stale.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(again));
+
+        AcceptancePlan started = plan(snapshot(again, Set.of(), nodes("gpu-07"), List.of(again)));
+        assertThat(started.creates()).singleElement().satisfies(p -> {
+            assertThat(p.getMetadata().getOwnerReferences()).extracting(o -> o.getUid()).containsExactly("u-gpu-07-nvmeof-2");
+            assertThat(p.getMetadata().getLabels()).containsEntry(RdmaStorageAcceptance.RUN_UID_LABEL, "u-gpu-07-nvmeof-2");
+        });
+    }
+
+    @Test
+    void aForgedSucceededStatusFailsTheRunStatusEditedStopsItsPodAndHoldsTheNodeUntilThen() {
+        RdmaStorageAcceptance forged = running(nvmeof("a-forged", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
+        Pod pod = pod(forged, NOW.minusSeconds(60), null);
+        forged.getStatus().setPhase(Reasons.Acceptance.SUCCEEDED);
+        RdmaStorageAcceptance second = nvmeof("b-second", "2026-12-01T15:30:00Z");
+
+        AcceptancePlan waits = plan(snapshot(second, Set.of(), nodes("gpu-07"), List.of(forged, second)));
+        assertThat(waits.creates()).as("the forged run still measures gpu-07").isEmpty();
+        assertThat(complete(waits).getReason()).isEqualTo(Reasons.Acceptance.WAITING_FOR_NODE);
+
+        AcceptancePlan failed = plan(snapshot(forged, Set.of(pod), nodes("gpu-07"), List.of(forged, second)));
+        assertThat(failed.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(failed).getReason()).isEqualTo(Reasons.Acceptance.STATUS_EDITED);
+        assertThat(failed.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(forged));
+        assertThat(failed.configMapDeletes()).containsExactly("rsa-a-forged-spec");
+        assertThat(failed.step()).isEqualTo(AcceptancePlan.Step.ENDED);
+
+        forged.setStatus(AcceptanceDigest.stamp(forged, failed.status()));
+        assertThat(plan(snapshot(forged, Set.of(), nodes("gpu-07"), List.of(forged))).step())
+                .as("its own failure is trusted").isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+        assertThat(plan(snapshot(second, Set.of(), nodes("gpu-07"), List.of(forged, second))).creates())
+                .as("the node is free once the forged run failed").hasSize(1);
+    }
+
+    @Test
+    void aFutureStartTimeIsAnEditTooAndEndsTheRunRatherThanKeepingItRunning() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minus(Duration.ofMinutes(30)));
+        run.getStatus().setStartTime(Timestamps.format(NOW.plus(Duration.ofDays(365))));
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.STATUS_EDITED);
+        assertThat(plan.status().getStartTime()).as("left as it stands: a status patch cannot remove it")
+                .isEqualTo(run.getStatus().getStartTime());
+        run.setStatus(AcceptanceDigest.stamp(run, plan.status()));
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).step())
+                .as("what it wrote is trusted: the run does not look edited for ever").isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+    }
+
+    @Test
+    void aFinishedRecordOfAnOperatorBeforeTheDigestIsTrustedOnlyWhileNoPodOfItsIsAlive() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        run.setStatus(status(Reasons.Acceptance.SUCCEEDED, NOW.minusSeconds(600)));
+
+        assertThat(plan(snapshot(run, Set.of(), Map.of(), List.of(run))).step()).isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+        AcceptancePlan withPod = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(600), null)), nodes("gpu-07"), List.of(run)));
+        assertThat(complete(withPod).getReason()).isEqualTo(Reasons.Acceptance.STATUS_EDITED);
+    }
+
+    @Test
+    void aRunDoesNotStartOnACordonedOrNotReadyNodeButWaitsWithTheNodesReason() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        Node cordoned = node("gpu-07");
+        cordoned.setSpec(new io.fabric8.kubernetes.api.model.NodeSpecBuilder().withUnschedulable(true).build());
+
+        AcceptancePlan waits = plan(snapshot(run, Set.of(), Map.of("gpu-07", cordoned), List.of(run)));
+
+        assertThat(waits.creates()).isEmpty();
+        assertThat(waits.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
+        assertThat(complete(waits).getReason()).isEqualTo(Reasons.Acceptance.NODE_UNSCHEDULABLE);
+        assertThat(complete(waits).getMessage()).contains("kubectl uncordon gpu-07");
+        assertThat(effective(waits).getMessage()).isEqualTo("no measurement yet");
+        assertThat(waits.step()).isEqualTo(AcceptancePlan.Step.WAITING);
+        assertThat(waits.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+
+        AcceptancePlan notReady = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
+        assertThat(notReady.creates()).isEmpty();
+        assertThat(complete(notReady).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_READY);
+        assertThat(notReady.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
+    }
+
+    @Test
+    void aRunWhoseNodeTurnsNotReadyOrIsDeletedWhileItMeasuresEndsAtOnceWithTheNodesReasonNotAtTheDeadline() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(30));
+        Pod pod = pod(run, NOW.minusSeconds(30), null);
+
+        AcceptancePlan notReady = plan(snapshot(run, Set.of(pod), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
+        assertThat(notReady.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(notReady).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_READY);
+        assertThat(complete(notReady).getMessage()).doesNotContain("timeoutSeconds");
+        assertThat(notReady.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+
+        AcceptancePlan gone = plan(snapshot(run, Set.of(pod), Map.of(), List.of(run)));
+        assertThat(complete(gone).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_FOUND);
+        assertThat(complete(gone).getMessage()).contains("was deleted while the run measured");
+
+        Pod finished = pod(run, NOW.minusSeconds(30), REPORT);
+        assertThat(plan(snapshot(run, Set.of(finished), Map.of(), List.of(run))).status().getPhase())
+                .as("a report that came is harvested whatever became of the node").isEqualTo(Reasons.Acceptance.SUCCEEDED);
     }
 
     private static AcceptancePlan plan(AcceptanceSnapshot snapshot) {
@@ -304,9 +426,11 @@ class AcceptancePlannerTest {
         return run;
     }
 
+    /** Running since {@code started}, its status stamped as the operator writes it. */
     private static RdmaStorageAcceptance running(RdmaStorageAcceptance run, Instant started) {
         run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, started));
         run.getStatus().setPodName(AcceptancePods.podName(run));
+        AcceptanceDigest.stamp(run, run.getStatus());
         return run;
     }
 
@@ -317,10 +441,11 @@ class AcceptancePlannerTest {
         return status;
     }
 
-    /** The run's pod, created at {@code created}; with a report, its container ended with it. */
+    /** The run's pod (owned by its UID), created at {@code created}; with a report, its container ended with it. */
     private static Pod pod(RdmaStorageAcceptance run, Instant created, String report) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(AcceptancePods.podName(run)).withNamespace("rso")
-                .withCreationTimestamp(Timestamps.format(created)).endMetadata();
+                .withCreationTimestamp(Timestamps.format(created)).withOwnerReferences(AcceptancePods.ownerReference(run))
+                .endMetadata();
         if (report == null) {
             return pod.withNewStatus().withPhase("Running").endStatus().build();
         }
@@ -337,8 +462,15 @@ class AcceptancePlannerTest {
         return nodes;
     }
 
+    /** A Ready, schedulable node. */
     private static Node node(String name) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
+    }
+
+    private static Node notReady(String name) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("Unknown").endCondition().endStatus().build();
     }
 
     private static Condition complete(AcceptancePlan plan) {

@@ -96,6 +96,26 @@ class AcceptanceLifecycleTest {
     }
 
     @Test
+    void aStatusEditedBehindTheOperatorsBackFailsTheRunStatusEditedWhileItsOwnWritesAreTrusted() throws InterruptedException {
+        node("edited", true, 4);
+        applyRun("accept-edited", "edited", "transports: [rdma, tcp]", "");
+        await("accept-edited Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("accept-edited")));
+        assertThat(runs.run("accept-edited").getStatus().getDigest()).as("stamped, and kept by the CRD schema").isNotBlank();
+
+        CommandResult patch = env.plane.kubectl().run("patch", "rdmastorageacceptance", "accept-edited",
+                "--subresource=status", "--type=merge", "-p", "{\"status\":{\"startTime\":\"2999-01-01T00:00:00Z\"}}");
+        assertThat(patch.exitCode()).as(patch.toString()).isZero();
+
+        await("accept-edited Failed StatusEdited", WAIT, () -> "Failed".equals(runs.phase("accept-edited")));
+        assertThat(runs.condition("accept-edited", "Complete").getReason()).isEqualTo("StatusEdited");
+        String completed = runs.run("accept-edited").getStatus().getCompletionTime();
+        assertThat(runs.pods("accept-edited")).isEmpty();
+        // its own failure is trusted: not failed again and again
+        Thread.sleep(3_000);
+        assertThat(runs.run("accept-edited").getStatus().getCompletionTime()).isEqualTo(completed);
+    }
+
+    @Test
     void rdmaFasterAndCheaperSucceedsWithTheNumbersSideBySide() {
         node("fast", true, 4);
         applyRun("accept-fast", "fast", "transports: [rdma, tcp]", "");
