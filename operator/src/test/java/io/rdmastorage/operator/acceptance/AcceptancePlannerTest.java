@@ -234,7 +234,7 @@ class AcceptancePlannerTest {
     @Test
     void aRunThatEndedMeanwhileOrFinishedBeforeWritesNothing() {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
-        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, Map.of(), List.of(run)));
+        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, Map.of(), List.of(run), Set.of()));
         assertThat(meanwhile).isEqualTo(AcceptancePlan.NONE);
 
         run.setStatus(status(Reasons.Acceptance.FAILED, null));
@@ -262,7 +262,7 @@ class AcceptancePlannerTest {
 
     private static AcceptanceSnapshot snapshot(RdmaStorageAcceptance run, Set<Pod> pods, Map<String, Node> nodes,
                                                List<RdmaStorageAcceptance> runs) {
-        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs);
+        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs, Set.of());
     }
 
     private static RdmaStorageAcceptance nvmeof(String name, String created) {
