@@ -101,7 +101,7 @@ class AcceptancePathLifecycleTest {
         }
     }
 
-    /** A directory outside the admin's prefixes (/gpfs/fs0/ here) is refused before any pod, on the real API server. */
+    /** A directory outside the admin's prefixes (/gpfs/ here) is refused before any pod, on the real API server. */
     @Test
     void aDirectoryOutsideTheAdminsPrefixesIsRefusedBeforeAnyPod() throws IOException {
         FixtureHost host = node("gpfs-02");
@@ -112,7 +112,7 @@ class AcceptancePathLifecycleTest {
         assertThat(runs.condition("gpfs-02-etc", "Complete").getReason()).isEqualTo("OutsideAdminBounds");
         assertThat(runs.condition("gpfs-02-etc", "Complete").getMessage()).contains(
                 "path.directory /etc/kubernetes/manifests/ is under none of the directories the cluster admin allows in "
-                        + "acceptance.pathPrefixes: /gpfs/fs0/");
+                        + "acceptance.pathPrefixes: /gpfs/");
         assertThat(runs.pods("gpfs-02-etc")).isEmpty();
         try (var entries = Files.list(host.path("/etc/kubernetes/manifests"))) {
             assertThat(entries).isEmpty();
