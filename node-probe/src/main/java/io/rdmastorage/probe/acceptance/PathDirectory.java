@@ -32,8 +32,11 @@ public final class PathDirectory implements AcceptanceTarget {
     @Override
     public Result measure() {
         AcceptanceSpec.Path path = spec.path();
-        try (AcceptanceFile file = new AcceptanceFile(tools.host().resolve(path.directory()), path.fileName(), path.file())) {
-            String layout = file.layOut(path.fileSizeMiB() * MEBIBYTE);
+        // the directory as named, under the host root, never through a link (AcceptanceDirectory checked each component)
+        java.nio.file.Path directory = tools.host().root().resolve(path.directory().substring(1));
+        try (AcceptanceFile file = new AcceptanceFile(directory, path.fileName(), path.file())) {
+            String layout = AcceptanceDirectory.refusal(tools.host(), path.directory(), path.fileSizeMiB() * MEBIBYTE)
+                    .orElseGet(() -> file.layOut(path.fileSizeMiB() * MEBIBYTE));
             AcceptanceReport.TransportRun row;
             String fioVersion = "";
             if (!layout.isEmpty()) {

@@ -43,7 +43,9 @@ class PathAcceptanceCommandTest {
     @BeforeEach
     void node() throws IOException {
         host = FixtureHost.at(dir.resolve("host")).sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt")
-                .file(DIRECTORY + "/keep.txt", "the user's data\n");
+                .file(DIRECTORY + "/keep.txt", "the user's data\n")
+                // /data is an NFS mount: a path run writes only on shared storage
+                .file(AcceptanceDirectory.MOUNTS, "/dev/vda1 / ext4 rw 0 0\n10.0.0.5:/export /data nfs4 rw,vers=4.2 0 0\n");
         fio = fioLoggingItsFile(AcceptanceFixtures.fio(dir.resolve("bin/fio-answer"), host, dir));
     }
 
@@ -102,6 +104,49 @@ class PathAcceptanceCommandTest {
         // removed at the end; nothing else in the directory touched
         assertThat(directoryEntries()).containsExactly("keep.txt");
         assertThat(Files.readString(host.path(DIRECTORY + "/keep.txt"))).isEqualTo("the user's data\n");
+    }
+
+    @Test
+    void aDirectoryBehindASymbolicLinkIsRefusedAndNothingIsWrittenThere() throws IOException {
+        host.file("/etc/hostname", "gpu-07\n");
+        Files.createSymbolicLink(host.path("/data/etc"), host.path("/etc"));
+
+        ProbeRun run = ProbeRun.run(arguments(fio), spec(16).replace(DIRECTORY + "/", "/data/etc/"));
+
+        assertThat(JSON.readTree(run.stdout()).get("transports").get(0).get("problem").asText())
+                .isEqualTo("/data/etc is a symbolic link on the node; a run never writes through a link: name the directory "
+                        + "itself in path.directory");
+        assertThat(log(AcceptanceFixtures.FIO_LOG)).as("nothing measured").isEmpty();
+        try (Stream<Path> entries = Files.list(host.path("/etc"))) {
+            assertThat(entries.map(p -> p.getFileName().toString())).containsExactly("hostname");
+        }
+    }
+
+    @Test
+    void aDirectoryOnALocalFileSystemIsRefused() throws IOException {
+        host.file(AcceptanceDirectory.MOUNTS, "/dev/vda1 / ext4 rw 0 0\n10.0.0.5:/export /data nfs4 rw 0 0\n"
+                + "/dev/nvme0n1p1 /data/acceptance xfs rw 0 0\n");
+
+        ProbeRun run = ProbeRun.run(arguments(fio), spec(16));
+
+        assertThat(JSON.readTree(run.stdout()).get("transports").get(0).get("problem").asText())
+                .startsWith(DIRECTORY + "/ is on a local xfs file system (mounted at /data/acceptance)");
+        assertThat(log(AcceptanceFixtures.FIO_LOG)).isEmpty();
+        assertThat(directoryEntries()).containsExactly("keep.txt");
+    }
+
+    @Test
+    void aSpecOutsideTheAdminsBoundsIsRefusedOnTheNodeToo() throws IOException {
+        String bounded = spec(16).replaceFirst("}$", ",\"bounds\":{\"pathPrefixes\":[\"/gpfs/\"],\"nvmeofAddresses\":[],"
+                + "\"maxFileSizeMiB\":16384,\"maxDurationSeconds\":3600}}");
+
+        ProbeRun run = ProbeRun.run(arguments(fio), bounded);
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.stderr()).contains("path.directory /data/acceptance/ is under none of the directories the cluster "
+                + "admin allows in acceptance.pathPrefixes: /gpfs/");
+        assertThat(directoryEntries()).containsExactly("keep.txt");
+        assertThat(ProbeRun.run(arguments(fio), bounded.replace("/gpfs/", "/data/")).exitCode()).isEqualTo(1);
     }
 
     @Test

@@ -114,7 +114,9 @@ public final class AcceptanceFixtures {
      * moves that transport's counters, as reads over it would.
      */
     public static FixtureHost pathNode(FixtureHost host, String directory) {
-        host.mkdir(directory).sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt")
+        // the directory is a GPFS mount: a path run writes only on shared storage
+        host.mkdir(directory).file("/proc/1/mounts", "/dev/vda1 / ext4 rw 0 0\nfs0 " + directory + " gpfs rw 0 0\n")
+                .sampleFile("/proc/stat", "proc/stat_2cpu_pair-1s_before.txt")
                 .file(RXE_COUNTERS + "sent_pkts", "1000\n").file(RXE_COUNTERS + "rcvd_pkts", "1000\n")
                 .file(TRANSPORT_FILE, "rdma\n").file(SS_FILE, ssTable(5000));
         return host.script("/usr/bin/nsenter", "#!/bin/sh\ncat " + FixtureHost.shQuote(host.path(SS_FILE).toString()) + "\n");

@@ -133,6 +133,12 @@ final class AcceptancePlanner {
         if (missing.isPresent()) {
             return end(run, previous, Reasons.Acceptance.NODE_NOT_FOUND, missing.get(), now, List.of());
         }
+        Optional<String> outside = AdminBounds.refusal(run, document, snapshot.nodes(), snapshot.profileTargets(),
+                config.acceptance());
+        if (outside.isPresent()) {
+            // the cluster admin's bounds, before the run waits or anything runs on the node
+            return end(run, previous, Reasons.Acceptance.OUTSIDE_ADMIN_BOUNDS, outside.get(), now, List.of());
+        }
         Optional<AcceptancePlan> paused = waitForNodes(snapshot, previous, now);
         if (paused.isPresent()) {
             return paused.get();
@@ -169,7 +175,8 @@ final class AcceptancePlanner {
         String running = "measuring " + target.measuring(run, document, snapshot.nodes()) + "; deadline " + Timestamps.format(now.plus(document.deadline()));
         status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, false, now));
         boolean first = !Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase());
-        return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run, document, config)), creates,
+        return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run,
+                        document.bounded(config.acceptance().forProbe(snapshot.profileTargets())), config)), creates,
                 first ? AcceptancePlan.Step.STARTED : AcceptancePlan.Step.NONE,
                 running + " (pod " + AcceptancePods.podName(run) + ")", document.deadline());
     }

@@ -4,14 +4,20 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.operator.api.NvmeofCheckSpec;
+import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.status.Reasons;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Everything one reconcile of an acceptance run plans from, read once before planning (the observe
@@ -30,14 +36,16 @@ import java.util.Set;
  *                       that has not finished (a cordoned or NotReady node keeps it from starting; a
  *                       node gone or NotReady ends it)
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
+ * @param profileTargets the addresses of the NVMe-oF targets the profiles name, which a run may
+ *                       connect to: read only for an nvmeof run that has not started
  */
 record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod> listedPod, boolean endedMeanwhile,
-                          Map<String, Node> nodes, List<RdmaStorageAcceptance> runs) {
+                          Map<String, Node> nodes, List<RdmaStorageAcceptance> runs, Set<String> profileTargets) {
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
         if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run)) {
-            return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of());
+            return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of(), Set.of());
         }
         KubernetesClient client = context.getClient();
         Set<Pod> pods = context.getSecondaryResources(Pod.class);
@@ -53,6 +61,10 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
                     .filter(p -> podName.equals(p.getMetadata().getName())).findFirst();
         }
         Map<String, Node> nodes = new HashMap<>();
+        Set<String> profileTargets = new TreeSet<>();
+        if (!running && cached.isEmpty() && run.getSpec() != null && run.getSpec().getNvmeof() != null) {
+            profileTargets.addAll(profileTargets(client));
+        }
         if (!AcceptanceRunKind.finished(status)) {
             for (String name : AcceptancePlanner.nodes(run)) {
                 Node node = client.nodes().withName(name).get();
@@ -61,7 +73,21 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
                 }
             }
         }
-        return new AcceptanceSnapshot(run, pods, listed, ended, nodes, context.getPrimaryCache().list().toList());
+        return new AcceptanceSnapshot(run, pods, listed, ended, nodes, context.getPrimaryCache().list().toList(),
+                profileTargets);
+    }
+
+    /** The addresses of every NVMe-oF target a profile names: the storage the cluster's profiles already check. */
+    private static Set<String> profileTargets(KubernetesClient client) {
+        Set<String> addresses = new TreeSet<>();
+        for (RdmaStorageProfile profile : client.resources(RdmaStorageProfile.class).list().getItems()) {
+            NvmeofCheckSpec nvmeof = profile.getSpec() == null ? null : profile.getSpec().getNvmeof();
+            if (nvmeof != null && nvmeof.getTargets() != null) {
+                nvmeof.getTargets().stream().filter(Objects::nonNull).map(NvmeofTarget::getAddress).filter(Objects::nonNull)
+                        .filter(Rules::isIpAddress).forEach(addresses::add);
+            }
+        }
+        return addresses;
     }
 
     /** Whether the API server has the run finished (or gone) though the cache still shows it Running. */

@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.acceptance;
 
-import io.rdmastorage.contract.acceptance.Workload;
 import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
@@ -9,6 +8,7 @@ import io.rdmastorage.contract.spec.VerbsAcceptanceSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import io.rdmastorage.operator.probe.SpecProjection;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -31,6 +31,8 @@ public record AcceptanceSpecDocument(AcceptanceTarget target, Record contract, S
     static final Duration PER_TRANSPORT_OVERHEAD = Duration.ofSeconds(60);
     /** Once per run: pulling the image, starting the pod and the JVM. */
     static final Duration START_OVERHEAD = Duration.ofSeconds(120);
+    /** The contract's component for the admin's bounds ({@link AcceptanceSpec#bounds}). */
+    static final String BOUNDS = "bounds";
 
     /** How node-probe reads a document: strictly, then by the contract's rules ({@code SpecReader}). */
     @FunctionalInterface
@@ -56,7 +58,12 @@ public record AcceptanceSpecDocument(AcceptanceTarget target, Record contract, S
      */
     static <T extends Record> T derive(RdmaStorageAcceptanceSpec spec, Class<T> record, Map<String, ?> derived,
                                        Reader<T> reader) throws InvalidSpecException {
-        return reader.read(Json.write(SpecProjection.project(spec, record, derived)));
+        Map<String, Object> operators = new HashMap<>(derived);
+        if (record == AcceptanceSpec.class) {
+            // the admin's bounds are the operator's configuration, not the run's: bounded() adds them
+            operators.putIfAbsent(BOUNDS, null);
+        }
+        return reader.read(Json.write(SpecProjection.project(spec, record, operators)));
     }
 
     /** The document of {@code contract}: written from the validated record, so node-probe reads back the same record. */
@@ -68,11 +75,20 @@ public record AcceptanceSpecDocument(AcceptanceTarget target, Record contract, S
 
     /** The three fio workloads' durations, one after the other, on one transport. */
     static Duration workloads(AcceptanceSpec spec) {
-        Duration workloads = Duration.ZERO;
-        for (Workload w : Workload.values()) {
-            workloads = workloads.plusSeconds(spec.run(w).durationSeconds());
+        return Duration.ofSeconds(spec.workloadSeconds());
+    }
+
+    /**
+     * The document the pod reads: this one with the admin's bounds in it, which node-probe checks
+     * again on the node ({@link AcceptanceSpec.Bounds}); the verbs commands' document is unchanged.
+     */
+    AcceptanceSpecDocument bounded(AcceptanceSpec.Bounds bounds) {
+        AcceptanceSpec spec = spec();
+        if (spec == null) {
+            return this;
         }
-        return workloads;
+        AcceptanceSpec within = spec.withBounds(bounds);
+        return new AcceptanceSpecDocument(target, within, Json.write(SpecDocument.of(within)), deadline, what);
     }
 
     /** The {@code acceptance} command's document (an NVMe-oF or a path target's); null for the verbs target's. */

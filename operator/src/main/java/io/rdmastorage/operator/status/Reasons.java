@@ -142,6 +142,11 @@ public final class Reasons {
          * another node, directory or workload).
          */
         public static final String COMPARE_WITH_INVALID = "CompareWithInvalid";
+        /**
+         * The run's node, directory, NVMe-oF address, file size or duration is outside what the
+         * cluster admin allows (the operator's acceptance configuration); refused before any pod.
+         */
+        public static final String OUTSIDE_ADMIN_BOUNDS = "OutsideAdminBounds";
 
         // RdmaEffective
         public static final String EFFECTIVE = "Effective";

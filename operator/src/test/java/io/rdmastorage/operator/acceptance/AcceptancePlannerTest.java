@@ -16,6 +16,8 @@ import io.rdmastorage.operator.api.AcceptanceVerbsTarget;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
+import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
+import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
@@ -35,7 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class AcceptancePlannerTest {
 
-    private static final OperatorConfig CONFIG = new OperatorConfig("rso", "registry.example/node-probe:1", "IfNotPresent", false, 0);
+    /** The chart's default bounds, with the path target on under /gpfs/fs1/ (it is off until an admin names a prefix). */
+    private static final OperatorConfig CONFIG = new OperatorConfig("rso", "registry.example/node-probe:1", "IfNotPresent", false, 0)
+            .withAcceptance(AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs1/"));
     private static final Instant NOW = Instant.parse("2026-12-01T16:00:00Z");
     private static final String REPORT = """
             {"apiVersion":"rdmastorage.io/v1alpha1","kind":"AcceptanceReport","node":"gpu-07","probeVersion":"0.1.0",
@@ -235,7 +239,8 @@ class AcceptancePlannerTest {
     @Test
     void aRunThatEndedMeanwhileOrFinishedBeforeWritesNothing() {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
-        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, nodes("gpu-07"), List.of(run)));
+        AcceptancePlan meanwhile = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), true, nodes("gpu-07"), List.of(run),
+                Set.of()));
         assertThat(meanwhile).isEqualTo(AcceptancePlan.NONE);
 
         run.setStatus(AcceptanceDigest.stamp(run, status(Reasons.Acceptance.FAILED, null)));
@@ -376,6 +381,142 @@ class AcceptancePlannerTest {
         Pod finished = pod(run, NOW.minusSeconds(30), REPORT);
         assertThat(plan(snapshot(run, Set.of(finished), Map.of(), List.of(run))).status().getPhase())
                 .as("a report that came is harvested whatever became of the node").isEqualTo(Reasons.Acceptance.SUCCEEDED);
+    // the cluster admin's bounds (AdminBounds): each refused before any pod or spec exists, OutsideAdminBounds
+
+    @Test
+    void aRunOnAControlPlaneNodeIsRefusedUnlessTheAdminAllowsIt() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        Map<String, Node> controlPlane = Map.of("gpu-07", node("gpu-07", Map.of(AcceptanceBounds.CONTROL_PLANE_LABEL, "")));
+
+        assertRefused(plan(snapshot(run, Set.of(), controlPlane, List.of(run))), "gpu-07 is a control-plane node");
+
+        AcceptanceBounds allowed = new AcceptanceBounds(Map.of(), true, List.of(), List.of(), 16384, 3600);
+        assertThat(plan(snapshot(run, Set.of(), controlPlane, List.of(run)), allowed).creates()).hasSize(1);
+    }
+
+    @Test
+    void aRunOnANodeOutsideTheAdminsSelectorIsRefusedAndSoIsAVerbsPeerOutsideIt() {
+        AcceptanceBounds gpuNodes = new AcceptanceBounds(Map.of("rdma.example/acceptance", "yes"), false, List.of(), List.of(),
+                16384, 3600);
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), gpuNodes),
+                "gpu-07 lacks the label rdma.example/acceptance=yes of acceptance.nodeSelector");
+        Map<String, Node> labelled = Map.of("gpu-07", node("gpu-07", Map.of("rdma.example/acceptance", "yes")));
+        assertThat(plan(snapshot(run, Set.of(), labelled, List.of(run)), gpuNodes).creates()).hasSize(1);
+
+        RdmaStorageAcceptance verbs = verbs("gpu-07-verbs");
+        Node peer = new NodeBuilder().withNewMetadata().withName("storage-01").endMetadata()
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress().endStatus().build();
+        assertRefused(plan(snapshot(verbs, Set.of(), Map.of("gpu-07", labelled.get("gpu-07"), "storage-01", peer),
+                List.of(verbs)), gpuNodes), "storage-01 lacks the label");
+    }
+
+    @Test
+    void thePathTargetIsOffUntilTheAdminNamesAPrefix() {
+        RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
+
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT),
+                "the path target is off", "acceptance.pathPrefixes");
+    }
+
+    @Test
+    void aPathRunOutsideTheAdminsPrefixesIsRefusedByWholeDirectories() {
+        RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
+
+        // /gpfs/fs1/acceptance is not under /gpfs/fs (a prefix of its name, not of its directories)
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs", "/etc")),
+                "path.directory /gpfs/fs1/acceptance is under none of", "/gpfs/fs, /etc");
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs"))
+                .creates()).hasSize(1);
+    }
+
+    @Test
+    void aPathRunWithAFileAboveTheAdminsMaximumIsRefused() {
+        RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
+        run.getSpec().getPath().setFileSizeMiB(20000);
+
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))),
+                "path.fileSizeMiB 20000 is above acceptance.maxFileSizeMiB 16384");
+    }
+
+    @Test
+    void aRunWhoseDeadlineIsAboveTheAdminsMaximumIsRefused() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        run.getSpec().setTimeoutSeconds(7200);
+
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))),
+                "deadline 7200 s is above acceptance.maxDurationSeconds 3600");
+    }
+
+    @Test
+    void connectingGoesOnlyToAnAddressAProfileOrTheAdminNames() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        run.getSpec().getNvmeof().setConnect(true);
+
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))),
+                "nvmeof.address 10.68.20.10 is named by no profile's nvmeof targets and not in acceptance.nvmeofAddresses");
+
+        AcceptancePlan profileNamed = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, nodes("gpu-07"),
+                List.of(run), Set.of("10.68.20.10")));
+        assertThat(profileNamed.creates()).hasSize(1);
+        // the bounds travel in the pod's document: node-probe checks them again on the node
+        assertThat(profileNamed.applies().get(0).getData().values().iterator().next())
+                .contains("\"bounds\"", "\"nvmeofAddresses\":[\"10.68.20.10\"]", "\"pathPrefixes\":[\"/gpfs/fs1/\"]");
+
+        AcceptanceBounds cidr = new AcceptanceBounds(Map.of(), false, List.of(), List.of("10.68.20.0/24"), 16384, 3600);
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), cidr).creates()).hasSize(1);
+        AcceptanceBounds other = new AcceptanceBounds(Map.of(), false, List.of(), List.of("10.68.21.0/24"), 16384, 3600);
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), other), "10.68.20.10 is named by no profile");
+    }
+
+    @Test
+    void loopbackLinkLocalUnspecifiedAndTheDiscoverySubsystemAreNeverTargetsWhateverIsAllowed() {
+        AcceptanceBounds everything = new AcceptanceBounds(Map.of(), false, List.of(), List.of("0.0.0.0/0", "::/0"), 16384, 3600);
+        for (String address : List.of("127.0.0.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1", "::", "::ffff:127.0.0.1")) {
+            RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+            run.getSpec().getNvmeof().setConnect(true);
+            run.getSpec().getNvmeof().setAddress(address);
+
+            AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), everything);
+
+            assertThat(plan.creates()).as(address).isEmpty();
+            assertThat(complete(plan).getReason()).as(address).isEqualTo(Reasons.Acceptance.INVALID_SPEC);
+            assertThat(complete(plan).getMessage()).as(address).contains("never an acceptance target");
+        }
+        RdmaStorageAcceptance discovery = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        discovery.getSpec().getNvmeof().setNqn("nqn.2014-08.org.nvmexpress.discovery");
+        AcceptancePlan plan = plan(snapshot(discovery, Set.of(), nodes("gpu-07"), List.of(discovery)), everything);
+        assertThat(plan.creates()).isEmpty();
+        assertThat(complete(plan).getMessage()).contains("is the discovery subsystem");
+    }
+
+    @Test
+    void fioBuffersBeyondWhatThePodsMemoryLimitHoldsAreRefusedBeforeThePod() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        AcceptanceWorkloadSpec bandwidth = new AcceptanceWorkloadSpec();
+        bandwidth.setJobs(64);
+        bandwidth.setIodepth(256);
+        run.getSpec().setBandwidth(bandwidth);
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+
+        assertThat(plan.creates()).isEmpty();
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.INVALID_SPEC);
+        assertThat(complete(plan).getMessage()).contains("16384 MiB of fio buffers, more than the 512 MiB");
+    }
+
+    private static void assertRefused(AcceptancePlan plan, String... message) {
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.applies()).isEmpty();
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.OUTSIDE_ADMIN_BOUNDS);
+        assertThat(complete(plan).getMessage()).contains(message);
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
+    }
+
+    private static AcceptancePlan plan(AcceptanceSnapshot snapshot, AcceptanceBounds bounds) {
+        return AcceptancePlanner.plan(snapshot, CONFIG.withAcceptance(bounds), NOW);
     }
 
     private static AcceptancePlan plan(AcceptanceSnapshot snapshot) {
@@ -384,7 +525,7 @@ class AcceptancePlannerTest {
 
     private static AcceptanceSnapshot snapshot(RdmaStorageAcceptance run, Set<Pod> pods, Map<String, Node> nodes,
                                                List<RdmaStorageAcceptance> runs) {
-        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs);
+        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs, Set.of());
     }
 
     private static RdmaStorageAcceptance nvmeof(String name, String created) {
@@ -464,7 +605,11 @@ class AcceptancePlannerTest {
 
     /** A Ready, schedulable node. */
     private static Node node(String name) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+        return node(name, Map.of());
+    }
+
+    private static Node node(String name, Map<String, String> labels) {
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
     }
 

@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.VerdictEvents;
 import java.io.IOException;
@@ -52,6 +53,7 @@ class HelmChartTest {
     void defaultValuesRenderTheOperatorWithLeaderElectionAndRestrictedPods() {
         List<HasMetadata> objects = objects(template(NS, Map.of()));
         assertThat(kinds(objects)).containsExactlyInAnyOrder("ServiceAccount", "ClusterRole", "ClusterRoleBinding",
+                "ClusterRole", "ClusterRole",
                 "Role", "RoleBinding", "Role", "RoleBinding", "Service", "Deployment");
         assertThat(objects).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("app.kubernetes.io/managed-by", "Helm")
@@ -117,7 +119,7 @@ class HelmChartTest {
         });
 
         ClusterRoleBinding clusterBinding = only(objects, ClusterRoleBinding.class);
-        assertThat(clusterBinding.getRoleRef().getName()).isEqualTo(only(objects, ClusterRole.class).getMetadata().getName());
+        assertThat(clusterBinding.getRoleRef().getName()).isEqualTo(operatorClusterRole(objects).getMetadata().getName());
         assertThat(clusterBinding.getSubjects()).singleElement().satisfies(s -> {
             assertThat(s.getKind()).isEqualTo("ServiceAccount");
             assertThat(s.getName()).isEqualTo(FULLNAME);
@@ -136,12 +138,12 @@ class HelmChartTest {
     @Test
     void rbacRulesAreExactlyTheFilesTheLeastPrivilegeTestProves() {
         List<HasMetadata> objects = objects(template(NS, Map.of()));
-        assertThat(only(objects, ClusterRole.class).getRules()).isEqualTo(HelmChart.rulesFile("cluster-rules.yaml"));
+        assertThat(operatorClusterRole(objects).getRules()).isEqualTo(HelmChart.rulesFile("cluster-rules.yaml"));
         assertThat(onlyIn(objects, Role.class, NS).getRules()).isEqualTo(HelmChart.rulesFile("namespace-rules.yaml"));
         // Events only where the operator writes them: a Role in "default", none in the ClusterRole
         assertThat(onlyIn(objects, Role.class, VerdictEvents.NAMESPACE).getRules())
                 .isEqualTo(HelmChart.rulesFile("events-rules.yaml"));
-        assertThat(only(objects, ClusterRole.class).getRules()).noneMatch(r -> r.getResources().contains("events"));
+        assertThat(operatorClusterRole(objects).getRules()).noneMatch(r -> r.getResources().contains("events"));
     }
 
     @Test
@@ -290,6 +292,12 @@ class HelmChartTest {
             "metrics.serviceMonitor.interval|soon|interval",
             "replicas|2|replicas",
             "openshift.enabled|yes|enabled",
+            "acceptance.pathPrefixes[0]|/proc/sys|pathPrefixes/0",
+            "acceptance.pathPrefixes[0]|relative/dir|pathPrefixes/0",
+            "acceptance.nvmeofAddresses[0]|storage.example|nvmeofAddresses/0",
+            "acceptance.maxFileSizeMiB|100000|maxFileSizeMiB",
+            "acceptance.maxDurationSeconds|86400|maxDurationSeconds",
+            "acceptance.allowControlPlane|yes|allowControlPlane",
     })
     void schemaRefusesBadValues(String key, String value, String named) {
         Map<String, Object> values = new LinkedHashMap<>();
@@ -297,6 +305,72 @@ class HelmChartTest {
         assertThatThrownBy(() -> template(NS, values))
                 .hasMessageContaining("schema")
                 .hasMessageContaining(named);
+    }
+
+    @Test
+    void acceptanceValuesReachTheOperatorAsItsBounds() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("acceptance.nodeSelector.rdmastorage\\.io/acceptance", "yes");
+        values.put("acceptance.allowControlPlane", true);
+        values.put("acceptance.pathPrefixes[0]", "/gpfs/fs1/acceptance/");
+        values.put("acceptance.pathPrefixes[1]", "/mnt/nfs/");
+        values.put("acceptance.nvmeofAddresses[0]", "10.68.20.0/24");
+        values.put("acceptance.nvmeofAddresses[1]", "fd00::7");
+        values.put("acceptance.maxFileSizeMiB", 8192);
+        values.put("acceptance.maxDurationSeconds", 1800);
+        Container operator = only(objects(template(NS, values)), Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+
+        assertThat(OperatorConfig.fromEnvironment(env(operator)).acceptance()).isEqualTo(new AcceptanceBounds(
+                Map.of("rdmastorage.io/acceptance", "yes"), true, List.of("/gpfs/fs1/acceptance/", "/mnt/nfs/"),
+                List.of("10.68.20.0/24", "fd00::7"), 8192, 1800));
+    }
+
+    @Test
+    void byDefaultRunsGoToNoControlPlaneNodeAndThePathTargetIsOff() {
+        Container operator = only(objects(template(NS, Map.of())), Deployment.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0);
+
+        AcceptanceBounds bounds = OperatorConfig.fromEnvironment(env(operator)).acceptance();
+        assertThat(bounds).isEqualTo(AcceptanceBounds.DEFAULT);
+        assertThat(bounds.allowControlPlane()).isFalse();
+        assertThat(bounds.pathPrefixes()).isEmpty();
+        assertThat(bounds.nvmeofAddresses()).isEmpty();
+    }
+
+    /** Creating runs is a node-level privilege: in no aggregated role; reading them is in view. */
+    @Test
+    void creatingRunsIsOnlyInTheAcceptanceAdminRoleAndReadingThemIsAggregatedIntoView() {
+        List<ClusterRole> roles = objects(template(NS, Map.of())).stream().filter(ClusterRole.class::isInstance)
+                .map(ClusterRole.class::cast).toList();
+        ClusterRole admin = roles.stream().filter(r -> r.getMetadata().getName().equals(FULLNAME + "-acceptance-admin"))
+                .findFirst().orElseThrow();
+        ClusterRole viewer = roles.stream().filter(r -> r.getMetadata().getName().equals(FULLNAME + "-acceptance-viewer"))
+                .findFirst().orElseThrow();
+
+        assertThat(admin.getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getApiGroups()).containsExactly("rdmastorage.io");
+            assertThat(r.getResources()).containsExactly("rdmastorageacceptances");
+            assertThat(r.getVerbs()).contains("create", "delete");
+        });
+        assertThat(viewer.getMetadata().getLabels()).containsEntry("rbac.authorization.k8s.io/aggregate-to-view", "true");
+        assertThat(viewer.getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getResources()).containsExactly("rdmastorageacceptances");
+            assertThat(r.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
+        });
+        // no role the chart ships that can create runs is aggregated anywhere (view, edit, admin)
+        assertThat(roles).filteredOn(r -> r.getRules().stream().anyMatch(rule -> rule.getVerbs().contains("create")
+                        && rule.getResources().contains("rdmastorageacceptances")))
+                .allSatisfy(r -> assertThat(r.getMetadata().getLabels().keySet())
+                        .noneMatch(l -> l.startsWith("rbac.authorization.k8s.io/aggregate-to-")));
+        assertThat(roles).allSatisfy(r -> assertThat(r.getMetadata().getLabels().keySet())
+                .doesNotContain("rbac.authorization.k8s.io/aggregate-to-edit", "rbac.authorization.k8s.io/aggregate-to-admin"));
+    }
+
+    /** The operator's own ClusterRole, beside the acceptance roles the chart ships for users. */
+    private static ClusterRole operatorClusterRole(List<HasMetadata> objects) {
+        return objects.stream().filter(ClusterRole.class::isInstance).map(ClusterRole.class::cast)
+                .filter(r -> r.getMetadata().getName().equals(FULLNAME)).findFirst().orElseThrow();
     }
 
     private static Map<String, String> env(Container container) {

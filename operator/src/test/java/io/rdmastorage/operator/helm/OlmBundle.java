@@ -109,6 +109,7 @@ final class OlmBundle {
                 // OLM creates the CSV's service account and binds its permissions itself
                 continue;
             } else if (kind.equals("Service") && name.equals(fullname + "-metrics")
+                    || kind.equals("ClusterRole") && name.startsWith(fullname + "-acceptance-")
                     || (kind.equals("Role") || kind.equals("RoleBinding")) && name.equals(fullname + "-probe-scc")) {
                 files.put("manifests/" + name + "_" + object.getApiVersion().replace('/', '_') + "_" + kind.toLowerCase() + ".yaml",
                         HEADER + yaml(bundleObject(node)));

@@ -70,6 +70,10 @@ class AcceptanceLifecycleTest {
 
     /** {@code nvmeof}: more fields of the nvmeof section; {@code spec}: more fields of the spec, YAML. */
     private void applyRun(String name, String node, String nvmeof, String spec) {
+        applyRun(name, node, NvmeofFixtures.TARGET_ADDRESS, nvmeof, spec);
+    }
+
+    private void applyRun(String name, String node, String address, String nvmeof, String spec) {
         String yaml = """
                 apiVersion: rdmastorage.io/v1alpha1
                 kind: RdmaStorageAcceptance
@@ -86,7 +90,7 @@ class AcceptanceLifecycleTest {
                   latency: {durationSeconds: 5}
                   iops: {durationSeconds: 5, jobs: 4, iodepth: 8}
                   bandwidth: {durationSeconds: 5}
-                """.formatted(name, node, NvmeofFixtures.TARGET_NQN, NvmeofFixtures.TARGET_ADDRESS, NvmeofFixtures.TARGET_PORT,
+                """.formatted(name, node, NvmeofFixtures.TARGET_NQN, address, NvmeofFixtures.TARGET_PORT,
                 indent(nvmeof, "    "), indent(spec, "  "));
         env.plane.kubectl().applyYaml(yaml).orThrow("kubectl apply acceptance " + name);
     }
@@ -149,6 +153,30 @@ class AcceptanceLifecycleTest {
         assertThat(get.stdout()).contains("NODE", "TARGET", "LATENCY-RATIO", "CPU-RATIO", "RDMA-EFFECTIVE")
                 .contains("fast", NvmeofFixtures.TARGET_NQN, "Succeeded", "True");
         assertThat(env.plane.kubectl().run("get", "rdmastorage").stdout()).contains("rdmastorageacceptance.rdmastorage.io/accept-fast");
+    }
+
+    /** The admin's bounds on the real API server: refused before any pod or spec exists, the reason naming the rule. */
+    @Test
+    void aControlPlaneNodeAndAnAddressNoProfileOrAdminNamesAreRefusedBeforeAnyPod() {
+        node("control", true, 4);
+        env.admin.nodes().withName("control").edit(n -> {
+            n.getMetadata().getLabels().put("node-role.kubernetes.io/control-plane", "");
+            return n;
+        });
+        applyRun("accept-control", "control", "transports: [rdma, tcp]", "");
+        node("worker", false, 4);
+        applyRun("accept-elsewhere", "worker", "192.0.2.99", "connect: true", "");
+
+        for (String run : List.of("accept-control", "accept-elsewhere")) {
+            await(run + " Failed", WAIT, () -> "Failed".equals(runs.phase(run)));
+            assertThat(runs.condition(run, "Complete").getReason()).isEqualTo("OutsideAdminBounds");
+            assertThat(runs.pods(run)).as("no pod").isEmpty();
+            assertThat(runs.configMap(AcceptancePods.specName(run))).as("no spec").isNull();
+        }
+        assertThat(runs.condition("accept-control", "Complete").getMessage()).contains("control is a control-plane node");
+        assertThat(runs.condition("accept-elsewhere", "Complete").getMessage())
+                .contains("nvmeof.address 192.0.2.99 is named by no profile's nvmeof targets");
+        assertThat(runs.events("accept-control")).contains("Warning OutsideAdminBounds");
     }
 
     @Test

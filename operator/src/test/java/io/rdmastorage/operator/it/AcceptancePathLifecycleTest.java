@@ -101,6 +101,24 @@ class AcceptancePathLifecycleTest {
         }
     }
 
+    /** A directory outside the admin's prefixes (/gpfs/ here) is refused before any pod, on the real API server. */
+    @Test
+    void aDirectoryOutsideTheAdminsPrefixesIsRefusedBeforeAnyPod() throws IOException {
+        FixtureHost host = node("gpfs-02");
+        host.mkdir("/etc/kubernetes/manifests");
+        applyRun("gpfs-02-etc", "gpfs-02", "/etc/kubernetes/manifests", "");
+
+        await("gpfs-02-etc Failed", WAIT, () -> "Failed".equals(runs.phase("gpfs-02-etc")));
+        assertThat(runs.condition("gpfs-02-etc", "Complete").getReason()).isEqualTo("OutsideAdminBounds");
+        assertThat(runs.condition("gpfs-02-etc", "Complete").getMessage()).contains(
+                "path.directory /etc/kubernetes/manifests/ is under none of the directories the cluster admin allows in "
+                        + "acceptance.pathPrefixes: /gpfs/");
+        assertThat(runs.pods("gpfs-02-etc")).isEmpty();
+        try (var entries = Files.list(host.path("/etc/kubernetes/manifests"))) {
+            assertThat(entries).isEmpty();
+        }
+    }
+
     @Test
     void aRunOverTcpThenOneOverRdmaComparedWithItGiveTheRatios() throws IOException {
         FixtureHost host = node("gpfs-01");

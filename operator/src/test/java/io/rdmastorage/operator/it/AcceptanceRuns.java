@@ -7,8 +7,11 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.config.AcceptanceBounds;
+import io.rdmastorage.probe.testing.NvmeofFixtures;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The acceptance lifecycle tests' environment: the operator on the real API server with kubelets
@@ -26,9 +29,18 @@ final class AcceptanceRuns implements AutoCloseable {
         this.env = env;
     }
 
-    /** A control plane of its own (named after {@code name}) with the operator started. */
+    /**
+     * The bounds the acceptance tests' admin sets: path runs under /gpfs/, connecting to the
+     * fixtures' NVMe-oF target; control-plane nodes refused, as by default.
+     */
+    static final AcceptanceBounds BOUNDS = new AcceptanceBounds(Map.of(), false, List.of("/gpfs/"),
+            List.of(NvmeofFixtures.TARGET_ADDRESS), AcceptanceBounds.DEFAULT_MAX_FILE_SIZE_MIB,
+            AcceptanceBounds.DEFAULT_MAX_DURATION_SECONDS);
+
+    /** A control plane of its own (named after {@code name}) with the operator started, within {@link #BOUNDS}. */
     static AcceptanceRuns start(String name) {
         OperatorEnvironment env = OperatorEnvironment.start(name, new AcceptanceLauncher());
+        env.acceptance = BOUNDS;
         env.startOperator();
         return new AcceptanceRuns(env);
     }

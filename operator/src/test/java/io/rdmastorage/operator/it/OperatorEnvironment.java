@@ -6,6 +6,7 @@ import io.rdmastorage.operator.RdmaStorageOperator;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.StorageNodeName;
+import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.testing.LocalControlPlane;
@@ -96,8 +97,11 @@ final class OperatorEnvironment implements AutoCloseable {
         rbac.grant(admin, namespace, SERVICE_ACCOUNT, namespace);
     }
 
+    /** Where acceptance runs may act, as the chart's acceptance values would set it; the chart's defaults unless a test says. */
+    AcceptanceBounds acceptance = AcceptanceBounds.DEFAULT;
+
     OperatorConfig operatorConfig(boolean leaderElection) {
-        return new OperatorConfig(namespace, PROBE_IMAGE, "IfNotPresent", leaderElection, 0);
+        return new OperatorConfig(namespace, PROBE_IMAGE, "IfNotPresent", leaderElection, 0, acceptance);
     }
 
     void startOperator() {

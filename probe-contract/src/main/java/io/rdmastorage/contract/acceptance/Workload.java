@@ -14,22 +14,24 @@ import java.util.List;
  */
 public enum Workload {
     /** Small-I/O latency: 4 KiB random reads, one at a time. The criterion. */
-    LATENCY("latency", "randread", "4k", 1, 1),
+    LATENCY("latency", "randread", "4k", 4096, 1, 1),
     /** 4 KiB random reads at depth: IOPS and what they cost in CPU. The criterion's second half. */
-    IOPS("iops", "randread", "4k", 16, 32),
+    IOPS("iops", "randread", "4k", 4096, 16, 32),
     /** 1 MiB sequential reads: bandwidth, a reference value (TCP reaches line rate too). */
-    BANDWIDTH("bandwidth", "read", "1M", 1, 16);
+    BANDWIDTH("bandwidth", "read", "1M", 1024 * 1024, 1, 16);
 
     private final String field;
     private final String rw;
     private final String blockSize;
+    private final int blockBytes;
     private final int defaultJobs;
     private final int defaultIodepth;
 
-    Workload(String field, String rw, String blockSize, int defaultJobs, int defaultIodepth) {
+    Workload(String field, String rw, String blockSize, int blockBytes, int defaultJobs, int defaultIodepth) {
         this.field = field;
         this.rw = rw;
         this.blockSize = blockSize;
+        this.blockBytes = blockBytes;
         this.defaultJobs = defaultJobs;
         this.defaultIodepth = defaultIodepth;
     }
@@ -37,6 +39,14 @@ public enum Workload {
     /** Its field in the spec and in the result document. */
     public String field() {
         return field;
+    }
+
+    /**
+     * The I/O buffers fio holds for this workload: one block per I/O in flight, of every job
+     * ({@code --direct=1} buffers are fio's own memory, counted against the pod's limit).
+     */
+    public long bufferBytes(AcceptanceSpec.Run run) {
+        return (long) blockBytes * run.jobs() * run.iodepth();
     }
 
     public int defaultJobs() {

@@ -2,6 +2,7 @@ package io.rdmastorage.contract.spec;
 
 import io.rdmastorage.contract.acceptance.Workload;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
  * it. Defaults are applied here, once; {@link #validate()} holds every rule, and the CRD's schema
  * states the same bounds.
  */
-public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth) {
+public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth, Bounds bounds) {
 
     public static final List<String> TRANSPORTS = List.of("rdma", "tcp");
     public static final int MIN_DURATION_SECONDS = 5;
@@ -20,6 +21,19 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
     public static final int DEFAULT_DURATION_SECONDS = 30;
     public static final int MAX_JOBS = 64;
     public static final int MAX_IODEPTH = 256;
+    /**
+     * Most fio I/O buffers one workload may hold (jobs × iodepth × block size): half the acceptance
+     * pod's 1 GiB memory limit, the rest for fio itself and node-probe's JVM. Beyond it the pod is
+     * OOM-killed in the middle of a run.
+     */
+    public static final long MAX_BUFFER_MIB = 512;
+    /** The NVMe-oF discovery subsystem: a discovery controller carries no namespace to measure. */
+    public static final String DISCOVERY_NQN = "nqn.2014-08.org.nvmexpress.discovery";
+
+    /** Without the admin's bounds: a document written by hand for a run on the node itself. */
+    public AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth) {
+        this(nvmeof, path, latency, iops, bandwidth, null);
+    }
 
     public AcceptanceSpec {
         latency = (latency == null ? new Run(null, null, null) : latency).withDefaults(Workload.LATENCY);
@@ -52,7 +66,28 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
         for (Workload w : Workload.values()) {
             run(w).validate(w);
         }
+        if (bounds != null) {
+            bounds.validate();
+            Optional<String> outside = bounds.refusal(this);
+            if (outside.isPresent()) {
+                throw new InvalidSpecException("bounds", outside.get());
+            }
+        }
         return this;
+    }
+
+    /** This spec within the admin's {@code bounds}, which node-probe checks again on the node. */
+    public AcceptanceSpec withBounds(Bounds bounds) {
+        return new AcceptanceSpec(nvmeof, path, latency, iops, bandwidth, bounds);
+    }
+
+    /** The three workloads' durations, one after the other, on one transport. */
+    public int workloadSeconds() {
+        int seconds = 0;
+        for (Workload w : Workload.values()) {
+            seconds += run(w).durationSeconds();
+        }
+        return seconds;
     }
 
     /**
@@ -73,6 +108,15 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
 
         void validate() throws InvalidSpecException {
             target().validate("nvmeof");
+            // never a target, whatever a profile or the admin names: no namespace there, or the node itself
+            if (DISCOVERY_NQN.equals(nqn)) {
+                throw new InvalidSpecException("nvmeof.nqn", DISCOVERY_NQN + " is the discovery subsystem, which has no "
+                        + "namespace to measure; name the subsystem itself");
+            }
+            Optional<String> never = AddressRange.neverAllowed(address);
+            if (never.isPresent()) {
+                throw new InvalidSpecException("nvmeof.address", never.get() + ": never an acceptance target");
+            }
             SpecValidator.eachMatches("nvmeof.transports", transports, TRANSPORTS::contains, "must be rdma or tcp");
             if (transports.stream().distinct().count() != transports.size()) {
                 throw new InvalidSpecException("nvmeof.transports", transports + " names a transport twice");
@@ -147,6 +191,95 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
             }
             SpecValidator.range(field + ".jobs", jobs, 1, MAX_JOBS);
             SpecValidator.range(field + ".iodepth", iodepth, 1, MAX_IODEPTH);
+            long buffers = w.bufferBytes(this);
+            if (buffers > MAX_BUFFER_MIB * 1024 * 1024) {
+                throw new InvalidSpecException(field, "jobs × iodepth × block size is " + buffers / (1024 * 1024)
+                        + " MiB of fio buffers, more than the " + MAX_BUFFER_MIB + " MiB the acceptance pod's memory "
+                        + "limit leaves for them; lower jobs or iodepth");
+            }
+        }
+    }
+
+    /**
+     * Where the cluster admin lets acceptance runs act (the operator's configuration, from the
+     * chart's {@code acceptance} values), written by the operator into the pod's document so that
+     * node-probe checks them again on the node. Absent in a document written by hand on the node.
+     *
+     * @param pathPrefixes       directories a path run may write under; empty: the path target is off
+     * @param nvmeofAddresses    addresses and CIDR ranges a run with {@code connect: true} may connect
+     *                           to (the admin's list and the targets the profiles name)
+     * @param maxFileSizeMiB     the largest file a path run may lay out
+     * @param maxDurationSeconds the longest a run may take
+     */
+    public record Bounds(List<String> pathPrefixes, List<String> nvmeofAddresses, Integer maxFileSizeMiB,
+                         Integer maxDurationSeconds) {
+
+        public Bounds {
+            pathPrefixes = pathPrefixes == null ? List.of() : List.copyOf(pathPrefixes);
+            nvmeofAddresses = nvmeofAddresses == null ? List.of() : List.copyOf(nvmeofAddresses);
+        }
+
+        void validate() throws InvalidSpecException {
+            SpecValidator.eachMatches("bounds.pathPrefixes", pathPrefixes, Rules::isAcceptanceDirectory,
+                    "must be an absolute directory, as path.directory");
+            for (String address : nvmeofAddresses) {
+                AddressRange.parse("bounds.nvmeofAddresses", address);
+            }
+            if (maxFileSizeMiB == null || maxDurationSeconds == null) {
+                throw new InvalidSpecException("bounds", "needs maxFileSizeMiB and maxDurationSeconds");
+            }
+        }
+
+        /**
+         * Why {@code spec} is outside these bounds, naming the admin's setting; empty when it is
+         * inside. The run's node and its deadline are the operator's to check; the workloads' own
+         * time on every transport is checked here, where node-probe can check it too.
+         */
+        public Optional<String> refusal(AcceptanceSpec spec) {
+            if (spec.path() != null) {
+                Path path = spec.path();
+                if (pathPrefixes.isEmpty()) {
+                    return Optional.of("the path target is off: the cluster admin has named no directory in "
+                            + "acceptance.pathPrefixes (the operator's Helm values)");
+                }
+                if (pathPrefixes.stream().noneMatch(prefix -> under(path.directory(), prefix))) {
+                    return Optional.of("path.directory " + path.directory() + " is under none of the directories "
+                            + "the cluster admin allows in acceptance.pathPrefixes: " + String.join(", ", pathPrefixes));
+                }
+                if (path.fileSizeMiB() > maxFileSizeMiB) {
+                    return Optional.of("path.fileSizeMiB " + path.fileSizeMiB() + " is above acceptance.maxFileSizeMiB "
+                            + maxFileSizeMiB);
+                }
+            }
+            if (spec.nvmeof() != null && spec.nvmeof().connect()) {
+                String address = spec.nvmeof().address();
+                boolean named = false;
+                for (String range : nvmeofAddresses) {
+                    try {
+                        named |= AddressRange.parse("bounds.nvmeofAddresses", range).contains(address);
+                    } catch (InvalidSpecException e) {
+                        // validate() refused it already
+                    }
+                }
+                if (!named) {
+                    return Optional.of("nvmeof.address " + address + " is named by no profile's nvmeof targets "
+                            + "and not in acceptance.nvmeofAddresses; with connect: true a run connects only there");
+                }
+            }
+            int transports = spec.nvmeof() == null ? 1 : spec.nvmeof().transports().size();
+            int seconds = spec.workloadSeconds() * transports;
+            if (seconds > maxDurationSeconds) {
+                return Optional.of("the workloads take " + seconds + " s, more than acceptance.maxDurationSeconds "
+                        + maxDurationSeconds);
+            }
+            return Optional.empty();
+        }
+
+        /** Whether {@code directory} is {@code prefix} or below it, by whole path components. */
+        static boolean under(String directory, String prefix) {
+            String d = directory.endsWith("/") ? directory : directory + "/";
+            String p = prefix.endsWith("/") ? prefix : prefix + "/";
+            return d.startsWith(p);
         }
     }
 }

@@ -1,0 +1,45 @@
+package io.rdmastorage.operator.acceptance;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
+import io.rdmastorage.operator.config.AcceptanceBounds;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Whether a run stays where the cluster admin lets runs act ({@link AcceptanceBounds}), checked by
+ * the planner before any pod exists: its nodes (the selector; never a control-plane node unless
+ * allowed), its deadline, and what node-probe checks again on the node (the directory's prefix,
+ * the file's size, the NVMe-oF address, the workloads' time: {@code AcceptanceSpec.Bounds}).
+ */
+final class AdminBounds {
+
+    private AdminBounds() {
+    }
+
+    /** Why the run is outside the bounds, naming the admin's setting; empty when it is inside. */
+    static Optional<String> refusal(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
+                                    Set<String> profileTargets, AcceptanceBounds bounds) {
+        for (String name : new TreeSet<>(AcceptancePlanner.nodes(run))) {
+            Map<String, String> labels = Optional.ofNullable(nodes.get(name)).map(n -> n.getMetadata().getLabels())
+                    .orElse(Map.of());
+            if (!bounds.allowControlPlane() && labels.containsKey(AcceptanceBounds.CONTROL_PLANE_LABEL)) {
+                return Optional.of("node " + name + " is a control-plane node (" + AcceptanceBounds.CONTROL_PLANE_LABEL
+                        + "); runs never go there unless the cluster admin sets acceptance.allowControlPlane");
+            }
+            for (Map.Entry<String, String> wanted : bounds.nodeSelector().entrySet()) {
+                if (!wanted.getValue().equals(labels.get(wanted.getKey()))) {
+                    return Optional.of("node " + name + " lacks the label " + wanted.getKey() + "=" + wanted.getValue()
+                            + " of acceptance.nodeSelector, which names the nodes that may take runs");
+                }
+            }
+        }
+        if (document.deadline().toSeconds() > bounds.maxDurationSeconds()) {
+            return Optional.of("the run's deadline " + document.deadline().toSeconds() + " s is above acceptance.maxDurationSeconds "
+                    + bounds.maxDurationSeconds() + "; shorten the workloads or spec.timeoutSeconds");
+        }
+        return document.spec() == null ? Optional.empty() : bounds.forProbe(profileTargets).refusal(document.spec());
+    }
+}
