@@ -381,6 +381,8 @@ class AcceptancePlannerTest {
         Pod finished = pod(run, NOW.minusSeconds(30), REPORT);
         assertThat(plan(snapshot(run, Set.of(finished), Map.of(), List.of(run))).status().getPhase())
                 .as("a report that came is harvested whatever became of the node").isEqualTo(Reasons.Acceptance.SUCCEEDED);
+    }
+
     // the cluster admin's bounds (AdminBounds): each refused before any pod or spec exists, OutsideAdminBounds
 
     @Test
