@@ -13,6 +13,7 @@ import io.rdmastorage.probe.testing.AcceptanceFixtures;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.FixtureIdentity;
 import io.rdmastorage.probe.testing.LatencyFabric;
+import io.rdmastorage.probe.testing.LustreFixtures;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.probe.testing.RoceFixtures;
@@ -42,9 +43,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The one-command demo: a real kube-apiserver and etcd on this machine, six simulated GPU nodes
+ * The one-command demo: a real kube-apiserver and etcd on this machine, seven simulated GPU nodes
  * whose hosts show a healthy node and the classic silent failures (one on an older HCA firmware, one
- * whose storage bytes go over TCP although every configuration check passes; they measure verbs
+ * whose storage bytes go over TCP although every configuration check passes, one Lustre client whose
+ * o2ib network is down; they measure verbs
  * latency to each other through a simulated fabric and sample their storage counters over a traffic
  * window), a RoCE node with PFC on the wrong priorities, the operator running under the RBAC the
  * chart ships, the DESIGN example profile and a RoCE profile — then the verdicts, as {@code kubectl}
@@ -71,10 +73,16 @@ public final class LocalDemo {
         NODES.put("gpu-04", "gds-iommu-enabled");
         NODES.put("gpu-05", "rdma-no-subnet-manager");
         NODES.put("gpu-06", null);
+        NODES.put("gpu-11", "lustre-o2ib-down");
     }
 
     /** The node whose configuration passes every check while its storage bytes go over NVMe/TCP. */
     static final String DATA_ON_TCP_NODE = "gpu-06";
+    /**
+     * The Lustre client whose o2ib network is down (one o2ib NI down, a server reached over its tcp
+     * NID): LustreLnet False. Every other node of the profile mounts /mnt/lustre over o2ib.
+     */
+    static final String LUSTRE_NODE = "gpu-11";
     /** The RoCE node (profile {@value #ROCE_PROFILE}): PFC on priorities 6 and 7, the storage DSCP on 3. */
     static final String ROCE_NODE = "gpu-07";
     static final String ROCE_LABEL = "example.com/fabric";
@@ -165,6 +173,10 @@ public final class LocalDemo {
             } else {
                 NodeScenarios.withFailure(host, node.getValue());
             }
+            // the profile's lustre section: /mnt/lustre over o2ib, except where the scenario lays out a broken Lustre client
+            if (node.getValue() == null || !node.getValue().startsWith("lustre-")) {
+                LustreFixtures.healthy(host);
+            }
             if (node.getKey().equals(OLDER_FIRMWARE_NODE)) {
                 RdmaFixtures.firmware(host, OLDER_FIRMWARE);
             }
@@ -181,6 +193,8 @@ public final class LocalDemo {
             fabric.install(host, cluster.hostIp(node.getKey()));
             System.out.printf("      %-8s %s%s%n", node.getKey(), node.getKey().equals(DATA_ON_TCP_NODE)
                             ? "every configuration check passes; its storage bytes go over NVMe/TCP"
+                            : node.getKey().equals(LUSTRE_NODE) ? node.getValue() + " (a Lustre client: an o2ib NI down, "
+                            + "a server reached over its tcp NID)"
                             : node.getValue() == null ? "healthy" : node.getValue(),
                     node.getKey().equals(OLDER_FIRMWARE_NODE) ? ", HCA firmware " + OLDER_FIRMWARE + " (the others "
                             + RdmaFixtures.FIRMWARE + ")" : "");
@@ -226,6 +240,10 @@ public final class LocalDemo {
         step(DATA_ON_TCP_NODE + "'s conditions: every configuration check passes, yet its storage bytes went over TCP "
                 + "in the traffic window");
         System.out.println(conditions(kubectl, PROFILE + "." + DATA_ON_TCP_NODE));
+        step(LUSTRE_NODE + "'s Lustre check: its o2ib network is down, and LNet reaches a server over its tcp NID");
+        System.out.println(kubectl.run("get", "rsn", PROFILE + "." + LUSTRE_NODE, "-o",
+                "jsonpath={range .status.conditions[?(@.type==\"LustreLnet\")]}{.type} {.status} {.reason}: {.message}{\"\\n\"}{end}")
+                .orThrow("kubectl get rsn " + LUSTRE_NODE));
         step(ROCE_NODE + "'s conditions (profile " + ROCE_PROFILE + "): PFC is not on the storage priority, and the "
                 + "lossy fabric shows in its counters");
         System.out.println(conditions(kubectl, ROCE_PROFILE + "." + ROCE_NODE));

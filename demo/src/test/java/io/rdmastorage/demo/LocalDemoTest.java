@@ -26,17 +26,17 @@ class LocalDemoTest {
         // the run's transcript, for reading (the README's excerpt is taken from it)
         Files.writeString(Files.createDirectories(Path.of("target")).resolve("demo-transcript.txt"), out);
         assertThat(out).contains("==> kubectl get rdmastorage")
-                .containsPattern("rdmastorageprofile.rdmastorage.io/gpfs-gds-training +6 +1 +5 +0 +False")
+                .containsPattern("rdmastorageprofile.rdmastorage.io/gpfs-gds-training +7 +1 +6 +0 +False")
                 .containsPattern("rdmastorageprofile.rdmastorage.io/roce-storage +1 +0 +1 +0 +False")
                 .contains("gpu-02 (GpfsVerbs: TcpFallback)").contains("gpu-03 (NvmeofRdma: TransportTcp)")
                 .contains("gpu-04 (GdsReady: IommuEnabled)").contains("gpu-05 (RdmaDevices: PortDown)")
-                .contains("gpu-06 (RdmaTraffic: DataOnTcp)")
+                .contains("gpu-06 (RdmaTraffic: DataOnTcp)").contains("6 of 7 nodes not ready", "gpu-06 (RdmaTraffic: DataOnTcp), ... and 1 more")
                 // each node names itself: gpu-02's GPFS is gpu-02-ib, and its peer on TCP gpu-01-ib
                 .contains("GPFS on gpu-02-ib talks to gpu-01-ib over TCP")
                 // its first verdict is one Warning, for what is wrong (kubectl describe's Events)
                 .containsPattern("Warning +TcpFallback")
                 .contains("LATENCY-US")
-                .contains("False FleetDiverges: HCA firmware: 28.39.1002 on 5 nodes; 28.35.2000 on gpu-04")
+                .contains("False FleetDiverges: HCA firmware: 28.39.1002 on 6 nodes; 28.35.2000 on gpu-04; LNet networks: o2ib on 6 nodes; o2ib, tcp on gpu-11")
                 // gpu-06: every configuration check passes, and the counters show its storage bytes on NVMe/TCP
                 .contains("RdmaDevices True PortsActive", "GpfsVerbs True RdmaInUse: GPFS on gpu-06-ib uses RDMA",
                         "NvmeofRdma True ConnectedOverRdma", "GdsReady True GdsReady")
@@ -44,6 +44,11 @@ class LocalDemoTest {
                         + "while the RDMA ports stayed below 100 packets/s")
                 // the healthy nodes' bytes ride RDMA
                 .containsPattern("RdmaTraffic True DataOverRdma|Reason: +DataOverRdma")
+                // gpu-11, a Lustre client: an o2ib NI down, and a server reached over its tcp NID
+                .contains("LustreLnet False PeerOnTcp: the LNet peer 10.10.0.11@o2ib is reachable by o2ib NID(s) that are all "
+                        + "down (10.10.0.11@o2ib) and by 192.168.0.11@tcp up")
+                // the healthy nodes' Lustre mounts ride o2ib
+                .containsPattern("LustreLnet True MountsOverRdma|Reason: +MountsOverRdma")
                 // gpu-07, RoCE: PFC on 6 and 7 instead of the storage priority 3, and the lossy fabric in its counters
                 .contains("RoceLossless False PfcNotOnStoragePriority: mlx5_0/1 (eth0) has PFC on priority 6,7, not on the "
                         + "lossless priority 3")
@@ -57,6 +62,7 @@ class LocalDemoTest {
                 // gpu-01 passes everything, verbs latency to gpu-02 included (about 1 µs)
                 .containsPattern("gpfs-gds-training\\.gpu-01 +gpu-01 +gpfs-gds-training +True +True +True +True +1\\.\\d+ ")
                 // the operator's metrics, as the Grafana dashboard reads them
+                .contains("rdmastorage_check_reason_nodes{check=\"LustreLnet\",profile=\"gpfs-gds-training\",reason=\"PeerOnTcp\",status=\"false\"} 1.0")
                 .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gpfs-gds-training\",reason=\"TcpFallback\",status=\"false\"} 1.0")
                 .containsPattern("rdmastorage_verbs_latency_seconds\\{node=\"gpu-01\",profile=\"gpfs-gds-training\",statistic=\"typical\"} 1\\.\\d+E-6")
                 .containsPattern("rdmastorage_storage_bytes_per_second\\{profile=\"gpfs-gds-training\",transport=\"rdma\"} [1-9]")

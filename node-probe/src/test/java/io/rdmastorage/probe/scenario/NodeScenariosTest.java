@@ -7,6 +7,7 @@ import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.probe.cli.ExitCode;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.FixtureIdentity;
+import io.rdmastorage.probe.testing.LustreFixtures;
 import io.rdmastorage.probe.testing.NfsFixtures;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.ProbeRun;
@@ -157,5 +158,27 @@ class NodeScenariosTest {
         for (String other : ALL_CHECKS) {
             assertThat(tcp.check(other).path("status").asText()).as(other).isEqualTo("True");
         }
+    }
+
+    @Test
+    void aLustreClientWhoseO2ibNetworkIsDownChangesOnlyLustreLnet() {
+        ProbeRun healthy = ProbeRun.withSpec(LustreFixtures.healthy(NodeScenarios.healthy(FixtureHost.at(dir.resolve("ok")))),
+                NodeScenarios.LUSTRE_SPEC);
+
+        assertThat(healthy.report().path("status").asText()).as(healthy.stdout()).isEqualTo("True");
+        assertThat(healthy.check("LustreLnet").path("reason").asText()).isEqualTo("MountsOverRdma");
+
+        ProbeRun down = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir.resolve("down")), "lustre-o2ib-down"),
+                NodeScenarios.LUSTRE_SPEC);
+
+        JsonNode check = down.check("LustreLnet");
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("PeerOnTcp");
+        assertThat(check.path("message").asText()).contains("10.10.0.11@o2ib is reachable by o2ib NID(s) that are all down",
+                "192.168.0.11@tcp up", "also 2 more: o2ib NI down; 10.10.0.12@o2ib health 400");
+        for (String other : ALL_CHECKS) {
+            assertThat(down.check(other).path("status").asText()).as(other).isEqualTo("True");
+        }
+        assertThat(down.stdout().strip().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(ReportSchema.MAX_BYTES);
     }
 }

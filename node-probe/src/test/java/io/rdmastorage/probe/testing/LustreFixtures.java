@@ -25,6 +25,8 @@ public final class LustreFixtures {
     public static final String PEERS_TCP = "lustre/lnetctl-peer-show_tcp-and-efa-peers_fsx-client-log.txt";
     /** The o2ib servers of the healthy samples' network (172.16.0.0/24). */
     public static final String O2IB_DEVICE = "172.16.0.10@o2ib:172.16.0.11@o2ib:/lustre";
+    /** The two servers of {@link #PEERS_V3}: oss-1 (its o2ib NID down, its tcp NID up) and oss-2 (o2ib, health 400). */
+    public static final String O2IB_DOWN_DEVICE = "10.10.0.11@o2ib:10.10.0.12@o2ib:/lustre";
     private static final String BASE_MOUNTS = """
             sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
             proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0
@@ -54,6 +56,20 @@ public final class LustreFixtures {
         base(host, O2IB_DEVICE);
         host.tool(LNETCTL).on("net", "show", "-v", "3").printsSample(HEALTHY_NET)
                 .on("peer", "show", "-v", "3").prints(O2IB_PEERS);
+        return host;
+    }
+
+    /**
+     * A client whose o2ib network is down while its traffic goes on tcp NIDs: /mnt/lustre mounted
+     * through the two servers of {@link #PEERS_V3}, one of its two o2ib NIs down beside an up tcp
+     * network (the recorded {@link #NI_DOWN_NET}), and oss-1 reached over its tcp NID because its
+     * o2ib NID is down (the constructed {@link #PEERS_V3}, which also has oss-2 at health 400).
+     * LustreLnet: False, PeerOnTcp.
+     */
+    public static FixtureHost o2ibDown(FixtureHost host) {
+        base(host, O2IB_DOWN_DEVICE);
+        host.tool(LNETCTL).on("net", "show", "-v", "3").printsSample(NI_DOWN_NET)
+                .on("peer", "show", "-v", "3").printsSample(PEERS_V3);
         return host;
     }
 

@@ -59,7 +59,8 @@ public final class NodeScenarios {
             Map.entry("rdma-no-subnet-manager", RdmaFixtures::portInit),
             Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma),
             Map.entry("host-sys-not-mounted", NodeScenarios::sysNotMounted),
-            Map.entry("gds-iommu-disputed", GdsFixtures::iommuDisputed));
+            Map.entry("gds-iommu-disputed", GdsFixtures::iommuDisputed),
+            Map.entry("lustre-o2ib-down", LustreFixtures::o2ibDown));
 
     private NodeScenarios() {
     }
@@ -83,6 +84,13 @@ public final class NodeScenarios {
     public static FixtureHost sysNotMounted(FixtureHost host) {
         return host.delete("/sys").mkdir("/sys");
     }
+
+    /**
+     * {@link #HEALTHY_SPEC} with a lustre section for {@link LustreFixtures#POINT}: for nodes that
+     * also carry a Lustre client ({@link LustreFixtures#healthy} or the {@code lustre-} scenarios).
+     */
+    public static final String LUSTRE_SPEC = HEALTHY_SPEC.strip().replaceFirst("}$", ", \"lustre\": "
+            + LustreFixtures.SPEC.substring(LustreFixtures.SPEC.indexOf(':') + 1, LustreFixtures.SPEC.length() - 1) + "}");
 
     /** The healthy node with one failure mode from {@link #FAILURES} applied. */
     public static FixtureHost withFailure(FixtureHost host, String scenario) {
