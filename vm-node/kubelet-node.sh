@@ -12,7 +12,8 @@
 #                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
 #   kubelet-node.sh start INDEX NODE_NAME NODE_IP  in the VM: node INDEX (0, 1), containerd on a copy of the
 #                                                image store (from the disk /dev/vda) and the kubelet, in the background;
-#                                                the nodes may start at once
+#                                                one after the other (each kubelet binds the same hard-coded
+#                                                device-plugin socket, /var/lib/kubelet/device-plugins/kubelet.sock)
 #   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
@@ -29,11 +30,10 @@ STORE_DISK=/dev/vda
 STORE_DISK_MOUNT=/var/lib/rso-image-disk
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
-# a long-running process of the node: its own session, no copy of the agent's channel (fd 3) or of
-# start's lock (fd 8)
+# a long-running process of the node: its own session, no copy of the agent's channel (fd 3)
 background() {
   local log=$1; shift
-  setsid "$@" > "$log" 2>&1 < /dev/null 3>&- 8>&- &
+  setsid "$@" > "$log" 2>&1 < /dev/null 3>&- &
 }
 
 # containerd ROOT STATE: its configuration, then containerd in the background (its socket at STATE/containerd.sock)
@@ -100,8 +100,8 @@ store_import() {
   for _ in $(seq 100); do pgrep -f -- "--config $state/containerd.toml" > /dev/null || break; sleep 0.1; done
 }
 
-# What the nodes share, made by the first node that starts: the image store copied from its disk, the
-# API server's link, the cgroup controllers, a shared /
+# What the nodes share, made by the first node that starts (idempotent): the image store copied from
+# its disk, the API server's link, the cgroup controllers, a shared /
 node_host() {
   mkdir -p "$CONTAINERD" "$STORE_DISK_MOUNT"
   if ! mountpoint -q "$CONTAINERD"; then
@@ -129,8 +129,7 @@ node_host() {
 start() {
   local index=$1 node=$2 ip=$3
   local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
-  # two starts may run at once: one makes what they share, the other waits for it
-  ( flock 8; node_host ) 8> /run/rso-node-host.lock
+  node_host
   # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
   # the databases containerd writes in place
   rm -rf "$root"
