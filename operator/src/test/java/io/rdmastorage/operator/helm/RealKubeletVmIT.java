@@ -37,9 +37,9 @@ import org.junit.jupiter.api.Test;
  * the kubelets run them from the probe image, and the verdicts are the kernel's:
  * <ol>
  * <li>a healthy round on vm-a: the NVMe-oF target and NFS over rdma, storage reads during the
- * traffic window; beside it an acceptance path run on vm-b's NFS mount and the latency pair;
- * <li>a latency pair (vm-b the client of vm-a), measured beside the healthy round; then an acceptance
- * nvmeof run on vm-a (connecting both transports itself), alone: its tcp transport must move no RDMA packet;
+ * traffic window; beside it an acceptance path run on vm-b's NFS mount;
+ * <li>a latency pair (vm-b the client of vm-a); then an acceptance nvmeof run on vm-a (connecting both
+ * transports itself), alone: its tcp transport must move no RDMA packet;
  * <li>a broken round: both over tcp and a default ToS without the storage DSCP, each verdict
  * False with the kernel's evidence, read from the node's own network namespace;
  * <li>an acceptance verbs run from vm-b to vm-a.
