@@ -65,8 +65,7 @@ public final class BeegfsRdmaCheck extends FactsCheck<BeegfsRdmaCheck.Facts> {
         if (context.spec().beegfs() != null) {
             return true;
         }
-        return context.discovery() && context.host().read(ClientMounts.MOUNTS).map(ProcMounts::parse)
-                .map(m -> m.mounts().stream().anyMatch(BeegfsRdmaCheck::beegfsMount)).orElse(false);
+        return ClientMounts.discovered(context, BeegfsRdmaCheck::beegfsMount);
     }
 
     static boolean beegfsMount(ProcMounts.Mount m) {

@@ -7,12 +7,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
-/** What the file-system client checks (LustreLnet, BeegfsRdma) share about the host's mount table. */
+/** What the file-system client checks (NfsRdma, LustreLnet, BeegfsRdma) share about the host's mount table. */
 final class ClientMounts {
 
     static final String MOUNTS = "/proc/1/mounts";
 
     private ClientMounts() {
+    }
+
+    /**
+     * Whether a check without its spec section runs anyway: in discovery, where the host's mount table has
+     * a mount {@code client} accepts.
+     */
+    static boolean discovered(ProbeContext context, Predicate<ProcMounts.Mount> client) {
+        return context.discovery() && context.host().read(MOUNTS).map(ProcMounts::parse)
+                .map(m -> m.mounts().stream().anyMatch(client)).orElse(false);
     }
 
     /** The listed mount points; with none listed, every mount the predicate accepts, once each, in table order. */

@@ -67,8 +67,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         if (context.spec().lustre() != null) {
             return true;
         }
-        return context.discovery() && context.host().read(MOUNTS).map(ProcMounts::parse)
-                .map(m -> m.mounts().stream().anyMatch(LustreLnetCheck::clientMount)).orElse(false);
+        return ClientMounts.discovered(context, LustreLnetCheck::clientMount);
     }
 
     @Override

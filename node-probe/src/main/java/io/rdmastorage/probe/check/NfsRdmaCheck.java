@@ -31,7 +31,7 @@ import java.util.Set;
  */
 public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
 
-    static final String MOUNTS = "/proc/1/mounts";
+    static final String MOUNTS = ClientMounts.MOUNTS;
     static final String MOUNTSTATS = "/proc/1/mountstats";
     static final String MODULES = "/proc/modules";
     static final String NVFS_PROC = "/proc/driver/nvidia-fs";
@@ -78,8 +78,7 @@ public final class NfsRdmaCheck extends FactsCheck<NfsRdmaCheck.Facts> {
             return true;
         }
         // without a spec, only mounts that were meant to be RDMA: a TCP home directory is nobody's fallback
-        return context.discovery() && context.host().read(MOUNTS).map(ProcMounts::parse)
-                .map(m -> m.mounts().stream().anyMatch(NfsRdmaCheck::rdmaMount)).orElse(false);
+        return ClientMounts.discovered(context, NfsRdmaCheck::rdmaMount);
     }
 
     @Override
