@@ -1,5 +1,8 @@
 package io.rdmastorage.contract;
 
+import io.rdmastorage.contract.checks.RdmaPortErrors;
+import java.util.Set;
+
 /**
  * node-probe's report as it travels in a pod termination message: its version, its size limit and
  * its field names, written by node-probe's ReportJson and read by the operator's ProbeReports.
@@ -31,8 +34,17 @@ public final class ReportSchema {
     public static final String C_MESSAGE = "message";
     /** The measured facts: JSON-friendly values only. */
     public static final String C_DETAILS = "details";
-    /** In details, alone: they were dropped to keep the report under {@link #MAX_BYTES}. */
+    /**
+     * In details: they were dropped to keep the report under {@link #MAX_BYTES}; alone, or beside
+     * the {@link #HANDED_ON_DETAILS} the check had.
+     */
     public static final String DETAILS_OMITTED = "detailsOmitted";
+    /**
+     * Details the operator hands to the node's next probe (RdmaPortErrors' counter reading): kept
+     * when the rest of a check's details is dropped, since losing them costs the next round its
+     * comparison. Small by design.
+     */
+    public static final Set<String> HANDED_ON_DETAILS = Set.of(RdmaPortErrors.BASELINE_DETAIL);
 
     private ReportSchema() {
     }

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Compact JSON of a report that always fits a pod termination message. Checks already summarise
  * long lists; if the document is still too big, the largest checks lose their details (marked
- * {@code detailsOmitted}), then messages are shortened. The inventory facts are never dropped: they
+ * {@code detailsOmitted}; what the next round is handed stays), then messages are shortened. The inventory facts are never dropped: they
  * are bounded ({@code InventoryFact.MAX_VALUE_CHARS} each). The result is always a whole document.
  *
  * <p>The field names and their order are the wire contract with the operator ({@link ReportSchema}).
@@ -40,7 +40,7 @@ public final class ReportJson {
         }
         bySize.sort(Comparator.comparingInt((Integer i) -> Json.write(checks.get(i).get(ReportSchema.C_DETAILS)).length()).reversed());
         for (int i : bySize) {
-            checks.get(i).put(ReportSchema.C_DETAILS, Map.of(ReportSchema.DETAILS_OMITTED, true));
+            checks.get(i).put(ReportSchema.C_DETAILS, omitted(report.checks().get(i).details()));
             json = Json.write(document(report, checks));
             if (fits(json)) {
                 return json;
@@ -50,6 +50,15 @@ public final class ReportJson {
             c.put(ReportSchema.C_MESSAGE, shorten((String) c.get(ReportSchema.C_MESSAGE)));
         }
         return Json.write(document(report, checks));
+    }
+
+    /** What is left of a check's details once dropped: the mark, and what the next round is handed. */
+    private static Map<String, Object> omitted(Map<String, Object> details) {
+        Map<String, Object> left = new LinkedHashMap<>();
+        left.put(ReportSchema.DETAILS_OMITTED, true);
+        ReportSchema.HANDED_ON_DETAILS.stream().filter(details::containsKey).sorted()
+                .forEach(key -> left.put(key, details.get(key)));
+        return left;
     }
 
     private static Map<String, Object> document(Report r, List<Map<String, Object>> checks) {

@@ -30,7 +30,15 @@ public final class CounterBaselineHandover {
      * @param status the node's verdict as the plan leaves it; may be null
      */
     public static Optional<String> of(RdmaStorageProfileSpec spec, RdmaStorageNodeStatus status) {
-        if (spec.getPortErrors() == null || status == null || status.getDetails() == null) {
+        return spec.getPortErrors() == null ? Optional.empty() : reading(status);
+    }
+
+    /**
+     * The counter reading the verdict holds, as the contract writes it (one spelling whatever the
+     * API server did to its whitespace or numbers); empty when it holds none, or none the reader accepts.
+     */
+    public static Optional<String> reading(RdmaStorageNodeStatus status) {
+        if (status == null || status.getDetails() == null) {
             return Optional.empty();
         }
         JsonNode details = status.getDetails().get(CheckType.RDMA_PORT_ERRORS.conditionType());

@@ -3,6 +3,7 @@ package io.rdmastorage.operator.verdict;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.probe.CounterBaselineHandover;
 import io.rdmastorage.operator.status.StatusDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,9 +22,11 @@ import java.util.TreeMap;
  * again rather than label, untaint or condition this node, or judge the others, by it.
  *
  * <p>This catches edits, not forgery: whoever may write RdmaStorageNode status may also recompute
- * the digest, as they may label nodes themselves. The other facts ({@code details}, latency
- * figures) are left out: the operator decides nothing by them, and their numbers need not come back
- * from the API server byte for byte as they were written. The recommended actions in
+ * the digest, as they may label nodes themselves. Of {@code details}, only the port error counter
+ * reading the next probe is handed is covered ({@link CounterBaselineHandover#reading}, in the
+ * contract's spelling): an edited reading could hide errors between two rounds. The other facts
+ * (the rest of {@code details}, latency figures) are left out: the operator decides nothing by them,
+ * and their numbers need not come back from the API server byte for byte as they were written. The recommended actions in
  * {@code details} are worked out from the digested conditions at every write
  * ({@link RecommendedActions}), so an edit of an action alone stands until the node's next write.
  *
@@ -41,6 +44,8 @@ public final class VerdictDigest {
         List<Object> parts = withoutInventory(name, status);
         // sorted: the API server returns a map's keys in its own order, not in the order written
         parts.add(new TreeMap<>(status.getInventory() == null ? Map.of() : status.getInventory()));
+        // only where there is one: a verdict without a reading keeps the digest it had before readings were covered
+        CounterBaselineHandover.reading(status).ifPresent(parts::add);
         return StatusDigest.of(parts);
     }
 

@@ -54,6 +54,38 @@ class VerdictDigestTest {
     }
 
     @Test
+    void anEditedCounterReadingIsCaughtWhateverSpellingTheApiServerReturns() {
+        RdmaStorageNode verdict = withReading("{\"bootId\":\"b1\",\"readAt\":\"2026-03-01T12:00:00Z\",\"ports\":{\"mlx5_0/1\":[0,0,3]}}");
+
+        RdmaStorageNode readBack = Serialization.unmarshal(Serialization.asJson(verdict), RdmaStorageNode.class);
+        assertThat(VerdictDigest.matches(readBack)).as("as written, after the round trip").isTrue();
+
+        // the reading set to what the counters read now: the next round would see no errors between rounds
+        readBack.getStatus().getDetails().put("RdmaPortErrors", Serialization.unmarshal(
+                "{\"baseline\":{\"bootId\":\"b1\",\"readAt\":\"2026-03-01T12:00:00Z\",\"ports\":{\"mlx5_0/1\":[0,0,9]}}}",
+                com.fasterxml.jackson.databind.JsonNode.class));
+        assertThat(VerdictDigest.matches(readBack)).as("edited reading").isFalse();
+    }
+
+    @Test
+    void aVerdictWithoutACounterReadingKeepsTheDigestItHadBefore() {
+        RdmaStorageNode verdict = written("training.gpu-01");
+        RdmaStorageNodeStatus status = verdict.getStatus();
+        status.getDetails().put("RdmaDevices", Serialization.unmarshal("{\"ports\":1}", com.fasterxml.jackson.databind.JsonNode.class));
+
+        assertThat(VerdictDigest.matches(verdict)).as("other details are not covered").isTrue();
+    }
+
+    private static RdmaStorageNode withReading(String baseline) {
+        RdmaStorageNode verdict = written("training.gpu-01");
+        RdmaStorageNodeStatus status = verdict.getStatus();
+        status.getDetails().put("RdmaPortErrors", Serialization.unmarshal("{\"baseline\":" + baseline + "}",
+                com.fasterxml.jackson.databind.JsonNode.class));
+        VerdictDigest.stamp("training.gpu-01", status);
+        return verdict;
+    }
+
+    @Test
     void theInventoryMatchesWhateverOrderTheApiServerReturnsItsKeysIn() {
         RdmaStorageNode verdict = written("training.gpu-01");
         Map<String, String> reversed = new LinkedHashMap<>();
