@@ -82,10 +82,16 @@ class RealKubeletVmIT {
                 priority: 3
                 devices: ["rxe0/1"]
             """;
+    /**
+     * Short workloads, and a deadline for TCG: the default (the workloads, 60 s per transport, 120 s
+     * for the pod's start) fits a real node; here the pod's start alone takes one to two minutes and
+     * a loaded host once took the path run 215 s.
+     */
     private static final String WORKLOADS = """
               latency: {durationSeconds: 5}
               iops: {durationSeconds: 5, jobs: 2, iodepth: 8}
               bandwidth: {durationSeconds: 5}
+              timeoutSeconds: 600
             """;
 
     private final long started = System.nanoTime();
