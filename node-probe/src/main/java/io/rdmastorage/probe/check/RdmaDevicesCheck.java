@@ -292,8 +292,28 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         return new SysfsJudgement(others.stream().map(p -> p.readable() ? down(p) : unreadable(p)).toList(), List.of(), "");
     }
 
+    /**
+     * A port that is not working, by what its states say it needs: cable work (the link is not
+     * up), a setting (disabled), or the subnet manager (the link is up, the port not activated).
+     */
     private static Finding down(SysfsIbPort port) {
-        return Finding.of(Status.FALSE, PORT_DOWN, notWorking(port), port.name() + " " + port.states());
+        String reason = PORT_DOWN;
+        if (notActivated(port)) {
+            reason = PORT_NOT_ACTIVATED;
+        } else if (!port.linkUp() && disabled(port)) {
+            reason = PORT_DISABLED;
+        }
+        return Finding.of(Status.FALSE, reason, notWorking(port), port.name() + " " + port.states());
+    }
+
+    private static boolean notActivated(SysfsIbPort port) {
+        String state = port.state().map(SysfsIbPort.Coded::name).orElse("").toUpperCase(Locale.ROOT);
+        return port.linkUp() && port.infiniband() && (state.equals("INIT") || state.equals("ARMED"));
+    }
+
+    private static boolean disabled(SysfsIbPort port) {
+        String phys = port.physState().map(SysfsIbPort.Coded::name).orElse("").toLowerCase(Locale.ROOT);
+        return phys.equals("disabled") || phys.equals("sleep");
     }
 
     private static Finding unreadable(SysfsIbPort port) {
@@ -306,8 +326,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     /** What is wrong with a port and what to do, in the words an InfiniBand administrator uses. */
     private static String notWorking(SysfsIbPort port) {
         String head = port.name() + " is " + port.states() + ": ";
-        String state = port.state().map(SysfsIbPort.Coded::name).orElse("").toUpperCase(Locale.ROOT);
-        if (port.linkUp() && port.infiniband() && (state.equals("INIT") || state.equals("ARMED"))) {
+        if (notActivated(port)) {
             boolean noSm = port.smLid().isEmpty() || port.smLid().getAsInt() == 0;
             if (noSm) {
                 return head + "the link is up but no subnet manager has configured the port"
@@ -318,16 +337,15 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             return head + "the subnet manager (lid " + port.smLid().getAsInt() + ") has not activated it yet; run "
                     + "`sminfo` and check the SM's log";
         }
+        if (!port.linkUp() && disabled(port)) {
+            return head + "the port is disabled: enable it on the switch"
+                    + (port.infiniband() ? " or with `ibportstate`" : " and `ip link set <netdev> up`");
+        }
         if (!port.linkUp()) {
-            String phys = port.physState().map(SysfsIbPort.Coded::name).orElse("");
-            String cause = switch (phys.toLowerCase(Locale.ROOT)) {
-                case "polling" -> "no physical link: check the cable, the transceiver and the switch port";
-                case "disabled", "sleep" -> "the port is disabled: enable it on the switch"
-                        + (port.infiniband() ? " or with `ibportstate`" : " and `ip link set <netdev> up`");
-                default -> "the link is not up (training or error recovery): check the cable and `ibstat "
-                        + port.device() + " " + port.port() + "` error counters";
-            };
-            return head + cause;
+            boolean polling = port.physState().map(SysfsIbPort.Coded::name).orElse("").equalsIgnoreCase("polling");
+            return head + (polling ? "no physical link: check the cable, the transceiver and the switch port"
+                    : "the link is not up (training or error recovery): check the cable and `ibstat "
+                            + port.device() + " " + port.port() + "` error counters");
         }
         return head + "the link is up but the port is not ACTIVE; run `ibstat " + port.device() + " " + port.port()
                 + "`" + (port.infiniband() ? " and `sminfo`" : " and check the netdev with `rdma link`");

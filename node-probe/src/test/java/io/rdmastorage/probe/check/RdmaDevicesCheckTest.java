@@ -57,7 +57,7 @@ class RdmaDevicesCheckTest {
         JsonNode check = ProbeRun.withSpec(RdmaFixtures.portInit(host()), RdmaFixtures.SPEC).check("RdmaDevices");
 
         assertThat(check.path("status").asText()).isEqualTo("False");
-        assertThat(check.path("reason").asText()).isEqualTo("PortDown");
+        assertThat(check.path("reason").asText()).isEqualTo("PortNotActivated");
         assertThat(check.path("message").asText())
                 .startsWith("mlx5_0/1 is INIT/LinkUp: the link is up but no subnet manager has configured the port (SM lid 0)")
                 .contains("No subnet manager? run `sminfo` and `ibstat mlx5_0 1`")
@@ -140,7 +140,7 @@ class RdmaDevicesCheckTest {
         JsonNode check = ProbeRun.on(RdmaFixtures.portInit(host())).check("RdmaDevices");
 
         assertThat(check.path("status").asText()).isEqualTo("False");
-        assertThat(check.path("reason").asText()).isEqualTo("PortDown");
+        assertThat(check.path("reason").asText()).isEqualTo("PortNotActivated");
     }
 
     @Test
@@ -162,6 +162,8 @@ class RdmaDevicesCheckTest {
 
         JsonNode check = ProbeRun.withSpec(host, "{\"rdma\":{\"devices\":[\"mlx5_0/1\"]}}").check("RdmaDevices");
 
+        // a setting, not the cable: the action remediation tools read is FixConfig, not ReseatCable
+        assertThat(check.path("reason").asText()).isEqualTo("PortDisabled");
         assertThat(check.path("message").asText())
                 .isEqualTo("mlx5_0/1 is DOWN/Disabled: the port is disabled: enable it on the switch and `ip link set <netdev> up`");
     }

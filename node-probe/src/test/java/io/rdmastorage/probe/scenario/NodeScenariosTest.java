@@ -88,7 +88,7 @@ class NodeScenariosTest {
             "gds-filesystem-unsupported, GdsReady,      False, FilesystemUnsupported",
             "gds-acs-redirect,           GdsReady,      False, PcieAcsRedirect",
             "rdma-port-down,             RdmaDevices,   False, PortDown",
-            "rdma-no-subnet-manager,     RdmaDevices,   False, PortDown",
+            "rdma-no-subnet-manager,     RdmaDevices,   False, PortNotActivated",
             "ceph-async-rdma,            CephMessenger, False, ExperimentalRdmaMessenger"})
     void eachFailureModeChangesOnlyItsCheck(String scenario, String type, String status, String reason) {
         ProbeRun run = ProbeRun.withSpec(NodeScenarios.withFailure(FixtureHost.at(dir), scenario), NodeScenarios.HEALTHY_SPEC);

@@ -22,6 +22,9 @@ class RecommendedActionsTest {
     @Test
     void aConditionRecommendsWhatItsReasonDeclaresWithItsStatus() {
         assertThat(RecommendedActions.of("RdmaDevices", "False", "PortDown")).isEqualTo(RecommendedAction.RESEAT_CABLE);
+        // a port switched off or waiting for a subnet manager: no cable work helps
+        assertThat(RecommendedActions.of("RdmaDevices", "False", "PortDisabled")).isEqualTo(RecommendedAction.FIX_CONFIG);
+        assertThat(RecommendedActions.of("RdmaDevices", "False", "PortNotActivated")).isEqualTo(RecommendedAction.FIX_CONFIG);
         assertThat(RecommendedActions.of("RdmaDevices", "False", "DeviceFatalLogged")).isEqualTo(RecommendedAction.REPLACE_NIC);
         assertThat(RecommendedActions.of("GpfsVerbs", "False", "GpfsNotRunning")).isEqualTo(RecommendedAction.RESTART_DAEMON);
         assertThat(RecommendedActions.of("GpfsVerbs", "True", "RdmaInUse")).isEqualTo(RecommendedAction.NONE);
