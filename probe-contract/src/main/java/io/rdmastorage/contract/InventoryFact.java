@@ -23,6 +23,12 @@ public enum InventoryFact {
     MLX5_DRIVER("mlx5Driver", "mlx5_core driver", "/sys/module/mlx5_core/version"),
     IB_CORE_DRIVER("ibCoreDriver", "ib_core driver", "/sys/module/ib_core/version"),
     RDMA_MTU("rdmaMtu", "RDMA netdev MTU", "/sys/class/net/<netdev of an Ethernet RDMA port>/mtu"),
+    /**
+     * How many RDMA ports are ACTIVE with the link up, at which rate: a node with a port fewer, or one
+     * trained at a lower rate, than its role peers (NVSentinel's homogeneity check), which no single
+     * node can tell about itself when the profile names no ports and no minimum rate.
+     */
+    RDMA_PORTS("rdmaPorts", "active RDMA ports", "/sys/class/infiniband/*/ports/*/{state,phys_state,rate}: the ports ACTIVE with the link up, counted per rate"),
     ROCE_LOSSLESS("roceLossless", "RoCE lossless settings", "the RoceLossless check's trust, PFC and ECN per port"),
     GPFS_VERSION("gpfsVersion", "GPFS daemon", "`mmdiag --version`"),
     GPFS_VERBS("gpfsVerbs", "GPFS verbs settings", "`mmdiag --config -Y` verbsRdma, verbsRdmaCm, verbsRdmaSend"),
@@ -39,8 +45,8 @@ public enum InventoryFact {
      * needs a constant; InventoryFactTest holds it equal to {@link #keys()}).
      */
     public static final String KEY_REGEX = "^(kernel|rdmaCore|hcaModel|hcaFirmware|mlx5Driver|ibCoreDriver|rdmaMtu"
-            + "|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds|lustreVersion|lnetNetworks|beegfsVersion)$";
-    /** Each value is at most this long: 15 facts stay a small part of the report's 4 KiB. */
+            + "|rdmaPorts|roceLossless|gpfsVersion|gpfsVerbs|nvidiaFs|gds|lustreVersion|lnetNetworks|beegfsVersion)$";
+    /** Each value is at most this long: 16 facts stay a small part of the report's 4 KiB. */
     public static final int MAX_VALUE_CHARS = 80;
 
     private final String key;

@@ -20,11 +20,14 @@ import io.rdmastorage.probe.verbs.VerbsReport.Failure;
 import io.rdmastorage.probe.verbs.VerbsReport.PortAttributes;
 import io.rdmastorage.probe.verbs.VerbsReport;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * RDMA ports as the host's sysfs shows them ({@code /sys/class/infiniband/<dev>/ports/<n>/}):
@@ -147,10 +150,27 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     @Override
     protected void inventory(Facts facts, Inventory into) {
         if (facts.sysfsVisible() && facts.devices().isEmpty()) {
-            into.notInstalled(InventoryFact.HCA_MODEL).notInstalled(InventoryFact.HCA_FIRMWARE);
+            into.notInstalled(InventoryFact.HCA_MODEL).notInstalled(InventoryFact.HCA_FIRMWARE).notInstalled(InventoryFact.RDMA_PORTS);
             return;
         }
+        activePorts(facts.ports().values()).ifPresent(ports -> into.put(InventoryFact.RDMA_PORTS, ports));
         RdmaLinks.inventory(facts.links(), into);
+    }
+
+    /**
+     * The ports ACTIVE with the link up, counted per rate ({@code 2 × 400 Gb/sec (4X NDR)}), for the
+     * fleet to compare; empty when a port's state cannot be read (a count that may be short is no fact).
+     */
+    static Optional<String> activePorts(Collection<SysfsIbPort> ports) {
+        if (ports.isEmpty() || ports.stream().anyMatch(p -> !p.readable())) {
+            return Optional.empty();
+        }
+        Map<String, Long> perRate = new TreeMap<>(ports.stream().filter(SysfsIbPort::healthy)
+                .collect(Collectors.groupingBy(p -> p.rate().isEmpty() ? "rate unknown" : p.rate(), Collectors.counting())));
+        if (perRate.isEmpty()) {
+            return Optional.of("none active");
+        }
+        return Optional.of(String.join(", ", perRate.entrySet().stream().map(e -> e.getValue() + " × " + e.getKey()).toList()));
     }
 
     @Override

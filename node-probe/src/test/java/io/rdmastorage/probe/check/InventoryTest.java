@@ -66,6 +66,31 @@ class InventoryTest {
     }
 
     @Test
+    void theActivePortsAreCountedPerRateForTheRolePeersToCompare() {
+        assertThat(inventory(ProbeRun.withSpec(host(), SPEC)).path("rdmaPorts").asText()).isEqualTo("2 × 400 Gb/sec (4X NDR)");
+
+        // with no ports named in the spec, the node itself is fine (one port works); only its peers show the loss
+        FixtureHost down = RdmaFixtures.portDown(FixtureHost.at(dir.resolve("down")));
+        ProbeRun discovery = ProbeRun.on(down);
+        assertThat(discovery.check("RdmaDevices").path("status").asText()).isEqualTo("True");
+        assertThat(inventory(discovery).path("rdmaPorts").asText()).isEqualTo("1 × 400 Gb/sec (4X NDR)");
+
+        FixtureHost slower = RdmaFixtures.healthy(FixtureHost.at(dir.resolve("hdr")))
+                .file("/sys/class/infiniband/mlx5_1/ports/1/rate", "200 Gb/sec (4X HDR)\n");
+        assertThat(inventory(ProbeRun.on(slower)).path("rdmaPorts").asText()).isEqualTo("1 × 200 Gb/sec (4X HDR), 1 × 400 Gb/sec (4X NDR)");
+
+        assertThat(inventory(ProbeRun.on(RdmaFixtures.portInit(FixtureHost.at(dir.resolve("init"))))).path("rdmaPorts").asText())
+                .isEqualTo("none active");
+    }
+
+    @Test
+    void aPortWhoseStateCannotBeReadLeavesTheCountOut() {
+        FixtureHost host = host().file("/sys/class/infiniband/mlx5_1/ports/1/state", "garbage\n");
+
+        assertThat(inventory(ProbeRun.withSpec(host, SPEC)).has("rdmaPorts")).isFalse();
+    }
+
+    @Test
     void theTextReportListsTheInventoryLast() {
         String text = ProbeRun.withSpec(host(), SPEC, "--format", "text").stdout();
 

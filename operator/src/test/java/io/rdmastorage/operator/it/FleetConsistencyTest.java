@@ -104,6 +104,34 @@ class FleetConsistencyTest {
         assertThat(firmwareCounts()).containsExactly(FIRMWARE + "=5");
     }
 
+    /**
+     * A role peer with a port fewer (NVSentinel's homogeneity check): the profile names no ports, so
+     * the node's own RdmaDevices passes on the port that works; only the fleet shows what it lost.
+     */
+    @Test
+    void aNodeWithAPortFewerThanItsPeersIsTheOddOne() {
+        for (int i = 1; i <= 3; i++) {
+            FixtureHost host = env.addNode("n-" + i, null).file(DPKG_STATUS, WITH_RDMA_CORE);
+            if (i == 2) {
+                RdmaFixtures.portDown(host);
+            }
+        }
+        env.startOperator();
+        env.applyProfile(PROFILE, SETTINGS, "rdma:\n  devices: []\n");
+
+        await("MatchesFleet on every node", WAIT, () -> Stream.of(1, 2, 3).allMatch(i -> matchesFleet("n-" + i).isPresent()));
+        assertThat(matchesFleet("n-2").orElseThrow().getStatus()).isEqualTo("False");
+        assertThat(matchesFleet("n-2").orElseThrow().getMessage())
+                .startsWith("active RDMA ports is 1 × 400 Gb/sec (4X NDR) here, 2 × 400 Gb/sec (4X NDR) on most nodes");
+        assertThat(env.verdict(PROFILE, "n-2").getStatus().getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("RdmaDevices");
+            assertThat(c.getStatus()).isEqualTo("True");
+        });
+        assertThat(matchesFleet("n-1").orElseThrow().getStatus()).isEqualTo("True");
+        assertThat(fleetConsistent().orElseThrow().getMessage()).contains("active RDMA ports: 2 × 400 Gb/sec (4X NDR) on 2 nodes; "
+                + "1 × 400 Gb/sec (4X NDR) on n-2");
+    }
+
     private Optional<Condition> fleetConsistent() {
         RdmaStorageProfile p = env.profile(PROFILE);
         return p == null || p.getStatus() == null ? Optional.empty()
