@@ -28,7 +28,8 @@ class LocalDemoTest {
         assertThat(out).contains("==> kubectl get rdmastorage")
                 .containsPattern("rdmastorageprofile.rdmastorage.io/gpfs-gds-training +7 +1 +6 +0 +False")
                 .containsPattern("rdmastorageprofile.rdmastorage.io/roce-storage +1 +0 +1 +0 +False")
-                .contains("gpu-02 (GpfsVerbs: TcpFallback)").contains("gpu-03 (NvmeofRdma: TransportTcp)")
+                .contains("gpu-02 (GpfsVerbs: TcpFallback; RdmaTraffic: DataOnTcp)")
+                .contains("gpu-03 (NvmeofRdma: TransportTcp; RdmaTraffic: DataOnTcp)")
                 .contains("gpu-04 (GdsReady: IommuEnabled)").contains("gpu-05 (RdmaDevices: PortNotActivated)")
                 .contains("gpu-06 (RdmaTraffic: DataOnTcp)").contains("6 of 7 nodes not ready", "gpu-06 (RdmaTraffic: DataOnTcp), ... and 1 more")
                 // each node names itself: gpu-02's GPFS is gpu-02-ib, and its peer on TCP gpu-01-ib
