@@ -166,28 +166,7 @@ public final class LocalDemo {
         // every node's ib_write_lat prints recorded perftest tables through one simulated fabric
         LatencyFabric fabric = new LatencyFabric(hosts.resolve("fabric"));
         for (Map.Entry<String, String> node : NODES.entrySet()) {
-            // each node's tools name that node (its GPFS daemon gpu-0N-ib, its address, its GPFS peer)
-            FixtureHost host = FixtureHost.at(hosts.resolve(node.getKey()), FixtureIdentity.forNodeName(node.getKey()));
-            if (node.getValue() == null) {
-                NodeScenarios.healthy(host);
-            } else {
-                NodeScenarios.withFailure(host, node.getValue());
-            }
-            // the profile's lustre section: /mnt/lustre over o2ib, except where the scenario lays out a broken Lustre client
-            if (node.getValue() == null || !node.getValue().startsWith("lustre-")) {
-                LustreFixtures.healthy(host);
-            }
-            if (node.getKey().equals(OLDER_FIRMWARE_NODE)) {
-                RdmaFixtures.firmware(host, OLDER_FIRMWARE);
-            }
-            // storage I/O during the traffic window: over RDMA, over NVMe/TCP on gpu-06, none where the ports are down
-            if (node.getKey().equals(DATA_ON_TCP_NODE)) {
-                TrafficFixtures.overTcp(host);
-            } else if ("rdma-no-subnet-manager".equals(node.getValue())) {
-                TrafficFixtures.idle(host);
-            } else {
-                TrafficFixtures.overRdma(host);
-            }
+            FixtureHost host = layOut(hosts.resolve(node.getKey()), node.getKey(), node.getValue());
             cluster.addNode(SimulatedNode.named(node.getKey()).withLabel("nvidia.com/gpu.present", "true")
                     .withHostRoot(host.root()));
             fabric.install(host, cluster.hostIp(node.getKey()));
@@ -235,7 +214,7 @@ public final class LocalDemo {
         System.out.println(kubectl.run("get", "rsp", PROFILE, "-o",
                 "jsonpath={range .status.conditions[?(@.type==\"FleetConsistent\")]}{.status} {.reason}: {.message}{\"\\n\"}{end}")
                 .orThrow("kubectl get rsp"));
-        step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP)");
+        step("kubectl describe rsn " + PROFILE + ".gpu-02   (GPFS fell back to TCP, and its traffic window shows GPFS's bytes on TCP)");
         System.out.println(kubectl.run("describe", "rsn", PROFILE + ".gpu-02").orThrow("kubectl describe"));
         step(DATA_ON_TCP_NODE + "'s conditions: every configuration check passes, yet its storage bytes went over TCP "
                 + "in the traffic window");
@@ -287,6 +266,43 @@ public final class LocalDemo {
         System.out.println("  kubectl get events -n default --field-selector involvedObject.kind=RdmaStorageNode");
         System.out.println("  curl http://127.0.0.1:" + metricsPort + "/metrics      # or scrape it with Prometheus");
         return demo;
+    }
+
+    /**
+     * A profile node's host as the demo lays it out: the scenario (null = healthy), the profile's
+     * Lustre client, gpu-04's older firmware and the storage I/O of its traffic window. Each node's
+     * tools name that node (its GPFS daemon gpu-0N-ib, its address, its GPFS peer).
+     */
+    static FixtureHost layOut(Path root, String node, String failure) {
+        FixtureHost host = FixtureHost.at(root, FixtureIdentity.forNodeName(node));
+        if (failure == null) {
+            NodeScenarios.healthy(host);
+        } else {
+            NodeScenarios.withFailure(host, failure);
+        }
+        // the profile's lustre section: /mnt/lustre over o2ib, except where the scenario lays out a broken Lustre client
+        if (failure == null || !failure.startsWith("lustre-")) {
+            LustreFixtures.healthy(host);
+        }
+        if (node.equals(OLDER_FIRMWARE_NODE)) {
+            RdmaFixtures.firmware(host, OLDER_FIRMWARE);
+        }
+        // storage I/O during the traffic window, as the node's own sources have it: over RDMA, over NVMe/TCP to an
+        // unlisted target on gpu-06, none where the ports are down, and beside RDMA what a scenario put on TCP
+        if (node.equals(DATA_ON_TCP_NODE)) {
+            TrafficFixtures.overTcp(host);
+        } else if (failure == null) {
+            TrafficFixtures.overRdma(host);
+        } else {
+            switch (failure) {
+                case "rdma-no-subnet-manager" -> TrafficFixtures.idle(host);
+                case "gpfs-tcp-fallback" -> TrafficFixtures.gpfsPeerOnTcp(host);
+                case "nvmeof-on-tcp" -> TrafficFixtures.nvmeofTargetOnTcp(host);
+                case "lustre-o2ib-down" -> TrafficFixtures.lustrePeerOnTcp(host);
+                default -> TrafficFixtures.overRdma(host);
+            }
+        }
+        return host;
     }
 
     /** node-probe's text report of a fixture host against the profile's checks: its header and table. */

@@ -221,6 +221,9 @@ public final class FixtureHost {
 
         private static String body(Case c, Path data, int index) throws IOException {
             StringBuilder b = new StringBuilder();
+            if (c.shell != null) {
+                return b.append(c.shell.strip().indent(4)).append("    ;;\n").toString();
+            }
             if (c.hangSeconds > 0) {
                 b.append("    exec sleep ").append(c.hangSeconds).append('\n');
             }
@@ -252,6 +255,15 @@ public final class FixtureHost {
             return tool.add(new Case(args, stdout, null, 0, 0));
         }
 
+        /**
+         * Answers by running {@code shell}, /bin/sh code (dash: no bashisms), for an answer that
+         * changes between calls (e.g. counters read at both ends of a window); it ends the answer
+         * with its own exit status.
+         */
+        public StubTool runs(String shell) {
+            return tool.add(new Case(args, null, null, 0, 0, shell));
+        }
+
         public StubTool printsSample(String sample) {
             return prints(Samples.body(sample));
         }
@@ -274,6 +286,9 @@ public final class FixtureHost {
         }
     }
 
-    private record Case(String args, String stdout, String stderr, int exitCode, int hangSeconds) {
+    private record Case(String args, String stdout, String stderr, int exitCode, int hangSeconds, String shell) {
+        Case(String args, String stdout, String stderr, int exitCode, int hangSeconds) {
+            this(args, stdout, stderr, exitCode, hangSeconds, null);
+        }
     }
 }

@@ -189,6 +189,14 @@ public final class GpfsFixtures {
 
     /** {@code mmdiag --network} of {@code node}. */
     public static String mmdiagNetwork(FixtureIdentity node) {
+        return mmdiagNetwork(node, 0, 0);
+    }
+
+    /**
+     * {@code mmdiag --network} of {@code node} whose TCP connection to its GPU peer (on tscTcpPort
+     * 1191) has sent and received these MB; the NSD servers' show 0.
+     */
+    public static String mmdiagNetwork(FixtureIdentity node, long gpuPeerSentMb, long gpuPeerReceivedMb) {
         StringBuilder s = new StringBuilder("""
                 === mmdiag: network ===
 
@@ -207,8 +215,10 @@ public final class GpfsFixtures {
         int sock = 126;
         List<String[]> peers = peers(node);
         for (String[] peer : peers) {
+            boolean gpuPeer = peer[0].equals(node.gpfsPeer().gpfsName());
             s.append(String.format("    %-36s%-9s%4d %-16s%-11s%-5s%-6d%-10s%-11s%s\n",
-                    peer[0], peer[2], 0, peer[1], "connected", "0", sock++, "0", "0", "Linux/L"));
+                    peer[0], peer[2], 0, peer[1], "connected", "0", sock++, gpuPeer ? gpuPeerSentMb : 0,
+                    gpuPeer ? gpuPeerReceivedMb : 0, "Linux/L"));
         }
         s.append("Connection details:\n");
         for (String[] peer : peers) {

@@ -27,6 +27,12 @@ public final class LustreFixtures {
     public static final String O2IB_DEVICE = "172.16.0.10@o2ib:172.16.0.11@o2ib:/lustre";
     /** The two servers of {@link #PEERS_V3}: oss-1 (its o2ib NID down, its tcp NID up) and oss-2 (o2ib, health 400). */
     public static final String O2IB_DOWN_DEVICE = "10.10.0.11@o2ib:10.10.0.12@o2ib:/lustre";
+    /**
+     * Where {@link #o2ibDown}'s client reaches oss-1 over TCP (LNet's socklnd, port 988): oss-1's tcp
+     * NID in {@link #PEERS_V3}, from the client's tcp NI in {@link #NI_DOWN_NET}.
+     */
+    public static final String O2IB_DOWN_TCP_PEER = "192.168.0.11";
+    public static final String O2IB_DOWN_TCP_LOCAL = "10.73.20.21";
     private static final String BASE_MOUNTS = """
             sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0
             proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0

@@ -23,9 +23,11 @@ public final class NvmeofFixtures {
 
     /** The kernel's address attribute of an rdma controller: the options given at connect time. */
     public static final String TARGET_RDMA_ADDRESS = "traddr=" + TARGET_ADDRESS + ",trsvcid=" + TARGET_PORT + "\n";
+    /** The node's source address of a tcp connection to the target. */
+    public static final String TARGET_TCP_SOURCE = "10.68.20.21";
     /** nvme-tcp on newer kernels also reports the local source address (as in the gonvme sample). */
     public static final String TARGET_TCP_ADDRESS = "traddr=" + TARGET_ADDRESS + ",trsvcid=" + TARGET_PORT
-            + ",src_addr=10.68.20.21\n";
+            + ",src_addr=" + TARGET_TCP_SOURCE + "\n";
 
     /** PCI function of the local drive; the BDF is the one of the recorded pcie sysfs sample. */
     private static final String LOCAL_DRIVE_DEVICE = "/sys/devices/pci0000:e0/0000:e0:01.1/0000:e1:00.0";
