@@ -66,7 +66,7 @@ class RdmaLinksJudgeTest {
                 .containsEntry("hcas", List.of("rxe0: fw 0.0.0"));
         // soft-RoCE has no board id: no value, rather than an empty one
         assertThat(result.inventory()).containsExactlyInAnyOrderEntriesOf(Map.of(InventoryFact.HCA_FIRMWARE, "0.0.0",
-                InventoryFact.RDMA_MTU, "4200"));
+                InventoryFact.RDMA_MTU, "4200", InventoryFact.RDMA_PORTS, "1 × 10 Gb/sec (1X FDR10)"));
     }
 
     @Test
