@@ -295,7 +295,6 @@ public final class LocalDemo {
             TrafficFixtures.overRdma(host);
         } else {
             switch (failure) {
-                case "rdma-no-subnet-manager" -> TrafficFixtures.idle(host);
                 case "gpfs-tcp-fallback" -> TrafficFixtures.gpfsPeerOnTcp(host);
                 case "nvmeof-on-tcp" -> TrafficFixtures.nvmeofTargetOnTcp(host);
                 case "lustre-o2ib-down" -> TrafficFixtures.lustrePeerOnTcp(host);

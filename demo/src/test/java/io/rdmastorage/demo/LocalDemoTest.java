@@ -37,7 +37,7 @@ class LocalDemoTest {
                 // its first verdict is one Warning, for what is wrong (kubectl describe's Events)
                 .containsPattern("Warning +TcpFallback")
                 .contains("LATENCY-US")
-                .contains("False FleetDiverges: HCA firmware: 28.39.1002 on 6 nodes; 28.35.2000 on gpu-04; active RDMA ports: 2 × 400 Gb/sec (4X NDR) on 6 nodes; none active on gpu-05; LNet networks: o2ib on 6 nodes; o2ib, tcp on gpu-11")
+                .contains("False FleetDiverges: HCA firmware: 28.39.1002 on 6 nodes; 28.35.2000 on gpu-04; active RDMA ports: 2 × 400 Gb/sec (4X NDR) on 6 nodes; 1 × 400 Gb/sec (4X NDR) on gpu-05; LNet networks: o2ib on 6 nodes; o2ib, tcp on gpu-11")
                 // gpu-06: every configuration check passes, and the counters show its storage bytes on NVMe/TCP
                 .contains("RdmaDevices True PortsActive", "GpfsVerbs True RdmaInUse: GPFS on gpu-06-ib uses RDMA",
                         "NvmeofRdma True ConnectedOverRdma", "GdsReady True GdsReady")

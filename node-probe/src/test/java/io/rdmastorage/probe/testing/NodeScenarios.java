@@ -56,7 +56,7 @@ public final class NodeScenarios {
             Map.entry("gds-filesystem-unsupported", GdsFixtures::filesystemUnsupported),
             Map.entry("gds-acs-redirect", GdsFixtures::acsRedirect),
             Map.entry("rdma-port-down", RdmaFixtures::portDown),
-            Map.entry("rdma-no-subnet-manager", RdmaFixtures::portInit),
+            Map.entry("rdma-no-subnet-manager", RdmaFixtures::railWithoutSubnetManager),
             Map.entry("ceph-async-rdma", NodeScenarios::cephAsyncRdma),
             Map.entry("host-sys-not-mounted", NodeScenarios::sysNotMounted),
             Map.entry("gds-iommu-disputed", GdsFixtures::iommuDisputed),

@@ -77,6 +77,18 @@ public final class RdmaFixtures {
         return host;
     }
 
+    /**
+     * Two rails, each its own InfiniBand subnet (the GPU cluster's usual layout): the subnet manager
+     * of mlx5_1's rail is gone, so its port stays INIT with no LID while mlx5_0's rail carries the
+     * storage. The node works, on half its links.
+     */
+    public static FixtureHost railWithoutSubnetManager(FixtureHost host) {
+        healthy(host);
+        port(host, "mlx5_1", "2: INIT", "5: LinkUp", RATE_NDR, "0xffff");
+        host.file(classDir("mlx5_1") + "/ports/1/sm_lid", "0x0\n");
+        return host;
+    }
+
     /** Only mlx5_0: mlx5_1 is gone (dead card, driver failed to probe it, or renamed). */
     public static FixtureHost deviceMissing(FixtureHost host) {
         hca(host, "mlx5_0", MLX5_0_PCI, "0", "a088:c203:0045:6f10");

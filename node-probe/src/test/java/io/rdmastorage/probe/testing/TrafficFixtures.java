@@ -67,11 +67,6 @@ public final class TrafficFixtures {
         return steps(host, rdmaMoved(LOST_PACKETS), "", "");
     }
 
-    /** No storage I/O: the recorded counters stand still, no storage TCP socket. NoStorageTraffic (an idle node proves nothing). */
-    public static FixtureHost idle(FixtureHost host) {
-        return steps(host, Map.of(), "", "");
-    }
-
     /**
      * Storage over NVMe/TCP to a target the profile does not list: {@link #UNLISTED_NQN} at
      * {@value #UNLISTED_TARGET}:4420 connected over tcp as nvme2 from the node's address, its three
