@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.acceptance;
 
+import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.contract.json.Json;
 import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
@@ -41,7 +42,7 @@ import java.util.regex.Pattern;
 public final class AcceptanceJournal {
 
     /** The journal's directory on the node, the one host directory the acceptance pods may write besides a path run's. */
-    public static final String DIRECTORY = "/var/lib/rdma-storage-operator/acceptance";
+    public static final String DIRECTORY = CleanupSchema.JOURNAL_DIRECTORY;
     /** Where the kernel says which boot this is. */
     static final String BOOT_ID = "/proc/sys/kernel/random/boot_id";
     static final String KIND = "AcceptanceJournal";

@@ -8,6 +8,12 @@ package io.rdmastorage.contract.acceptance;
 public final class CleanupSchema {
 
     public static final String KIND = "AcceptanceCleanup";
+    /**
+     * The host directory of the runs' journals ({@code <run-uid>.json}): what a run is about to change
+     * on its node, written before it changes it. The acceptance pods that change the node mount it
+     * read-write; node-probe writes and reads it.
+     */
+    public static final String JOURNAL_DIRECTORY = "/var/lib/rdma-storage-operator/acceptance";
 
     public static final String F_KIND = "kind";
     public static final String F_NODE = "node";
