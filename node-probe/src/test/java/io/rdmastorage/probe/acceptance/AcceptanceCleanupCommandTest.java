@@ -50,11 +50,28 @@ class AcceptanceCleanupCommandTest {
 
     /** The journal a run killed after connecting nvme2 and creating its file left behind. */
     private void journal(String boot, String controller, boolean file) {
+        journalOf(boot, "[" + tcpController("[\"nvme0\",\"nvme1\"]", controller) + "]", file);
+    }
+
+    /** A journal of this run on the host, as node-probe writes it. */
+    private void journalOf(String boot, String controllers, boolean file) {
         host.file(AcceptanceJournal.hostPath(UID), "{\"kind\":\"AcceptanceJournal\",\"runUid\":\"" + UID + "\",\"bootId\":\"" + boot
-                + "\",\"controllers\":[{\"transport\":\"tcp\",\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\""
-                + NvmeofFixtures.TARGET_ADDRESS + "\",\"port\":" + NvmeofFixtures.TARGET_PORT
-                + ",\"before\":[\"nvme0\",\"nvme1\"],\"controller\":\"" + controller + "\"}]"
-                + (file ? ",\"file\":\"" + FILE + "\"" : "") + "}");
+                + "\",\"controllers\":" + controllers + (file ? ",\"file\":\"" + FILE + "\"" : "") + "}");
+    }
+
+    /** A tcp controller to the fixtures' target, announced with the controllers there {@code before}. */
+    private static String tcpController(String before, String controller) {
+        return "{\"transport\":\"tcp\",\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\""
+                + NvmeofFixtures.TARGET_ADDRESS + "\",\"port\":" + NvmeofFixtures.TARGET_PORT + ",\"before\":" + before
+                + ",\"controller\":\"" + controller + "\"}";
+    }
+
+    /** A tcp-only run that may connect. */
+    private static String connectSpec() {
+        return "{\"nvmeof\":{\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\"" + NvmeofFixtures.TARGET_ADDRESS
+                + "\",\"port\":" + NvmeofFixtures.TARGET_PORT + ",\"transports\":[\"tcp\"],\"connect\":true},"
+                + "\"latency\":{\"durationSeconds\":5},\"iops\":{\"durationSeconds\":5,\"jobs\":2,\"iodepth\":8},"
+                + "\"bandwidth\":{\"durationSeconds\":5}}";
     }
 
     private ProbeRun cleanup() {
@@ -102,13 +119,9 @@ class AcceptanceCleanupCommandTest {
     @Test
     void aConnectingRunWritesItsJournalBeforeTheChangeAndRemovesItOnceUndone() throws IOException {
         Path fio = fioCopyingTheJournal();
-        String spec = "{\"nvmeof\":{\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\"" + NvmeofFixtures.TARGET_ADDRESS
-                + "\",\"port\":" + NvmeofFixtures.TARGET_PORT + ",\"transports\":[\"tcp\"],\"connect\":true},"
-                + "\"latency\":{\"durationSeconds\":5},\"iops\":{\"durationSeconds\":5,\"jobs\":2,\"iodepth\":8},"
-                + "\"bandwidth\":{\"durationSeconds\":5}}";
 
         ProbeRun run = ProbeRun.run(List.of("acceptance", "--run-uid", UID, "--host-root", host.root().toString(),
-                "--exec-mode", "direct", "--node", "test-node", "--spec", "-", "--tool", "fio=" + fio), spec);
+                "--exec-mode", "direct", "--node", "test-node", "--spec", "-", "--tool", "fio=" + fio), connectSpec());
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         JsonNode during = JSON.readTree(Files.readAllLines(dir.resolve(JOURNAL_LOG)).get(0));
@@ -130,14 +143,10 @@ class AcceptanceCleanupCommandTest {
     void aJournalThatCannotBeWrittenStopsTheConnectItWasToAnnounce() throws IOException {
         // a file where the journal's directory should be: nothing can be written there
         host.file("/var/lib/rdma-storage-operator", "not a directory\n");
-        String spec = "{\"nvmeof\":{\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\"" + NvmeofFixtures.TARGET_ADDRESS
-                + "\",\"port\":" + NvmeofFixtures.TARGET_PORT + ",\"transports\":[\"tcp\"],\"connect\":true},"
-                + "\"latency\":{\"durationSeconds\":5},\"iops\":{\"durationSeconds\":5,\"jobs\":2,\"iodepth\":8},"
-                + "\"bandwidth\":{\"durationSeconds\":5}}";
 
         ProbeRun run = ProbeRun.run(List.of("acceptance", "--run-uid", UID, "--host-root", host.root().toString(),
                 "--exec-mode", "direct", "--node", "test-node", "--spec", "-", "--tool",
-                "fio=" + AcceptanceFixtures.fio(dir.resolve("bin/fio"), host, dir)), spec);
+                "fio=" + AcceptanceFixtures.fio(dir.resolve("bin/fio"), host, dir)), connectSpec());
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(JSON.readTree(run.stdout()).get("message").asText()).contains("cannot write the run's journal");
@@ -181,10 +190,7 @@ class AcceptanceCleanupCommandTest {
     void aControllerConnectedBeforeTheRunIsNeverDisconnected() throws IOException {
         runsControllerConnected();
         // the journal says nvme2 was there before the connect it announced: not the run's
-        host.file(AcceptanceJournal.hostPath(UID), "{\"kind\":\"AcceptanceJournal\",\"runUid\":\"" + UID + "\",\"bootId\":\""
-                + BOOT + "\",\"controllers\":[{\"transport\":\"tcp\",\"nqn\":\"" + NvmeofFixtures.TARGET_NQN
-                + "\",\"address\":\"" + NvmeofFixtures.TARGET_ADDRESS + "\",\"port\":4420,\"before\":[\"nvme0\",\"nvme1\","
-                + "\"nvme2\"],\"controller\":\"\"}]}");
+        journalOf(BOOT, "[" + tcpController("[\"nvme0\",\"nvme1\",\"nvme2\"]", "") + "]", false);
 
         ProbeRun run = cleanup();
 
@@ -212,8 +218,7 @@ class AcceptanceCleanupCommandTest {
     @Test
     void aFileReachedThroughALinkOrReplacedByOneIsNotRemovedAndTheJournalStays() throws IOException {
         host.file("/etc/important", "keep\n").symlink(FILE, "/etc/important");
-        host.file(AcceptanceJournal.hostPath(UID), "{\"kind\":\"AcceptanceJournal\",\"runUid\":\"" + UID + "\",\"bootId\":\""
-                + BOOT + "\",\"controllers\":[],\"file\":\"" + FILE + "\"}");
+        journalOf(BOOT, "[]", true);
 
         ProbeRun run = cleanup();
 

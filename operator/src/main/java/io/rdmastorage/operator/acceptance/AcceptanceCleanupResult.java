@@ -1,10 +1,7 @@
 package io.rdmastorage.operator.acceptance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rdmastorage.contract.acceptance.CleanupSchema;
-import io.rdmastorage.operator.status.SafeText;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,16 +20,9 @@ import java.util.Optional;
 record AcceptanceCleanupResult(boolean complete, List<String> disconnected, List<String> removed, List<String> gone,
                                List<String> problems) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     static Optional<AcceptanceCleanupResult> parse(String terminationMessage) {
-        JsonNode doc;
-        try {
-            doc = JSON.readTree(terminationMessage);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        if (doc == null || !doc.isObject() || !CleanupSchema.KIND.equals(doc.path(CleanupSchema.F_KIND).asText())
+        JsonNode doc = AcceptanceResult.object(terminationMessage).orElse(null);
+        if (doc == null || !CleanupSchema.KIND.equals(doc.path(CleanupSchema.F_KIND).asText())
                 || !doc.path(CleanupSchema.F_COMPLETE).isBoolean()) {
             return Optional.empty();
         }
@@ -57,10 +47,7 @@ record AcceptanceCleanupResult(boolean complete, List<String> disconnected, List
 
     private static List<String> texts(JsonNode doc, String field) {
         List<String> texts = new ArrayList<>();
-        doc.path(field).forEach(n -> {
-            String s = n.isTextual() ? n.asText() : "";
-            texts.add(SafeText.clean(s.length() > AcceptanceResult.MAX_TEXT ? s.substring(0, AcceptanceResult.MAX_TEXT) + "…" : s));
-        });
+        doc.path(field).forEach(n -> texts.add(AcceptanceResult.text(n)));
         return texts;
     }
 }
