@@ -63,7 +63,8 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         }
         Map<String, Node> nodes = new HashMap<>();
         Set<String> profileTargets = new TreeSet<>();
-        if (!running && cached.isEmpty() && run.getSpec() != null && run.getSpec().getNvmeof() != null) {
+        if (!running && !AcceptanceRunKind.finished(status) && cached.isEmpty() && run.getSpec() != null
+                && run.getSpec().getNvmeof() != null) {
             profileTargets.addAll(profileTargets(client));
         }
         if (!AcceptanceRunKind.finished(status) || cleanup) {
