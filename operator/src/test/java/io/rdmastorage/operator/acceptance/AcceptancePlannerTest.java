@@ -650,6 +650,52 @@ class AcceptancePlannerTest {
         assertThat(after.creates()).isEmpty();
     }
 
+    @Test
+    void aRunWhoseNodeRebootedIsCleanedUpOnceTheNodeIsReadyAgainAndAPathRunsCleanupGetsItsDirectory() {
+        RdmaStorageAcceptance run = running(path("gpfs-01-rdma", null), NOW.minusSeconds(60));
+        run.getStatus().setPendingCleanup(plan(snapshot(path("gpfs-01-rdma", null), Set.of(), nodes("gpu-07"), List.of()))
+                .status().getPendingCleanup());
+        AcceptanceDigest.stamp(run, run.getStatus());
+
+        AcceptancePlan ended = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(60), null)), Map.of("gpu-07", notReady("gpu-07")),
+                List.of(run)));
+        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_READY);
+        assertThat(ended.status().getPendingCleanup().getFile()).isEqualTo("/gpfs/fs1/acceptance/rdmastorage-acceptance-gpfs-01-rdma.fio");
+        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
+
+        // rebooting: no cleanup pod while the node is NotReady, a look again every 30 s
+        AcceptancePlan waiting = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
+        assertThat(waiting.creates()).isEmpty();
+        assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
+        assertThat(waiting.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+        run.setStatus(AcceptanceDigest.stamp(run, waiting.status()));
+
+        AcceptancePlan ready = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(ready.creates()).singleElement().satisfies(pod -> {
+            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-cleanup");
+            assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getHostPath() != null)
+                    .extracting(v -> v.getHostPath().getPath() + " " + v.getHostPath().getType())
+                    .containsExactlyInAnyOrder("/ Directory", "/gpfs/fs1/acceptance Directory",
+                            "/var/lib/rdma-storage-operator/acceptance DirectoryOrCreate");
+        });
+        // the CleanedUp reason did not change: no second Event
+        assertThat(ready.step()).isEqualTo(AcceptancePlan.Step.NONE);
+    }
+
+    @Test
+    void aCleanupPodThatNeverRanEndsTheCleanupFailedWithWhatToUndoByHand() {
+        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
+        Pod lost = new PodBuilder(cleanupPod(run, 0, CLEANED)).withNewStatus().withPhase("Failed").withReason("Evicted")
+                .withMessage("The node was low on resource: memory.").endStatus().build();
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(lost), nodes("gpu-07"), List.of(run)));
+
+        assertThat(cleanedUp(plan).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_FAILED);
+        assertThat(cleanedUp(plan).getMessage()).contains("Evicted", "undo by hand",
+                "the tcp controller to nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420", "u-gpu-07-connect.json");
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
+    }
+
     /** An nvmeof run that may connect the missing transports. */
     private static RdmaStorageAcceptance connecting(String name) {
         RdmaStorageAcceptance run = nvmeof(name, "2026-12-01T15:00:00Z");
