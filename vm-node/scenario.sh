@@ -15,10 +15,11 @@
 #   scenario.sh roce-tos-undo DEV TOS      that ToS written back and DEV's configfs directory removed (the
 #                                          kernel keeps the value without the directory: removing it undoes nothing)
 #   scenario.sh probe SPEC_BASE64 [--no-host-sys] [--memlock KIB] [--host-network]
-#                     [--termination-log FILE] [--writable DIR] [-- ARGS...]
+#                     [--termination-log FILE] [--writable DIR]... [-- ARGS...]
 #                                          node-probe in the probe image's rootfs, host root at /host;
-#                                          FILE (on the host) is the pod's /dev/termination-log; DIR is
-#                                          bound read-write at /host/DIR (an acceptance path run's hostPath)
+#                                          FILE (on the host) is the pod's /dev/termination-log; each DIR
+#                                          is bound read-write at /host/DIR (an acceptance run's hostPath
+#                                          volumes: a path run's directory, the journal directory)
 # Addresses are TEST-NET-1 (192.0.2.0/24) on veth0/veth1, which exist only inside the VM.
 set -euo pipefail
 NQN=nqn.2014-08.org.example:vm-target
@@ -232,7 +233,7 @@ probe() {
       --memlock) memlock=$2; shift ;;
       --host-network) netns=() ;;
       --termination-log) termination_log=$2; shift ;;
-      --writable) writable=$2; shift ;;
+      --writable) writable="$writable $2"; shift ;;
       --) shift; break ;;
     esac
     shift
@@ -251,8 +252,8 @@ probe() {
     pod=$1 no_host_sys=$2 memlock=$3 specfile=$4 termination_log=$5 writable=$6; shift 6
     mount --rbind / "$pod/host"
     mount -o remount,bind,ro "$pod/host"
-    # as the pod of an acceptance path run has it: that one directory read-write over the read-only root
-    [ -z "$writable" ] || mount --bind "$writable" "$pod/host$writable"
+    # as the pod of an acceptance run has them: those directories read-write over the read-only root
+    for w in $writable; do mount --bind "$w" "$pod/host$w"; done
     [ -z "$no_host_sys" ] || umount -l "$pod/host/sys"
     mount -t proc proc "$pod/proc"
     mount -t sysfs sysfs "$pod/sys"

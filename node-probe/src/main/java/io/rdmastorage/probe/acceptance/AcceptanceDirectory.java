@@ -40,30 +40,11 @@ final class AcceptanceDirectory {
 
     /** Why the run may not write a file of {@code fileBytes} in {@code directory} (a host path); empty when it may. */
     static Optional<String> refusal(HostRoot host, String directory, long fileBytes) {
-        Path current = host.root();
-        StringBuilder hostPath = new StringBuilder();
-        for (String part : directory.split("/")) {
-            if (part.isEmpty()) {
-                continue;
-            }
-            current = current.resolve(part);
-            hostPath.append('/').append(part);
-            BasicFileAttributes attributes;
-            try {
-                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (NoSuchFileException e) {
-                return Optional.empty();
-            } catch (IOException e) {
-                return Optional.of("cannot read " + hostPath + " on the node: " + e.getMessage());
-            }
-            if (attributes.isSymbolicLink()) {
-                return Optional.of(hostPath + " is a symbolic link on the node; a run never writes through a link: name the "
-                        + "directory itself in path.directory");
-            }
-            if (!attributes.isDirectory()) {
-                return Optional.empty();
-            }
+        Walk walk = walk(host, directory);
+        if (walk.refusal().isPresent() || !walk.whole()) {
+            return walk.refusal();
         }
+        Path current = walk.path();
         Optional<ProcMounts.Mount> mount = host.read(MOUNTS).map(ProcMounts::parse).flatMap(m -> holding(m, directory));
         if (mount.isEmpty()) {
             return Optional.of("cannot tell which file system holds " + directory + " (" + MOUNTS + " unreadable under the "
@@ -80,6 +61,45 @@ final class AcceptanceDirectory {
         } catch (IOException e) {
             return Optional.of("cannot read the free space of " + directory + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * A directory's components read from the host's root, no symbolic link followed.
+     *
+     * @param refusal why it may not be used: a component is a link, or unreadable
+     * @param whole   whether every component exists and is a directory
+     * @param path    the directory as the probe sees it, when {@code whole}
+     */
+    record Walk(Optional<String> refusal, boolean whole, Path path) {
+    }
+
+    /** Walks {@code directory} (a host path) component by component with {@code NOFOLLOW_LINKS}. */
+    static Walk walk(HostRoot host, String directory) {
+        Path current = host.root();
+        StringBuilder hostPath = new StringBuilder();
+        for (String part : directory.split("/")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            current = current.resolve(part);
+            hostPath.append('/').append(part);
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(current, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                return new Walk(Optional.empty(), false, current);
+            } catch (IOException e) {
+                return new Walk(Optional.of("cannot read " + hostPath + " on the node: " + e.getMessage()), false, current);
+            }
+            if (attributes.isSymbolicLink()) {
+                return new Walk(Optional.of(hostPath + " is a symbolic link on the node; a run never writes through a "
+                        + "link: name the directory itself in path.directory"), false, current);
+            }
+            if (!attributes.isDirectory()) {
+                return new Walk(Optional.empty(), false, current);
+            }
+        }
+        return new Walk(Optional.empty(), true, current);
     }
 
     /** The file must fit and leave {@link #RESERVE_PERCENT} % of the file system free. */

@@ -25,7 +25,10 @@ import java.util.concurrent.TimeoutException;
  * nothing else in the directory is touched. A JVM shutdown hook removes it when the pod is stopped
  * (its deadline, its deletion) in the middle of a run, after stopping fio: a file removed while fio
  * still reads it stays on an NFS mount as a silly-renamed {@code .nfsXXXX} until fio exits (seen on
- * the real kernel), and on any file system its space stays in use until then.
+ * the real kernel), and on any file system its space stays in use until then. The file's path is
+ * written to the run's {@link AcceptanceJournal} before the file is created (once it was found
+ * absent), and taken out once it is removed: a run killed in between leaves the journal, from which
+ * {@code acceptance-cleanup} removes the file.
  */
 public final class AcceptanceFile implements AutoCloseable {
 
@@ -34,6 +37,7 @@ public final class AcceptanceFile implements AutoCloseable {
     private final Path directory;
     private final Path file;
     private final String hostPath;
+    private final AcceptanceJournal journal;
     private final List<String> problems = new ArrayList<>();
     /** How long fio gets to exit on SIGTERM before it is killed, within the pod's 30 s of grace. */
     static final Duration CHILDREN_GRACE = Duration.ofSeconds(5);
@@ -45,11 +49,13 @@ public final class AcceptanceFile implements AutoCloseable {
      * @param directory the directory as the probe sees it (under its host root)
      * @param name      the file's name, from the run ({@code rdmastorage-acceptance-<run>.fio})
      * @param hostPath  the file's path on the node, for messages and the record
+     * @param journal   where the file is announced before it is created
      */
-    public AcceptanceFile(Path directory, String name, String hostPath) {
+    public AcceptanceFile(Path directory, String name, String hostPath, AcceptanceJournal journal) {
         this.directory = directory;
         this.file = directory.resolve(name);
         this.hostPath = hostPath;
+        this.journal = journal;
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
@@ -64,13 +70,22 @@ public final class AcceptanceFile implements AutoCloseable {
             return "the directory of " + hostPath + " does not exist on the node (or is not a directory): create it, "
                     + "on the file system to measure, or correct path.directory";
         }
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return alreadyExists();
+        }
+        String unrecorded = journal.creating(hostPath);
+        if (!unrecorded.isEmpty()) {
+            journal.removed();
+            return unrecorded;
+        }
         FileChannel channel;
         try {
             channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         } catch (FileAlreadyExistsException e) {
-            return hostPath + " already exists; the run never overwrites a file. If it is left from an earlier run of "
-                    + "this name, remove it (rm " + hostPath + "), or give the run another name";
+            journal.removed();
+            return alreadyExists();
         } catch (IOException | SecurityException e) {
+            journal.removed();
             return "cannot create " + hostPath + ": " + e.getMessage() + " (the run needs to write one file there)";
         }
         ours = true;
@@ -96,6 +111,11 @@ public final class AcceptanceFile implements AutoCloseable {
             remove();
             return problem;
         }
+    }
+
+    private String alreadyExists() {
+        return hostPath + " already exists; the run never overwrites a file. If it is left from an earlier run of "
+                + "this name, remove it (rm " + hostPath + "), or give the run another name";
     }
 
     /** Removals that failed, each with the command to finish the cleanup. */
@@ -133,6 +153,7 @@ public final class AcceptanceFile implements AutoCloseable {
         try {
             Files.deleteIfExists(file);
             ours = false;
+            journal.removed();
         } catch (IOException | SecurityException e) {
             problems.add("could not remove " + hostPath + " (" + e.getMessage() + "); remove it by hand: rm " + hostPath);
             ours = false;

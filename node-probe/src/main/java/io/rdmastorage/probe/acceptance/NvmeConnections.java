@@ -18,7 +18,10 @@ import java.util.Set;
  * controllers it created and disconnects only those ({@code nvme disconnect -d nvmeN}): a controller
  * it did not create is never touched. {@link #close()} disconnects whatever of its own is still
  * connected; a JVM shutdown hook does the same when the pod is stopped (its deadline, its deletion)
- * in the middle of a run.
+ * in the middle of a run. Each connect is announced in the run's {@link AcceptanceJournal} first,
+ * and its controller's name recorded there once it appeared, so that a run killed before it could
+ * disconnect is undone by {@code acceptance-cleanup}, which disconnects through here too
+ * ({@link #adopt}).
  */
 public final class NvmeConnections implements AutoCloseable {
 
@@ -32,23 +35,35 @@ public final class NvmeConnections implements AutoCloseable {
 
     private final HostRoot host;
     private final ToolRunner hostTools;
+    private final AcceptanceJournal journal;
     private final Set<String> ours = new LinkedHashSet<>();
     private final List<String> disconnected = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     private final Thread shutdownHook = new Thread(this::disconnectAll, "nvme-disconnect");
 
     public NvmeConnections(HostRoot host, ToolRunner hostTools) {
+        this(host, hostTools, AcceptanceJournal.NONE);
+    }
+
+    /** @param journal where each connect is announced before it is made */
+    public NvmeConnections(HostRoot host, ToolRunner hostTools, AcceptanceJournal journal) {
         this.host = host;
         this.hostTools = hostTools;
+        this.journal = journal;
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
      * {@code nvme connect -t TRANSPORT -a ADDRESS -s PORT -n NQN}, then the controller that appeared
-     * for it: one that was not there before, of this transport, subsystem and address.
+     * for it: one that was not there before, of this transport, subsystem and address. The
+     * journal hears of it before it is made; a connect the journal cannot record is not made.
      */
     public synchronized Attempt connect(ProbeSpec.Target target, String transport) {
         Set<String> before = names(NvmeControllers.list(host));
+        String unrecorded = journal.connecting(transport, target, List.copyOf(before));
+        if (!unrecorded.isEmpty()) {
+            return new Attempt(Optional.empty(), unrecorded);
+        }
         ToolResult result = hostTools.run("nvme", "connect", "-t", transport, "-a", target.address(),
                 "-s", Integer.toString(target.port()), "-n", target.nqn());
         List<NvmeController> created = NvmeControllers.list(host).stream()
@@ -56,8 +71,12 @@ public final class NvmeConnections implements AutoCloseable {
                 .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
                         && c.reaches(target.address(), target.port()))
                 .toList();
-        created.forEach(c -> ours.add(c.name()));
+        created.forEach(c -> {
+            ours.add(c.name());
+            journal.connected(transport, target, c.name());
+        });
         if (created.isEmpty()) {
+            journal.notConnected(transport, target);
             return new Attempt(Optional.empty(), result.succeeded()
                     ? "'" + result.command() + "' succeeded but no new " + transport + " controller for " + target + " appeared"
                     : result.problem());
@@ -73,10 +92,19 @@ public final class NvmeConnections implements AutoCloseable {
         ToolResult result = hostTools.run("nvme", "disconnect", "-d", controller);
         if (result.succeeded()) {
             disconnected.add(controller);
+            journal.disconnected(controller);
         } else {
             problems.add("could not disconnect " + controller + " (" + result.problem() + "); disconnect it by hand: "
                     + "nvme disconnect -d " + controller);
         }
+    }
+
+    /**
+     * Takes {@code controller} as this run's: one a killed run connected, as its journal names it,
+     * for {@code acceptance-cleanup} to disconnect.
+     */
+    public synchronized void adopt(String controller) {
+        ours.add(controller);
     }
 
     /** The controllers it connected and disconnected again, in order. */

@@ -46,7 +46,7 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
     @Override
     public Result measure() {
         List<AcceptanceReport.TransportRun> runs = new ArrayList<>();
-        try (NvmeConnections connections = new NvmeConnections(tools.host(), tools.hostTools())) {
+        try (NvmeConnections connections = new NvmeConnections(tools.host(), tools.hostTools(), tools.journal())) {
             for (String transport : spec.nvmeof().transports()) {
                 runs.add(measure(transport, connections));
             }

@@ -2,6 +2,8 @@ package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.SpecReader;
+import io.rdmastorage.probe.acceptance.AcceptanceCleanup;
+import io.rdmastorage.probe.acceptance.AcceptanceJournal;
 import io.rdmastorage.probe.acceptance.AcceptanceReport;
 import io.rdmastorage.probe.acceptance.AcceptanceTarget;
 import io.rdmastorage.probe.acceptance.TargetTools;
@@ -54,9 +56,28 @@ final class AcceptanceCommand {
         return report.complete() ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
     }
 
-    /** The host's tools, and the probe image's own (fio, perftest) with a timeout per run. */
+    /**
+     * The host's tools, and the probe image's own (fio, perftest) with a timeout per run; with
+     * {@code --run-uid}, the run's journal on the host ({@link AcceptanceJournal}).
+     */
     static TargetTools tools(CliArguments cli, HostRoot host) {
-        return new TargetTools(host, NodeProbe.hostTools(cli, host), ownTools(cli));
+        return new TargetTools(host, NodeProbe.hostTools(cli, host), ownTools(cli),
+                cli.runUid().map(uid -> AcceptanceJournal.of(host, uid)).orElse(AcceptanceJournal.NONE));
+    }
+
+    /**
+     * {@code node-probe acceptance-cleanup --run-uid UID}: undoes what run UID's journal on the
+     * node records ({@link AcceptanceCleanup}) and prints what it undid; exit 0 when all of it is.
+     * A {@code --spec} is accepted (the pod shape passes the run's) and not read: the journal alone
+     * says what the run changed.
+     */
+    static int cleanup(CliArguments cli, PrintStream out) throws UsageException, IOException {
+        HostRoot host = NodeProbe.hostRoot(cli);
+        String runUid = cli.runUid().orElseThrow();
+        AcceptanceCleanup.Result result = AcceptanceCleanup.run(host, NodeProbe.hostTools(cli, host), runUid);
+        String json = result.toJson(NodeProbe.nodeName(cli, host), runUid);
+        NodeProbe.emit(cli, json, json + "\n", out);
+        return result.complete() ? ExitCode.ALL_TRUE : ExitCode.NOT_ALL_TRUE;
     }
 
     /** Runs the probe image's own tools (fio, perftest), not the host's, with the given timeout. */

@@ -2,6 +2,7 @@ package io.rdmastorage.probe.cli;
 
 import io.rdmastorage.contract.acceptance.VerbsWorkload;
 import io.rdmastorage.contract.spec.Rules;
+import io.rdmastorage.probe.acceptance.AcceptanceJournal;
 import io.rdmastorage.probe.host.ExecMode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,13 +17,14 @@ import java.util.regex.Pattern;
  * The parsed command line:
  * {@code [SUBCOMMAND] [--host-root DIR] [--spec FILE|-] [--node NAME] [--exec-mode chroot|direct]
  * [--tool NAME=PATH]... [--output FILE] [--format json|text] [--tool-timeout DURATION] [--peer ADDR]
- * [--tcp-port N] [--bind ADDR] [--connect-timeout DURATION] [--counter-baseline JSON]}.
+ * [--tcp-port N] [--bind ADDR] [--connect-timeout DURATION] [--counter-baseline JSON] [--run-uid UID]}.
  * Options take their value as the next argument or after '='.
  */
 public record CliArguments(String command, String hostRoot, Optional<String> spec, Optional<String> node,
                            ExecMode execMode, Map<String, String> tools, Optional<String> output, Format format,
                            Duration toolTimeout, Optional<String> peer, int tcpPort, Optional<String> bind,
-                           Duration connectTimeout, Optional<String> counterBaseline, boolean help, boolean version) {
+                           Duration connectTimeout, Optional<String> counterBaseline, Optional<String> runUid,
+                           boolean help, boolean version) {
 
     public enum Format { JSON, TEXT }
 
@@ -32,8 +34,9 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     public static final String ACCEPTANCE = "acceptance";
     public static final String ACCEPTANCE_SERVER = "acceptance-server";
     public static final String ACCEPTANCE_CLIENT = "acceptance-client";
+    public static final String ACCEPTANCE_CLEANUP = "acceptance-cleanup";
     private static final List<String> COMMANDS = List.of(CHECK, LATENCY_SERVER, LATENCY_CLIENT, ACCEPTANCE,
-            ACCEPTANCE_SERVER, ACCEPTANCE_CLIENT);
+            ACCEPTANCE_SERVER, ACCEPTANCE_CLIENT, ACCEPTANCE_CLEANUP);
 
     public static final Duration DEFAULT_TOOL_TIMEOUT = Duration.ofSeconds(30);
     /** perftest's own default out-of-band port; the TCP comparison listens on the next one. */
@@ -53,7 +56,8 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                    node-probe latency-server --spec FILE|- [--tcp-port N] [--bind ADDR] [options]
                    node-probe latency-client --peer ADDR --spec FILE|- [--tcp-port N]
                                              [--connect-timeout DUR] [options]
-                   node-probe acceptance --spec FILE|- [options]
+                   node-probe acceptance --spec FILE|- [--run-uid UID] [options]
+                   node-probe acceptance-cleanup --run-uid UID [options]
                    node-probe acceptance-server --spec FILE|- [--tcp-port N] [options]
                    node-probe acceptance-client --peer ADDR --spec FILE|- [--tcp-port N]
                                                 [--connect-timeout DUR] [options]
@@ -77,12 +81,18 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                                      this long (default 20s): the server may start a little later
               --counter-baseline JSON  check: the previous round's port error counters (the operator
                                      hands over the RdmaPortErrors details' baseline); none = a first round
+              --run-uid UID          acceptance: write the run's journal (what it is about to change on the
+                                     node) to /var/lib/rdma-storage-operator/acceptance/UID.json under the
+                                     host root first; acceptance-cleanup: the run whose journal to undo
 
             acceptance: fio's read-only workloads (4 KiB random read at depth 1 and at depth, 1 MiB
               sequential read) on an NVMe-oF target once per transport, with the host's CPU from
               /proc/stat; the spec is an RdmaStorageAcceptance's (nvmeof, latency, iops, bandwidth);
               fio runs from the probe's own file system, nvme connect/disconnect from the host's;
               prints one JSON result; exit 0 when every transport was measured by itself, 1 otherwise
+            acceptance-cleanup: undoes what a killed acceptance run left on the node, exactly as its
+              journal recorded it (the controllers it connected, its file), nothing else; prints one
+              JSON result; exit 0 when everything recorded is undone (the journal is then removed)
             acceptance-server, acceptance-client: the verbs target between two nodes (spec: verbs with
               device, port, iterations, durationSeconds): ib_write_lat and ib_write_bw, then fio's net
               engine over TCP with the same message sizes, on ports N..N+3 (default 18515..18518); the
@@ -114,6 +124,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         String bind = null;
         Duration connectTimeout = null;
         String counterBaseline = null;
+        String runUid = null;
         boolean help = false;
         boolean version = false;
         for (int i = 0; i < rest.size(); i++) {
@@ -148,6 +159,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                         case "--bind" -> bind = ipAddress(arg, value);
                         case "--connect-timeout" -> connectTimeout = duration(arg, value);
                         case "--counter-baseline" -> counterBaseline = nonEmpty(arg, value);
+                        case "--run-uid" -> runUid = runUid(value);
                         default -> throw new UsageException("unknown option '" + arg + "'; see --help");
                     }
                 }
@@ -158,6 +170,10 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
         onlyFor("--bind", bind, command, List.of(LATENCY_SERVER));
         onlyFor("--connect-timeout", connectTimeout, command, List.of(LATENCY_CLIENT, ACCEPTANCE_CLIENT));
         onlyFor("--counter-baseline", counterBaseline, command, List.of(CHECK));
+        onlyFor("--run-uid", runUid, command, List.of(ACCEPTANCE, ACCEPTANCE_CLEANUP));
+        if (command.equals(ACCEPTANCE_CLEANUP) && runUid == null && !help) {
+            throw new UsageException("acceptance-cleanup needs --run-uid UID: the run whose journal to undo");
+        }
         if (command.equals(ACCEPTANCE) && spec == null && !help) {
             throw new UsageException("acceptance needs --spec FILE|- with an nvmeof section");
         }
@@ -174,7 +190,7 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
                 tools, Optional.ofNullable(output), format, toolTimeout, Optional.ofNullable(peer),
                 tcpPort == null ? DEFAULT_TCP_PORT : tcpPort, Optional.ofNullable(bind),
                 connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : connectTimeout, Optional.ofNullable(counterBaseline),
-                help, version);
+                Optional.ofNullable(runUid), help, version);
     }
 
     /** An option that only some commands understand is refused elsewhere rather than ignored. */
@@ -196,6 +212,13 @@ public record CliArguments(String command, String hostRoot, Optional<String> spe
     private static String nodeName(String value) throws UsageException {
         if (!Rules.isNodeName(value)) {
             throw new UsageException("--node: " + Rules.show(value) + " must be a Kubernetes node name (DNS name)");
+        }
+        return value;
+    }
+
+    private static String runUid(String value) throws UsageException {
+        if (!AcceptanceJournal.isRunUid(value)) {
+            throw new UsageException("--run-uid: " + Rules.show(value) + " must be a run's UID (letters, digits, dashes)");
         }
         return value;
     }

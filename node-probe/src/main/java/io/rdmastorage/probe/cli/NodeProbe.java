@@ -63,6 +63,9 @@ public final class NodeProbe {
             if (cli.command().equals(CliArguments.ACCEPTANCE)) {
                 return AcceptanceCommand.run(cli, stdin, out);
             }
+            if (cli.command().equals(CliArguments.ACCEPTANCE_CLEANUP)) {
+                return AcceptanceCommand.cleanup(cli, out);
+            }
             if (cli.command().equals(CliArguments.ACCEPTANCE_SERVER) || cli.command().equals(CliArguments.ACCEPTANCE_CLIENT)) {
                 return VerbsAcceptanceCommand.run(cli, stdin, out);
             }

@@ -151,4 +151,66 @@ class AcceptanceVmIT extends VmNodeTest {
         assertThat(doc.path("disconnected")).hasSize(1);
         assertThat(vm.nvmeControllers()).as("only the probe's own controller is gone").isEqualTo(before);
     }
+
+    private static final String JOURNALS = "/var/lib/rdma-storage-operator/acceptance";
+
+    /**
+     * Starts node-probe {@code acceptance --run-uid UID} in the background as its pod would (the
+     * journal directory and {@code writable} read-write), waits until the shell test {@code changed}
+     * holds (the run has changed the node), and SIGKILLs it and its fio as a container's OOM kill or
+     * {@code kill -9} would: no shutdown hook runs. Prints the journal as it was left.
+     */
+    private static VmNode.Result killedRun(String spec, String uid, String options, String changed) {
+        String encoded = Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8));
+        return vm.run("mkdir -p " + JOURNALS + "; (bash /mnt/share/scenario.sh probe " + encoded + " " + options
+                + " --writable " + JOURNALS + " -- acceptance --run-uid " + uid + " --tool-timeout 30s > /tmp/" + uid
+                + ".out 2>&1 &) ; for i in $(seq 600); do " + changed + " && break; sleep 0.5; done; pkill -KILL -f 'node-probe.jar acceptance'; pkill -KILL -x fio; "
+                + "for i in $(seq 60); do pgrep -f 'node-probe.jar acceptance' >/dev/null || pgrep -x fio >/dev/null || break; "
+                + "sleep 0.5; done; cat " + JOURNALS + "/" + uid + ".json", RUN_TIMEOUT);
+    }
+
+    /** node-probe acceptance-cleanup as the cleanup pod runs it (its spec is passed and not read). */
+    private static VmNode.Result cleanup(String uid) {
+        String encoded = Base64.getEncoder().encodeToString("{}".getBytes(StandardCharsets.UTF_8));
+        return vm.run("bash /mnt/share/scenario.sh probe " + encoded + " --writable " + NFS_MOUNT + " --writable " + JOURNALS
+                + " -- acceptance-cleanup --run-uid " + uid + " --tool-timeout 30s", Duration.ofSeconds(120));
+    }
+
+    @Test
+    void aKilledRunIsUndoneFromItsJournal() throws Exception {
+        // connected before the runs: never touched
+        vm.run("bash /mnt/share/scenario.sh connect rdma", Duration.ofSeconds(60)).requireSuccess("nvme connect -t rdma");
+        String before = vm.nvmeControllers();
+        vm.run("bash /mnt/share/scenario.sh nfs-mount tcp", Duration.ofSeconds(120)).requireSuccess("nfs-mount tcp");
+        String nfsBefore = nfsEntries();
+        String slow = "\"durationSeconds\":120}}";
+
+        VmNode.Result nvmeof = killedRun(spec(true).replace("[\"rdma\",\"tcp\"]", "[\"tcp\"]")
+                .replace("\"durationSeconds\":5}}", slow), "run-nvmeof-killed", "--host-network",
+                "grep -Eqs '\"controller\" ?: ?\"nvme' " + JOURNALS + "/run-nvmeof-killed.json");
+        JsonNode nvmeofJournal = JSON.readTree(nvmeof.stdout());
+        String controller = nvmeofJournal.path("controllers").get(0).path("controller").asText();
+        assertThat(controller).as(nvmeof.stdout() + nvmeof.stderr()).startsWith("nvme");
+        assertThat(vm.nvmeControllers()).as("the killed run's controller stays: no hook ran").contains(controller + " tcp");
+
+        VmNode.Result path = killedRun(pathSpec().replace("\"durationSeconds\":5}}", slow), "run-path-killed",
+                "--writable " + NFS_MOUNT, "[ -e " + NFS_MOUNT + "/rdmastorage-acceptance-vm.fio ]");
+        assertThat(JSON.readTree(path.stdout()).path("file").asText()).as(path.stdout() + path.stderr())
+                .isEqualTo(NFS_MOUNT + "/rdmastorage-acceptance-vm.fio");
+        assertThat(nfsEntries()).as("the killed run's file stays: no hook ran").contains("rdmastorage-acceptance-vm.fio");
+
+        VmNode.Result nvmeofCleanup = cleanup("run-nvmeof-killed");
+        VmNode.Result pathCleanup = cleanup("run-path-killed");
+
+        JsonNode undone = JSON.readTree(nvmeofCleanup.stdout());
+        assertThat(undone.path("complete").asBoolean()).as(nvmeofCleanup.stdout() + nvmeofCleanup.stderr()).isTrue();
+        assertThat(undone.path("disconnected")).extracting(JsonNode::asText).containsExactly(controller);
+        assertThat(vm.nvmeControllers()).as("only the run's controller is gone, the one connected before stays")
+                .isEqualTo(before);
+        JsonNode removed = JSON.readTree(pathCleanup.stdout());
+        assertThat(removed.path("complete").asBoolean()).as(pathCleanup.stdout() + pathCleanup.stderr()).isTrue();
+        assertThat(nfsEntries()).as("the killed run's file is gone, the export's own file untouched").isEqualTo(nfsBefore);
+        assertThat(vm.run("ls -A " + JOURNALS, Duration.ofSeconds(30)).stdout().strip()).as("both journals removed").isEmpty();
+        System.err.printf("vm-node killed runs undone from their journals: %s; %s%n", undone, removed);
+    }
 }

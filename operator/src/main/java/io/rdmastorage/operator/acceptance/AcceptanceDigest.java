@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The operator's record of what it wrote to a run's status, as {@code VerdictDigest} is for a
  * node's verdict: a SHA-256 over the run's name and UID and the parts of its status its lifecycle
- * decides by (phase, start and completion time, pod, record, every condition), in
+ * decides by (phase, start and completion time, pod, record, every condition, the changes to its
+ * node not undone yet), in
  * {@code status.digest}. A status someone else wrote (a {@code phase: Succeeded} that would orphan
  * the pod and free the node for a second run, a future {@code startTime} that would keep a run
  * Running for a pod that is gone, a status copied from an earlier run of the same name) no longer
@@ -29,6 +30,10 @@ final class AcceptanceDigest {
                 status.getObservedGeneration(), status.getPhase(), status.getStartTime(), status.getCompletionTime(),
                 status.getPodName(), status.getReport()));
         parts.addAll(StatusDigest.conditions(status.getConditions()));
+        if (status.getPendingCleanup() != null) {
+            // only where there is one: the digests of runs without it stay as they were
+            parts.add(status.getPendingCleanup().toString());
+        }
         return StatusDigest.of(parts);
     }
 

@@ -34,6 +34,13 @@ final class AcceptanceEvents {
         events.record(run, "Normal", STARTED, message);
     }
 
+    /** The cleanup of what the run left on its node: Normal while it runs and once done, a Warning CleanupFailed. */
+    void cleanup(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
+        Condition cleaned = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.CLEANED_UP);
+        events.record(run, Reasons.Acceptance.CLEANUP_FAILED.equals(cleaned.getReason()) ? "Warning" : "Normal",
+                cleaned.getReason(), cleaned.getMessage());
+    }
+
     /** The run ended with {@code status}: Completed or the failure, and NotEffective when RDMA was measured not to be worth it. */
     void ended(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus status) {
         Condition complete = Conditions.byType(status.getConditions()).get(Reasons.Acceptance.COMPLETE);

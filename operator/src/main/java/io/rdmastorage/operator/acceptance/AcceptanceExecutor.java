@@ -49,6 +49,7 @@ final class AcceptanceExecutor {
                 events.started(run, plan.message());
             }
             case ENDED -> ended(run, plan.status());
+            case CLEANUP -> events.cleanup(run, plan.status());
             case DELETED -> {
                 gauges.forget(run);
                 LOG.info("acceptance run {} deleted: its pod and ConfigMaps are removed", name);

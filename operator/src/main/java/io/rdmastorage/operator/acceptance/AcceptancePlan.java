@@ -34,6 +34,8 @@ record AcceptancePlan(RdmaStorageAcceptanceStatus status, List<Pod> deletes, Lis
         STARTED,
         /** Ended now, Succeeded or Failed: its Events, its count and its gauges. */
         ENDED,
+        /** The cleanup of what a run left on its node started or ended: an Event with the CleanedUp condition. */
+        CLEANUP,
         /** Deleted: its gauges go. */
         DELETED
     }

@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
+import io.rdmastorage.operator.api.AcceptanceCleanupController;
+import io.rdmastorage.operator.api.AcceptancePendingCleanup;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
@@ -45,6 +49,14 @@ import java.util.Set;
  * pod and spec are deleted. A pod that fails, is lost or passes the deadline ends the run Failed;
  * deleting the pod is what stops the probe, and the probe disconnects what it connected on its way
  * out.</li>
+ * <li>write-ahead cleanup: a run that changes its node (NVMe-oF controllers with {@code connect: true},
+ * a path run's file) records in {@code status.pendingCleanup} what it may change, in the status
+ * write that says it is Running; its pod records on the node what it is about to change before it
+ * changes it (node-probe's journal). A run that ends without a report from its pod (killed,
+ * OOM-killed, lost, its node rebooted or NotReady, its deadline passed) keeps that record, and once
+ * its pod is gone the run's cleanup pod ({@link AcceptancePods#cleanupPod}) undoes on the node what
+ * the journal there says, and nothing else; the CleanedUp condition and an Event say what it did.
+ * Until then the run holds its node.</li>
  * </ul>
  * The run is a measurement of one round ({@link AcceptanceRunKind}), by the {@link Lifecycle} every
  * kind shares: a finished run is harvested and never due again; its status is its record.
@@ -78,6 +90,9 @@ final class AcceptancePlanner {
                     "the run's status was changed by someone other than the operator (phase " + run.getStatus().getPhase()
                     + ", startTime " + run.getStatus().getStartTime() + "), so nothing it says is trusted: the run's pods "
                     + "were deleted and the node is free; create a new run", now, runPods(run, config));
+        }
+        if (cleanupDue(run.getStatus())) {
+            return cleanUp(snapshot, own, run.getStatus(), config, now);
         }
         if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
             // harvested: a run of one round is never due again, only its gauges come back
@@ -115,7 +130,13 @@ final class AcceptancePlanner {
     /** Deleting a run: its pods and ConfigMaps go (also where no garbage collector runs). */
     static AcceptancePlan cleanup(RdmaStorageAcceptance run, OperatorConfig config) {
         String name = run.getMetadata().getName();
-        return new AcceptancePlan(null, runPods(run, config), List.of(AcceptancePods.specName(name), AcceptancePods.reportName(name)),
+        List<Pod> pods = new ArrayList<>(runPods(run, config));
+        AcceptancePendingCleanup pending = run.getStatus() == null ? null : run.getStatus().getPendingCleanup();
+        if (pending != null && pending.getPodName() != null) {
+            // its cleanup pod, where one was started (what it had not undone yet stays on the node)
+            pods.add(stub(pending.getPodName(), config.namespace()));
+        }
+        return new AcceptancePlan(null, pods, List.of(AcceptancePods.specName(name), AcceptancePods.reportName(name)),
                 List.of(), List.of(), AcceptancePlan.Step.DELETED, null, null);
     }
 
@@ -172,6 +193,7 @@ final class AcceptancePlanner {
         RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PHASE_RUNNING);
         status.setStartTime(Timestamps.format(now));
         status.setPodName(AcceptancePods.podName(run));
+        status.setPendingCleanup(intended(run, document));
         String running = "measuring " + target.measuring(run, document, snapshot.nodes()) + "; deadline " + Timestamps.format(now.plus(document.deadline()));
         status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING, running, null, false, now));
         boolean first = !Reasons.Acceptance.PHASE_RUNNING.equals(previous.getPhase());
@@ -202,6 +224,8 @@ final class AcceptancePlanner {
             RdmaStorageAcceptanceStatus status = base(run, previous, Reasons.Acceptance.PHASE_RUNNING);
             status.setStartTime(previous.getStartTime() != null ? previous.getStartTime() : Timestamps.format(now));
             status.setPodName(pod.getMetadata().getName());
+            // written again should the status write that created the pod have been lost
+            status.setPendingCleanup(previous.getPendingCleanup() != null ? previous.getPendingCleanup() : intended(run, document));
             status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING,
                     "measuring on " + run.getSpec().getNodeName() + " in pod " + pod.getMetadata().getName(), null, false, now));
             return AcceptancePlan.status(status, AcceptancePlan.Step.NONE, null, Duration.between(now, progress.timesOutAt()));
@@ -271,9 +295,166 @@ final class AcceptancePlanner {
         status.setPodName(previous.getPodName());
         status.setReport(previous.getReport());
         status.setCompletionTime(Timestamps.format(now));
+        // no report says the pod undid its changes: what it may have changed stays recorded, for its cleanup pod
+        AcceptancePendingCleanup pending = previous.getPendingCleanup();
+        status.setPendingCleanup(pending);
         status.setConditions(conditions(run, previous, Conditions.FALSE, reason, message, null, true, now));
-        List<String> specs = deletes.isEmpty() ? List.of() : List.of(AcceptancePods.specName(run.getMetadata().getName()));
-        return new AcceptancePlan(status, deletes, specs, List.of(), List.of(), AcceptancePlan.Step.ENDED, null, null);
+        // the cleanup pod reads the same spec ConfigMap as the run's pod: it goes when the cleanup ends
+        List<String> specs = deletes.isEmpty() || pending != null ? List.of()
+                : List.of(AcceptancePods.specName(run.getMetadata().getName()));
+        return new AcceptancePlan(status, deletes, specs, List.of(), List.of(), AcceptancePlan.Step.ENDED, null,
+                pending != null ? WAIT_RETRY : null);
+    }
+
+    /**
+     * What the run may change on its node, from its spec: the controllers {@code connect: true}
+     * may connect (one per transport), a path run's file; null when it changes nothing there.
+     */
+    static AcceptancePendingCleanup intended(RdmaStorageAcceptance run, AcceptanceSpecDocument document) {
+        if (!AcceptancePods.changesNode(document)) {
+            return null;
+        }
+        AcceptanceSpec spec = document.spec();
+        AcceptancePendingCleanup pending = new AcceptancePendingCleanup();
+        pending.setNodeName(run.getSpec().getNodeName());
+        if (spec.path() != null) {
+            pending.setFile(spec.path().file());
+        } else {
+            ProbeSpec.Target target = spec.nvmeof().target();
+            pending.setControllers(new ArrayList<>(spec.nvmeof().transports().stream()
+                    .map(t -> new AcceptanceCleanupController(t, target.nqn(), target.address(), target.port())).toList()));
+        }
+        return pending;
+    }
+
+    /** Whether the run ended with changes to its node not seen undone, and no cleanup has failed for good. */
+    static boolean cleanupDue(RdmaStorageAcceptanceStatus status) {
+        return AcceptanceRunKind.finished(status) && status.getPendingCleanup() != null
+                && !Conditions.find(status.getConditions(), Reasons.Acceptance.CLEANED_UP)
+                        .map(Condition::getReason).filter(Reasons.Acceptance.CLEANUP_FAILED::equals).isPresent();
+    }
+
+    /**
+     * The cleanup of a run that ended without saying it undid its changes: once its own pods are
+     * gone (their hooks may still undo), the cleanup pod on its node, then what it reported into
+     * the CleanedUp condition; the record in {@code pendingCleanup} goes once all of it is undone.
+     */
+    private static AcceptancePlan cleanUp(AcceptanceSnapshot snapshot, Set<Pod> own, RdmaStorageAcceptanceStatus previous,
+                                          OperatorConfig config, Instant now) {
+        RdmaStorageAcceptance run = snapshot.run();
+        AcceptancePendingCleanup pending = previous.getPendingCleanup();
+        String node = pending.getNodeName();
+        List<String> measuring = runPods(run, config).stream().map(p -> p.getMetadata().getName()).toList();
+        Optional<Pod> stillThere = own.stream().filter(p -> measuring.contains(p.getMetadata().getName())).findFirst();
+        if (stillThere.isPresent()) {
+            String message = "the run's pod " + stillThere.get().getMetadata().getName() + " is still being deleted; "
+                    + "its cleanup on node " + node + " starts when it is gone";
+            List<Pod> deletes = stillThere.get().getMetadata().getDeletionTimestamp() == null
+                    ? List.of(stub(stillThere.get().getMetadata().getName(), config.namespace())) : List.of();
+            return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_RUNNING, message, deletes, List.of(),
+                    List.of(), WAIT_RETRY, now);
+        }
+        if (!snapshot.nodes().containsKey(node)) {
+            return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, "node " + node
+                    + " no longer exists, so nothing the run left there can be cleaned up", List.of(), List.of(),
+                    List.of(AcceptancePods.specName(run.getMetadata().getName())), null, now);
+        }
+        String podName = AcceptancePods.cleanupPodName(run);
+        Optional<Pod> pod = named(own, podName);
+        if (pod.isEmpty()) {
+            Optional<NodeTrouble> trouble = nodeTrouble(snapshot);
+            if (trouble.isPresent()) {
+                return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_RUNNING, "node " + node
+                        + " is not Ready; the run's cleanup starts there once it is (it may have rebooted)", List.of(),
+                        List.of(), List.of(), NODE_RETRY, now);
+            }
+            AcceptanceSpecDocument document;
+            try {
+                document = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName());
+            } catch (InvalidSpecException e) {
+                return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, "invalid spec: " + e.getMessage(),
+                        List.of(), List.of(), List.of(), null, now);
+            }
+            AcceptancePendingCleanup started = copy(pending);
+            started.setPodName(podName);
+            return cleanupPlan(run, previous, started, Reasons.Acceptance.CLEANUP_RUNNING, "the run ended without saying "
+                    + "it undid its changes to node " + node + "; pod " + podName + " undoes what the run's journal there "
+                    + "records (" + intendedText(pending) + ")", List.of(),
+                    List.of(AcceptancePods.cleanupPod(run, document, config)), List.of(), AcceptancePods.CLEANUP_DEADLINE, now);
+        }
+        ProbeOutcome outcome = ProbeOutcomeReader.of(pod.get(), now, AcceptancePods.CLEANUP_DEADLINE);
+        if (outcome instanceof ProbeOutcome.InProgress progress) {
+            return AcceptancePlan.status(null, AcceptancePlan.Step.NONE, null, Duration.between(now, progress.timesOutAt()));
+        }
+        List<Pod> deletes = List.of(stub(podName, config.namespace()));
+        List<String> specs = List.of(AcceptancePods.specName(run.getMetadata().getName()));
+        String byHand = "; undo by hand what is left of: " + intendedText(pending) + " (nvme list-subsys; the journal "
+                + "/var/lib/rdma-storage-operator/acceptance/" + run.getMetadata().getUid() + ".json on the node names it)";
+        if (outcome instanceof ProbeOutcome.Finished finished) {
+            Optional<AcceptanceCleanupResult> result = AcceptanceCleanupResult.parse(finished.terminationMessage());
+            if (result.isPresent() && result.get().complete()) {
+                return cleanupPlan(run, previous, null, Reasons.Acceptance.CLEANED_UP, result.get().summary(), deletes,
+                        List.of(), specs, null, now);
+            }
+            String message = result.map(r -> "the cleanup could not undo everything: " + r.summary()).orElse(
+                    "the cleanup pod exited " + finished.exitCode() + " without a readable report: "
+                            + SafeText.quote(finished.terminationMessage(), SafeText.EXCERPT) + byHand);
+            return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, message, deletes, List.of(), specs,
+                    null, now);
+        }
+        String why = outcome instanceof ProbeOutcome.TimedOut t ? "gave no result after " + t.age().toSeconds() + "s"
+                : outcome instanceof ProbeOutcome.FailedToStart f ? "did not start: " + f.reason() + ": " + f.message()
+                : outcome instanceof ProbeOutcome.Lost l ? "was lost: " + l.reason() + ": " + l.message()
+                : "is in an unexpected state " + outcome;
+        return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, "the cleanup pod " + podName + " " + why
+                + byHand, deletes, List.of(), specs, null, now);
+    }
+
+    /**
+     * The run's finished status as it stands, with {@code pending} and the CleanedUp condition
+     * ({@code reason}: True only for CleanedUp); an Event when the condition's reason changes.
+     */
+    private static AcceptancePlan cleanupPlan(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
+                                              AcceptancePendingCleanup pending, String reason, String message, List<Pod> deletes,
+                                              List<Pod> creates, List<String> specs, Duration wakeAfter, Instant now) {
+        RdmaStorageAcceptanceStatus status = base(run, previous, previous.getPhase());
+        status.setStartTime(previous.getStartTime());
+        status.setCompletionTime(previous.getCompletionTime());
+        status.setPodName(previous.getPodName());
+        status.setReport(previous.getReport());
+        status.setRatios(previous.getRatios());
+        status.setPendingCleanup(pending);
+        long generation = run.getMetadata().getGeneration() == null ? 0 : run.getMetadata().getGeneration();
+        List<Condition> next = new ArrayList<>(Conditions.byType(previous.getConditions()).values().stream()
+                .filter(c -> !Reasons.Acceptance.CLEANED_UP.equals(c.getType()))
+                .sorted(Comparator.comparing(Condition::getType)).toList());
+        next.add(Conditions.of(Reasons.Acceptance.CLEANED_UP,
+                Reasons.Acceptance.CLEANED_UP.equals(reason) ? Conditions.TRUE : Conditions.FALSE, reason, message, generation, now));
+        status.setConditions(Conditions.merge(previous.getConditions(), next, now, generation));
+        boolean changed = !Conditions.find(previous.getConditions(), Reasons.Acceptance.CLEANED_UP)
+                .map(Condition::getReason).filter(reason::equals).isPresent();
+        return new AcceptancePlan(status, deletes, specs, List.of(), creates,
+                changed ? AcceptancePlan.Step.CLEANUP : AcceptancePlan.Step.NONE, null, wakeAfter);
+    }
+
+    /** What the record names, in words. */
+    private static String intendedText(AcceptancePendingCleanup pending) {
+        List<String> parts = new ArrayList<>();
+        pending.getControllers().forEach(c -> parts.add("the " + c.getTransport() + " controller to " + c.getNqn() + " at "
+                + c.getAddress() + ":" + c.getPort()));
+        if (pending.getFile() != null) {
+            parts.add("the file " + pending.getFile());
+        }
+        return String.join(", ", parts);
+    }
+
+    private static AcceptancePendingCleanup copy(AcceptancePendingCleanup pending) {
+        AcceptancePendingCleanup copy = new AcceptancePendingCleanup();
+        copy.setNodeName(pending.getNodeName());
+        copy.setControllers(new ArrayList<>(pending.getControllers()));
+        copy.setFile(pending.getFile());
+        copy.setPodName(pending.getPodName());
+        return copy;
     }
 
     /** Why the run's nodes cannot give a report now: one is gone, or NotReady. */
@@ -350,11 +531,12 @@ final class AcceptancePlanner {
     }
 
     /**
-     * Whether another run still holds its nodes: unfinished, or with a status the operator did not
+     * Whether another run still holds its nodes: unfinished, ended with changes to its node not
+     * undone yet (its cleanup pod comes first), or with a status the operator did not
      * write (it is failed, and its pods stopped, by its own next reconcile; until then it holds them).
      */
     private static boolean holdsItsNodes(RdmaStorageAcceptance other) {
-        return !AcceptanceRunKind.finished(other.getStatus())
+        return !AcceptanceRunKind.finished(other.getStatus()) || cleanupDue(other.getStatus())
                 || !AcceptanceDigest.matches(other) && !AcceptanceDigest.legacyRecord(other);
     }
 

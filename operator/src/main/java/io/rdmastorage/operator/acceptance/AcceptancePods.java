@@ -11,7 +11,9 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.contract.acceptance.Workload;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -36,7 +38,11 @@ import java.util.Map;
  * disconnects what it connected on SIGTERM, so it gets 30 s of grace; and it uses the host's
  * network only with {@code connect: true}, because nvme-tcp opens its sockets in the network
  * namespace of the process that connects, and the pod's own would vanish with the pod. A
- * {@code path} run also gets its directory read-write: it writes its one file there.
+ * {@code path} run also gets its directory read-write: it writes its one file there. A run that
+ * changes the node ({@code connect: true}, or a path run) also gets the journal directory
+ * {@value CleanupSchema#JOURNAL_DIRECTORY} read-write and {@code --run-uid}: node-probe records there
+ * what it is about to change before changing it, and the run's cleanup pod ({@link #cleanupPod},
+ * node-probe {@code acceptance-cleanup}) undoes from there what a killed run left behind.
  */
 public final class AcceptancePods {
 
@@ -50,6 +56,16 @@ public final class AcceptancePods {
     static final Duration TOOL_TIMEOUT = Duration.ofSeconds(30);
     /** A path run's directory, read-write. */
     static final String PATH_VOLUME = "acceptance-directory";
+    /** The runs' journal directory on the node, read-write. */
+    static final String JOURNAL_VOLUME = "acceptance-journal";
+    /** The cleanup pod's component suffix. */
+    static final String CLEANUP = "acceptance-cleanup";
+    /** The cleanup pod's deadline: a few disconnects and one unlink, each tool with its own timeout. */
+    static final Duration CLEANUP_DEADLINE = Duration.ofMinutes(3);
+    static final Quantity CLEANUP_CPU_REQUEST = new Quantity("100m");
+    static final Quantity CLEANUP_CPU_LIMIT = new Quantity("1");
+    static final Quantity CLEANUP_MEMORY_REQUEST = new Quantity("64Mi");
+    static final Quantity CLEANUP_MEMORY_LIMIT = new Quantity("256Mi");
 
     private AcceptancePods() {
     }
@@ -96,8 +112,47 @@ public final class AcceptancePods {
                 CPU_REQUEST, new Quantity(Integer.toString(cpus)), MEMORY_REQUEST, MEMORY_LIMIT);
         Map<String, String> labels = labels(run);
         labels.remove(Labels.COMPONENT);   // the pod shape sets it from the owner
-        return ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
+        Pod pod = ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
                 ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), hostNetwork, budget, config);
+        return changesNode(document) ? journaled(pod, run) : pod;
+    }
+
+    /** Whether the run changes its node: it connects NVMe-oF controllers, or creates a path run's file. */
+    static boolean changesNode(AcceptanceSpecDocument document) {
+        AcceptanceSpec spec = document.spec();
+        return spec != null && (spec.path() != null || spec.nvmeof() != null && spec.nvmeof().connect());
+    }
+
+    /** {@code <run>-<node>-<hash>-acceptance-cleanup}, cut to a DNS label. */
+    public static String cleanupPodName(RdmaStorageAcceptance run) {
+        return ProbePodFactory.podName(run.getMetadata().getName(), run.getSpec().getNodeName(), CLEANUP);
+    }
+
+    /**
+     * node-probe's {@code acceptance-cleanup --run-uid UID} on the run's node: the run's pod's shape
+     * (same image, privileged, host root read-only) with the journal directory and, for a path run,
+     * its directory read-write; no host network (a disconnect needs none); small.
+     */
+    static Pod cleanupPod(RdmaStorageAcceptance run, AcceptanceSpecDocument document, OperatorConfig config) {
+        ProbePodFactory.Owner owner = new ProbePodFactory.Owner(ownerReference(run), COMPONENT, Map.of(),
+                ProbePodFactory.tolerations(run.getSpec().getTolerations()), specName(run.getMetadata().getName()));
+        ProbePodFactory.Budget budget = new ProbePodFactory.Budget(CLEANUP_DEADLINE, TERMINATION_GRACE_SECONDS,
+                CLEANUP_CPU_REQUEST, CLEANUP_CPU_LIMIT, CLEANUP_MEMORY_REQUEST, CLEANUP_MEMORY_LIMIT);
+        Map<String, String> labels = labels(run);
+        labels.remove(Labels.COMPONENT);
+        Pod pod = journaled(ProbePodFactory.pod(owner, run.getSpec().getNodeName(), cleanupPodName(run), labels,
+                ProbePodFactory.arguments(List.of(CLEANUP), TOOL_TIMEOUT), false, budget, config), run);
+        AcceptanceSpec spec = document.spec();
+        return spec != null && spec.path() != null ? writableDirectory(pod, spec.path().directory()) : pod;
+    }
+
+    /** {@code pod} with {@code --run-uid} and the journal directory read-write (created on the node if missing). */
+    static Pod journaled(Pod pod, RdmaStorageAcceptance run) {
+        Container container = pod.getSpec().getContainers().get(0);
+        List<String> args = new ArrayList<>(container.getArgs());
+        args.addAll(List.of("--run-uid", run.getMetadata().getUid()));
+        container.setArgs(args);
+        return writableHostPath(pod, JOURNAL_VOLUME, CleanupSchema.JOURNAL_DIRECTORY, "DirectoryOrCreate");
     }
 
     /**
@@ -108,13 +163,18 @@ public final class AcceptancePods {
      */
     static Pod writableDirectory(Pod pod, String directory) {
         String hostPath = directory.length() > 1 && directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
+        return writableHostPath(pod, PATH_VOLUME, hostPath, "Directory");
+    }
+
+    /** {@code pod} with the host directory {@code hostPath} mounted read-write at its place under the host root. */
+    private static Pod writableHostPath(Pod pod, String volume, String hostPath, String type) {
         List<Volume> volumes = new ArrayList<>(pod.getSpec().getVolumes());
-        volumes.add(new VolumeBuilder().withName(PATH_VOLUME)
-                .withNewHostPath().withPath(hostPath).withType("Directory").endHostPath().build());
+        volumes.add(new VolumeBuilder().withName(volume)
+                .withNewHostPath().withPath(hostPath).withType(type).endHostPath().build());
         pod.getSpec().setVolumes(volumes);
         Container container = pod.getSpec().getContainers().get(0);
         List<VolumeMount> mounts = new ArrayList<>(container.getVolumeMounts());
-        mounts.add(new VolumeMountBuilder().withName(PATH_VOLUME).withMountPath(ProbePodFactory.HOST_ROOT + hostPath)
+        mounts.add(new VolumeMountBuilder().withName(volume).withMountPath(ProbePodFactory.HOST_ROOT + hostPath)
                 .withReadOnly(false).withMountPropagation("HostToContainer").build());
         container.setVolumeMounts(mounts);
         return pod;

@@ -24,13 +24,8 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
     static final int MAX_TEXT = 400;
 
     public static Optional<AcceptanceResult> parse(String terminationMessage) {
-        JsonNode doc;
-        try {
-            doc = JSON.readTree(terminationMessage);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        if (doc == null || !doc.isObject() || !AcceptanceSchema.KIND.equals(doc.path(AcceptanceSchema.F_KIND).asText())
+        JsonNode doc = object(terminationMessage).orElse(null);
+        if (doc == null || !AcceptanceSchema.KIND.equals(doc.path(AcceptanceSchema.F_KIND).asText())
                 || !ReportSchema.API_VERSION.equals(doc.path(AcceptanceSchema.F_API_VERSION).asText())
                 || !doc.path(AcceptanceSchema.F_COMPLETE).isBoolean() || !doc.path(AcceptanceSchema.F_TRANSPORTS).isArray()) {
             return Optional.empty();
@@ -45,6 +40,16 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
                 text(doc.path(AcceptanceSchema.F_MESSAGE)), text(doc.path(AcceptanceSchema.F_PROBE_VERSION)),
                 text(doc.path(AcceptanceSchema.F_FIO_VERSION)), text(doc.path(AcceptanceSchema.F_STARTED_AT)),
                 transports, disconnected));
+    }
+
+    /** A termination message as a JSON object; empty when it is none (the pod's own words, or garbage). */
+    static Optional<JsonNode> object(String terminationMessage) {
+        try {
+            JsonNode doc = JSON.readTree(terminationMessage);
+            return doc != null && doc.isObject() ? Optional.of(doc) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     private static AcceptanceTransportResult transport(JsonNode t) {
@@ -91,7 +96,8 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
         return n.isNumber() && Double.isFinite(n.asDouble()) && n.asDouble() >= 0 ? n.asDouble() : null;
     }
 
-    private static String text(JsonNode n) {
+    /** A text of the document, cleaned and cut to {@link #MAX_TEXT}; empty when it is not one. */
+    static String text(JsonNode n) {
         String s = n.isTextual() ? n.asText() : "";
         return SafeText.clean(s.length() > MAX_TEXT ? s.substring(0, MAX_TEXT) + "…" : s);
     }

@@ -34,7 +34,7 @@ import java.util.TreeSet;
  *                       (its own end deleted the pods, and their events came first)
  * @param nodes          the run's nodes that exist ({@link AcceptancePlanner#nodes}): read for a run
  *                       that has not finished (a cordoned or NotReady node keeps it from starting; a
- *                       node gone or NotReady ends it)
+ *                       node gone or NotReady ends it), or whose changes to its node are to be cleaned up
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
  * @param profileTargets the addresses of the NVMe-oF targets the profiles name, which a run may
  *                       connect to: read only for an nvmeof run that has not started
@@ -44,7 +44,8 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
-        if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run)) {
+        boolean cleanup = AcceptancePlanner.cleanupDue(status);
+        if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run) && !cleanup) {
             return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of(), Set.of());
         }
         KubernetesClient client = context.getClient();
@@ -62,10 +63,11 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         }
         Map<String, Node> nodes = new HashMap<>();
         Set<String> profileTargets = new TreeSet<>();
-        if (!running && cached.isEmpty() && run.getSpec() != null && run.getSpec().getNvmeof() != null) {
+        if (!running && !AcceptanceRunKind.finished(status) && cached.isEmpty() && run.getSpec() != null
+                && run.getSpec().getNvmeof() != null) {
             profileTargets.addAll(profileTargets(client));
         }
-        if (!AcceptanceRunKind.finished(status)) {
+        if (!AcceptanceRunKind.finished(status) || cleanup) {
             for (String name : AcceptancePlanner.nodes(run)) {
                 Node node = client.nodes().withName(name).get();
                 if (node != null) {

@@ -148,6 +148,15 @@ public final class Reasons {
          */
         public static final String OUTSIDE_ADMIN_BOUNDS = "OutsideAdminBounds";
 
+        // CleanedUp: a run that ended without saying it undid its changes to the node (its pod
+        // killed, OOM-killed, lost, its node rebooted) is cleaned up from its journal on the node
+        /** The condition, and its True reason: the cleanup pod undid what the run's journal recorded. */
+        public static final String CLEANED_UP = "CleanedUp";
+        /** False while the cleanup pod waits for the run's pod to be gone, or runs. */
+        public static final String CLEANUP_RUNNING = "CleanupRunning";
+        /** False: the cleanup pod could not undo everything (or did not run); the message says what to undo by hand. */
+        public static final String CLEANUP_FAILED = "CleanupFailed";
+
         // RdmaEffective
         public static final String EFFECTIVE = "Effective";
         public static final String NOT_EFFECTIVE = "NotEffective";

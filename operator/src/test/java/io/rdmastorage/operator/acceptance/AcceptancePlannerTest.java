@@ -508,6 +508,244 @@ class AcceptancePlannerTest {
         assertThat(complete(plan).getMessage()).contains("16384 MiB of fio buffers, more than the 512 MiB");
     }
 
+    // write-ahead cleanup: a run that changes its node records what it may change; one whose pod ended
+    // without saying it undid its changes is cleaned up by a cleanup pod from its journal on the node
+
+    private static final String CLEANED = """
+            {"kind":"AcceptanceCleanup","node":"gpu-07","runUid":"u-gpu-07-connect","complete":true,
+             "disconnected":["nvme2"],"removed":[],"gone":[],"problems":[]}
+            """;
+
+    @Test
+    void aRunThatChangesItsNodeRecordsWhatItMayChangeWhenItsPodIsCreated() {
+        RdmaStorageAcceptance run = connecting("gpu-07-connect");
+
+        AcceptancePlan plan = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, nodes("gpu-07"), List.of(run),
+                Set.of("10.68.20.10")));
+
+        assertThat(plan.status().getPendingCleanup().getNodeName()).isEqualTo("gpu-07");
+        assertThat(plan.status().getPendingCleanup().getControllers()).extracting(Object::toString).containsExactly(
+                "rdma nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420", "tcp nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420");
+        assertThat(plan.creates()).singleElement().satisfies(pod -> {
+            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance").containsSequence("--run-uid",
+                    "u-gpu-07-connect");
+            assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getHostPath() == null ? null
+                    : v.getHostPath().getPath() + " " + v.getHostPath().getType())
+                    .isEqualTo("/var/lib/rdma-storage-operator/acceptance DirectoryOrCreate"));
+        });
+
+        AcceptancePlan path = plan(snapshot(path("gpfs-01-rdma", null), Set.of(), nodes("gpu-07"), List.of()));
+        assertThat(path.status().getPendingCleanup().getFile()).isEqualTo("/gpfs/fs1/acceptance/rdmastorage-acceptance-gpfs-01-rdma.fio");
+
+        // measuring only what is connected changes nothing: no record, no journal, the pod as before
+        AcceptancePlan measuring = plan(snapshot(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), Set.of(), nodes("gpu-07"),
+                List.of()));
+        assertThat(measuring.status().getPendingCleanup()).isNull();
+        assertThat(measuring.creates()).singleElement().satisfies(pod -> assertThat(pod.getSpec().getContainers().get(0).getArgs())
+                .doesNotContain("--run-uid"));
+    }
+
+    @Test
+    void aPodKilledMidRunEndsTheRunAndItsCleanupPodRunsOnItsNodeOnceThePodIsGone() {
+        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
+        Pod killed = killed(run);
+
+        AcceptancePlan ended = plan(snapshot(run, Set.of(killed), nodes("gpu-07"), List.of(run)));
+
+        assertThat(ended.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
+        assertThat(ended.status().getPendingCleanup()).isEqualTo(run.getStatus().getPendingCleanup());
+        assertThat(ended.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+        // the cleanup pod reads the run's spec ConfigMap too: it stays until the cleanup ends
+        assertThat(ended.configMapDeletes()).isEmpty();
+        assertThat(ended.creates()).isEmpty();
+        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
+
+        // its pod is still being deleted: the cleanup waits for it (its hooks may still undo)
+        Pod terminating = new PodBuilder(killed).editMetadata().withDeletionTimestamp(Timestamps.format(NOW)).endMetadata().build();
+        AcceptancePlan waiting = plan(snapshot(run, Set.of(terminating), nodes("gpu-07"), List.of(run)));
+        assertThat(waiting.creates()).isEmpty();
+        assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
+        assertThat(waiting.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
+
+        AcceptancePlan cleanup = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+
+        assertThat(cleanup.creates()).singleElement().satisfies(pod -> {
+            assertThat(pod.getMetadata().getName()).isEqualTo(AcceptancePods.cleanupPodName(run));
+            assertThat(pod.getSpec().getNodeName()).isEqualTo("gpu-07");
+            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-cleanup")
+                    .containsSequence("--run-uid", "u-gpu-07-connect");
+            assertThat(pod.getSpec().getContainers().get(0).getCommand()).isNullOrEmpty();
+            assertThat(pod.getSpec().getHostNetwork()).isFalse();
+        });
+        assertThat(cleanup.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(cleanup).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
+        assertThat(cleanedUp(cleanup).getStatus()).isEqualTo(Conditions.FALSE);
+        assertThat(cleanedUp(cleanup).getMessage()).contains("the tcp controller to nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420");
+        assertThat(cleanup.status().getPendingCleanup().getPodName()).isEqualTo(AcceptancePods.cleanupPodName(run));
+        assertThat(cleanup.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
+
+        // another run on the node waits for the cleanup
+        RdmaStorageAcceptance next = nvmeof("gpu-07-next", "2026-12-01T15:59:00Z");
+        run.setStatus(AcceptanceDigest.stamp(run, cleanup.status()));
+        assertThat(complete(plan(snapshot(next, Set.of(), nodes("gpu-07"), List.of(run, next)))).getReason())
+                .isEqualTo(Reasons.Acceptance.WAITING_FOR_NODE);
+    }
+
+    @Test
+    void theCleanupPodsReportSaysTheRunIsCleanedUpAndNothingRunsAgain() {
+        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
+
+        AcceptancePlan done = plan(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"), List.of(run)));
+
+        assertThat(cleanedUp(done).getStatus()).isEqualTo(Conditions.TRUE);
+        assertThat(cleanedUp(done).getReason()).isEqualTo(Reasons.Acceptance.CLEANED_UP);
+        assertThat(cleanedUp(done).getMessage()).isEqualTo("disconnected nvme2");
+        assertThat(done.status().getPendingCleanup()).isNull();
+        assertThat(complete(done).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
+        assertThat(done.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
+        assertThat(done.configMapDeletes()).containsExactly("rsa-gpu-07-connect-spec");
+        assertThat(done.creates()).isEmpty();
+        assertThat(done.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
+
+        run.setStatus(AcceptanceDigest.stamp(run, done.status()));
+        AcceptancePlan after = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(after.step()).isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+        assertThat(after.creates()).isEmpty();
+    }
+
+    @Test
+    void aCleanupThatCouldNotUndoEverythingSaysWhatIsLeftAndIsNotRetried() {
+        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
+        String failed = """
+                {"kind":"AcceptanceCleanup","node":"gpu-07","runUid":"u-gpu-07-connect","complete":false,"disconnected":[],
+                 "removed":[],"gone":[],"problems":["could not disconnect nvme2 (exit 1); disconnect it by hand: nvme disconnect -d nvme2"]}
+                """;
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(cleanupPod(run, 1, failed)), nodes("gpu-07"), List.of(run)));
+
+        assertThat(cleanedUp(plan).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_FAILED);
+        assertThat(cleanedUp(plan).getMessage()).contains("nvme disconnect -d nvme2");
+        assertThat(plan.status().getPendingCleanup()).isNotNull();
+        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
+
+        run.setStatus(AcceptanceDigest.stamp(run, plan.status()));
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).step())
+                .isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+    }
+
+    @Test
+    void aRunWhosePodReportedNeedsNoCleanup() {
+        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(300), REPORT)), nodes("gpu-07"), List.of(run)));
+
+        assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.SUCCEEDED);
+        assertThat(plan.status().getPendingCleanup()).isNull();
+        assertThat(plan.creates()).isEmpty();
+        assertThat(plan.configMapDeletes()).containsExactly("rsa-gpu-07-connect-spec");
+        run.setStatus(AcceptanceDigest.stamp(run, plan.status()));
+        AcceptancePlan after = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(after.step()).isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
+        assertThat(after.creates()).isEmpty();
+    }
+
+    @Test
+    void aRunWhoseNodeRebootedIsCleanedUpOnceTheNodeIsReadyAgainAndAPathRunsCleanupGetsItsDirectory() {
+        RdmaStorageAcceptance run = running(path("gpfs-01-rdma", null), NOW.minusSeconds(60));
+        run.getStatus().setPendingCleanup(plan(snapshot(path("gpfs-01-rdma", null), Set.of(), nodes("gpu-07"), List.of()))
+                .status().getPendingCleanup());
+        AcceptanceDigest.stamp(run, run.getStatus());
+
+        AcceptancePlan ended = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(60), null)), Map.of("gpu-07", notReady("gpu-07")),
+                List.of(run)));
+        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_READY);
+        assertThat(ended.status().getPendingCleanup().getFile()).isEqualTo("/gpfs/fs1/acceptance/rdmastorage-acceptance-gpfs-01-rdma.fio");
+        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
+
+        // rebooting: no cleanup pod while the node is NotReady, a look again every 30 s
+        AcceptancePlan waiting = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
+        assertThat(waiting.creates()).isEmpty();
+        assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
+        assertThat(waiting.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+        run.setStatus(AcceptanceDigest.stamp(run, waiting.status()));
+
+        AcceptancePlan ready = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(ready.creates()).singleElement().satisfies(pod -> {
+            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-cleanup");
+            assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getHostPath() != null)
+                    .extracting(v -> v.getHostPath().getPath() + " " + v.getHostPath().getType())
+                    .containsExactlyInAnyOrder("/ Directory", "/gpfs/fs1/acceptance Directory",
+                            "/var/lib/rdma-storage-operator/acceptance DirectoryOrCreate");
+        });
+        // the CleanedUp reason did not change: no second Event
+        assertThat(ready.step()).isEqualTo(AcceptancePlan.Step.NONE);
+    }
+
+    @Test
+    void aCleanupPodThatNeverRanEndsTheCleanupFailedWithWhatToUndoByHand() {
+        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
+        Pod lost = new PodBuilder(cleanupPod(run, 0, CLEANED)).withNewStatus().withPhase("Failed").withReason("Evicted")
+                .withMessage("The node was low on resource: memory.").endStatus().build();
+
+        AcceptancePlan plan = plan(snapshot(run, Set.of(lost), nodes("gpu-07"), List.of(run)));
+
+        assertThat(cleanedUp(plan).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_FAILED);
+        assertThat(cleanedUp(plan).getMessage()).contains("Evicted", "undo by hand",
+                "the tcp controller to nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420", "u-gpu-07-connect.json");
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
+    }
+
+    /** An nvmeof run that may connect the missing transports. */
+    private static RdmaStorageAcceptance connecting(String name) {
+        RdmaStorageAcceptance run = nvmeof(name, "2026-12-01T15:00:00Z");
+        run.getSpec().getNvmeof().setConnect(true);
+        return run;
+    }
+
+    /** {@link #connecting}, Running since five minutes, with what it may change recorded. */
+    private static RdmaStorageAcceptance connectingRunning(String name) {
+        RdmaStorageAcceptance run = connecting(name);
+        run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, NOW.minusSeconds(300)));
+        run.getStatus().setPodName(AcceptancePods.podName(run));
+        try {
+            run.getStatus().setPendingCleanup(AcceptancePlanner.intended(run, AcceptanceSpecDocument.of(run.getSpec(), name)));
+        } catch (io.rdmastorage.contract.spec.InvalidSpecException e) {
+            throw new AssertionError(e);
+        }
+        AcceptanceDigest.stamp(run, run.getStatus());
+        return run;
+    }
+
+    /** {@link #connectingRunning} whose pod was killed and whose cleanup pod was created. */
+    private static RdmaStorageAcceptance cleaningUp(String name) {
+        RdmaStorageAcceptance run = connectingRunning(name);
+        RdmaStorageAcceptanceStatus ended = plan(snapshot(run, Set.of(killed(run)), nodes("gpu-07"), List.of(run))).status();
+        run.setStatus(AcceptanceDigest.stamp(run, ended));
+        run.setStatus(AcceptanceDigest.stamp(run, plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).status()));
+        return run;
+    }
+
+    /** The run's pod, SIGKILLed: exit 137 and no termination message. */
+    private static Pod killed(RdmaStorageAcceptance run) {
+        return new PodBuilder(pod(run, NOW.minusSeconds(300), null)).editStatus().withPhase("Failed").addNewContainerStatus()
+                .withName("node-probe").withNewState().withNewTerminated().withExitCode(137).withReason("Error")
+                .withFinishedAt(Timestamps.format(NOW)).endTerminated().endState().endContainerStatus().endStatus().build();
+    }
+
+    /** The run's cleanup pod, ended with {@code exitCode} and {@code report}. */
+    private static Pod cleanupPod(RdmaStorageAcceptance run, int exitCode, String report) {
+        return new PodBuilder().withNewMetadata().withName(AcceptancePods.cleanupPodName(run)).withNamespace("rso")
+                .withCreationTimestamp(Timestamps.format(NOW.minusSeconds(20))).withOwnerReferences(AcceptancePods.ownerReference(run))
+                .endMetadata().withNewStatus().withPhase(exitCode == 0 ? "Succeeded" : "Failed").addNewContainerStatus()
+                .withName("node-probe").withNewState().withNewTerminated().withExitCode(exitCode).withMessage(report)
+                .withFinishedAt(Timestamps.format(NOW)).endTerminated().endState().endContainerStatus().endStatus().build();
+    }
+
+    private static Condition cleanedUp(AcceptancePlan plan) {
+        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.CLEANED_UP);
+    }
+
     private static void assertRefused(AcceptancePlan plan, String... message) {
         assertThat(plan.creates()).isEmpty();
         assertThat(plan.applies()).isEmpty();

@@ -233,8 +233,13 @@ class AcceptanceLifecycleTest {
 
         assertThat(runs.condition("accept-slow", "Complete").getReason()).isEqualTo("TimedOut");
         assertThat(runs.condition("accept-slow", "Complete").getMessage()).contains("the pod was deleted");
+        // no report said the run undid what it may have connected: its cleanup pod runs on the node, which
+        // no longer hangs probes (the probe never ran there, so its journal is absent: nothing to undo)
+        env.cluster.setFault("hangs", NodeFault.NONE);
         await("pod and spec removed", WAIT, () -> runs.pods("accept-slow").isEmpty()
                 && runs.configMap(AcceptancePods.specName("accept-slow")) == null);
+        assertThat(runs.condition("accept-slow", "CleanedUp").getReason()).isEqualTo("CleanedUp");
+        assertThat(runs.condition("accept-slow", "CleanedUp").getMessage()).contains("no journal");
     }
 
     @Test

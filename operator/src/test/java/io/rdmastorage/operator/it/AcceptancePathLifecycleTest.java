@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.operator.acceptance.AcceptancePods;
 import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
@@ -15,12 +16,15 @@ import io.rdmastorage.probe.testing.AcceptanceFixtures;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.NodeFault;
+import io.rdmastorage.testing.PodStatuses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -222,12 +226,57 @@ class AcceptancePathLifecycleTest {
                 .list().getItems().get(0);
         List<VolumeMount> writable = pod.getSpec().getContainers().get(0).getVolumeMounts().stream()
                 .filter(m -> !Boolean.TRUE.equals(m.getReadOnly())).toList();
-        assertThat(writable).extracting(VolumeMount::getMountPath).containsExactlyInAnyOrder("/tmp", "/host" + DIRECTORY);
+        // and the journal's directory: what the run is about to change is written there first
+        assertThat(writable).extracting(VolumeMount::getMountPath).containsExactlyInAnyOrder("/tmp", "/host" + DIRECTORY,
+                "/host" + CleanupSchema.JOURNAL_DIRECTORY);
         assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getHostPath() != null)
                 .extracting(v -> v.getHostPath().getPath() + " " + v.getHostPath().getType())
-                .containsExactlyInAnyOrder("/ Directory", DIRECTORY + " Directory");
+                .containsExactlyInAnyOrder("/ Directory", DIRECTORY + " Directory",
+                        CleanupSchema.JOURNAL_DIRECTORY + " DirectoryOrCreate");
         assertThat(pod.getSpec().getHostNetwork()).isNotEqualTo(Boolean.TRUE);
         assertThat(host.path(DIRECTORY).toFile().isDirectory()).isTrue();
+    }
+
+    /**
+     * A run whose pod was SIGKILLed after it created its file (its journal on the node says so, as
+     * node-probe writes it before creating the file): the run ends ProbeFailed, and the cleanup pod,
+     * the real node-probe {@code acceptance-cleanup} on the fixture node, removes the file and the
+     * journal and nothing else.
+     */
+    @Test
+    void aRunKilledAfterItCreatedItsFileIsCleanedUpFromItsJournal() throws IOException {
+        FixtureHost host = node("gpfs-05");
+        env.cluster.setFault("gpfs-05", NodeFault.PROBE_HANGS);
+        applyRun("gpfs-05-killed", "gpfs-05", DIRECTORY, "");
+        await("gpfs-05-killed's pod", WAIT, () -> !runs.pods("gpfs-05-killed").isEmpty()
+                && "Running".equals(runs.phase("gpfs-05-killed")));
+        assertThat(runs.run("gpfs-05-killed").getStatus().getPendingCleanup().getFile())
+                .isEqualTo(DIRECTORY + "/rdmastorage-acceptance-gpfs-05-killed.fio");
+
+        // what the probe had done when it was killed: its journal written, then its file created
+        String uid = runs.run("gpfs-05-killed").getMetadata().getUid();
+        String file = DIRECTORY + "/rdmastorage-acceptance-gpfs-05-killed.fio";
+        host.file(file, "the run's data\n").file(CleanupSchema.JOURNAL_DIRECTORY + "/" + uid + ".json",
+                "{\"kind\":\"AcceptanceJournal\",\"runUid\":\"" + uid + "\",\"bootId\":\"\",\"controllers\":[],"
+                        + "\"file\":\"" + file + "\"}");
+        // its kubelet reports the container SIGKILLed: exit 137, no termination message
+        Pod pod = runs.pods("gpfs-05-killed").get(0);
+        pod.setStatus(PodStatuses.terminated(pod, "10.0.0.5", Instant.now().minusSeconds(5), Instant.now(),
+                Map.of("node-probe", new PodStatuses.Exit(137, null))));
+        env.admin.pods().inNamespace(env.namespace).resource(pod).updateStatus();
+        env.cluster.setFault("gpfs-05", NodeFault.NONE);
+
+        await("gpfs-05-killed cleaned up", WAIT, () -> runs.run("gpfs-05-killed").getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("CleanedUp") && c.getStatus().equals("True")));
+        assertThat(runs.phase("gpfs-05-killed")).isEqualTo("Failed");
+        assertThat(runs.condition("gpfs-05-killed", "Complete").getReason()).isEqualTo("ProbeFailed");
+        assertThat(runs.condition("gpfs-05-killed", "CleanedUp").getMessage()).isEqualTo("removed " + file);
+        assertThat(runs.run("gpfs-05-killed").getStatus().getPendingCleanup()).isNull();
+        assertThat(entries(host)).containsExactly("results.csv");
+        assertThat(host.path(CleanupSchema.JOURNAL_DIRECTORY + "/" + uid + ".json")).doesNotExist();
+        await("the cleanup pod and the spec deleted", WAIT, () -> runs.pods("gpfs-05-killed").isEmpty()
+                && runs.configMap("rsa-gpfs-05-killed-spec") == null);
+        assertThat(runs.events("gpfs-05-killed")).contains("Warning ProbeFailed", "Normal CleanupRunning", "Normal CleanedUp");
     }
 
     @Test
