@@ -74,6 +74,9 @@ class PrometheusRuleTest {
         latency.setP99Micros(1.3);
         metrics.updateVerbsLatency("gds", Map.of("gpu-01", latency));
         metrics.updateFleet("gds", Map.of("hcaFirmware", 2), java.util.Set.of());
+        metrics.updateRecommendedActions("gds", List.of(new OperatorMetrics.NodeAction("gpu-05", "RdmaDevices", "PortDown",
+                io.rdmastorage.contract.RecommendedAction.RESEAT_CABLE), new OperatorMetrics.NodeAction("gpu-06", "RdmaDevices",
+                "PcieLinkDegraded", io.rdmastorage.contract.RecommendedAction.REPLACE_NIC)));
         metrics.registerAcceptanceRuns(List.of("nvmeof", "path"));
         metrics.recordAcceptanceRun("path", "Succeeded", "False");
         metrics.setAcceptanceRatios("gpu-01", "nvmeof", Map.of("latency", 3.6, "cpu_per_io", 4.1));
