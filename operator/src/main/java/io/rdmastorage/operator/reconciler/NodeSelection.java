@@ -3,8 +3,11 @@ package io.rdmastorage.operator.reconciler;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
+import io.rdmastorage.operator.api.LabelSelectorSchema;
 import io.rdmastorage.operator.nodes.MarkingKey;
 import io.rdmastorage.operator.verdict.NotProbed;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +47,7 @@ public final class NodeSelection {
     private static boolean holds(LabelSelectorRequirement r, Map<String, String> labels) {
         String value = labels.get(r.getKey());
         List<String> values = r.getValues() == null ? List.of() : r.getValues();
-        return switch (r.getOperator()) {
+        return switch (Objects.requireNonNullElse(r.getOperator(), "")) {
             case "In" -> value != null && values.contains(value);
             case "NotIn" -> value == null || !values.contains(value);
             case "Exists" -> value != null;
@@ -52,6 +55,53 @@ public final class NodeSelection {
             default -> false;   // the API server validates operators; an unknown one matches nothing
         };
     }
+
+    /**
+     * What in a stored selector breaks the rules of the CRD's selector schema
+     * ({@link LabelSelectorSchema}): each as the API server would name it, field path first. An
+     * object admitted before those rules existed keeps them broken until someone edits it; it must
+     * not be planned from (an expression without operator would select nothing, and every node's
+     * verdict be forgotten), and saying which field breaks which rule is what lets the admin fix it.
+     *
+     * @param field the selector's path, such as {@code spec.nodeSelector}
+     * @return empty when the selector keeps every rule (an absent one does)
+     */
+    public static List<String> problems(LabelSelector selector, String field) {
+        if (selector == null || selector.getMatchExpressions() == null) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        List<LabelSelectorRequirement> expressions = selector.getMatchExpressions();
+        for (int i = 0; i < expressions.size(); i++) {
+            LabelSelectorRequirement r = expressions.get(i);
+            String at = field + ".matchExpressions[" + i + "]";
+            if (r == null) {
+                problems.add(at + ": Required value: an expression with key and operator");
+                continue;
+            }
+            if (r.getKey() == null || r.getKey().isEmpty()) {
+                problems.add(at + ".key: Required value");
+            }
+            String operator = r.getOperator();
+            boolean listed = operator != null && OPERATORS.contains(operator);
+            if (operator == null) {
+                problems.add(at + ".operator: Required value: one of " + String.join(", ", OPERATORS));
+            } else if (!listed) {
+                problems.add(at + ".operator: Unsupported value: \"" + operator + "\": supported values: "
+                        + String.join(", ", OPERATORS));
+            }
+            boolean needsValues = "In".equals(operator) || "NotIn".equals(operator);
+            boolean hasValues = r.getValues() != null && !r.getValues().isEmpty();
+            if (listed && needsValues != hasValues) {
+                problems.add(at + ": values must be " + (needsValues ? "non-empty" : "empty") + " for operator "
+                        + operator + " (rule: " + LabelSelectorSchema.VALUES_RULE + ")");
+            }
+        }
+        return problems;
+    }
+
+    private static final List<String> OPERATORS = Arrays.stream(LabelSelectorSchema.Operator.values())
+            .map(Enum::name).toList();
 
     /**
      * Why a node cannot be probed now, or empty when it can: a NotReady kubelet would never run the

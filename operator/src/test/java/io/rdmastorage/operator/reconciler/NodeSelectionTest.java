@@ -155,6 +155,47 @@ class NodeSelectionTest {
         }
     }
 
+    // ---------------------------------------------------------------- problems
+
+    /** A selector stored before the CRD's selector rules (issue 27): what breaks them, named as the API server would. */
+    @Nested
+    class Problems {
+
+        private static LabelSelector expression(String key, String operator, String... values) {
+            return new LabelSelectorBuilder().addNewMatchExpression().withKey(key).withOperator(operator)
+                    .withValues(values.length == 0 ? null : List.of(values)).endMatchExpression().build();
+        }
+
+        @Test
+        void aSelectorThatKeepsTheRulesHasNone() {
+            assertThat(NodeSelection.problems(null, "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(new LabelSelectorBuilder().withMatchLabels(GPU_NODE).build(),
+                    "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(expression("zone", "In", "rack-3"), "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(expression("zone", "Exists"), "spec.nodeSelector")).isEmpty();
+        }
+
+        @Test
+        void anExpressionWithoutOperatorIsNamedAndSelectsNothingInsteadOfThrowing() {
+            LabelSelector selector = expression("zone", null);
+
+            assertThat(NodeSelection.problems(selector, "spec.nodeSelector")).containsExactly(
+                    "spec.nodeSelector.matchExpressions[0].operator: Required value: one of In, NotIn, Exists, DoesNotExist");
+            assertThat(NodeSelection.matches(selector, GPU_NODE)).isFalse();
+        }
+
+        @Test
+        void theValuesRuleAndAnUnknownOperatorAreNamedWithTheirField() {
+            assertThat(NodeSelection.problems(expression("zone", "In"), "spec.latency.referenceNodeSelector"))
+                    .singleElement().asString()
+                    .startsWith("spec.latency.referenceNodeSelector.matchExpressions[0]: values must be non-empty for operator In (rule: ");
+            assertThat(NodeSelection.problems(expression("zone", "Exists", "x"), "spec.nodeSelector"))
+                    .singleElement().asString().startsWith("spec.nodeSelector.matchExpressions[0]: values must be empty for operator Exists");
+            assertThat(NodeSelection.problems(expression("zone", "Gt", "3"), "spec.nodeSelector")).containsExactly(
+                    "spec.nodeSelector.matchExpressions[0].operator: Unsupported value: \"Gt\": supported values: In, NotIn, Exists, DoesNotExist");
+        }
+    }
+
     // ---------------------------------------------------------------- relevantChange
 
     @Nested
