@@ -4,11 +4,15 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Node;
 import io.rdmastorage.operator.api.LabelSelectorSchema;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.nodes.MarkingKey;
 import io.rdmastorage.operator.verdict.NotProbed;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -129,6 +133,33 @@ public final class NodeSelection {
     public static boolean relevantChange(Node before, Node after, Set<String> profiles) {
         return !Objects.equals(foreignLabels(before, profiles), foreignLabels(after, profiles))
                 || !whyNotProbeable(before).equals(whyNotProbeable(after));
+    }
+
+    /**
+     * As {@link #relevantChange(Node, Node, Set)}, and also a change of our own verdict labels
+     * that moves the node into or out of a profile's selection: a profile may select nodes by
+     * another profile's verdict ({@code rdmastorage.io/gpfs: ready}), and the operator's own label
+     * write is then the only event there is for it. A verdict label that no selector looks at stays
+     * an echo and is ignored.
+     *
+     * @param profiles the profiles there are
+     */
+    public static boolean relevantToProfiles(Node before, Node after, Collection<RdmaStorageProfile> profiles) {
+        Set<String> names = new HashSet<>();
+        profiles.forEach(p -> names.add(p.getMetadata().getName()));
+        return relevantChange(before, after, names)
+                || profiles.stream().anyMatch(p -> selects(p, before) != selects(p, after));
+    }
+
+    /** Whether the profile selects the node, or the node is one of its latency reference nodes; false for a broken selector. */
+    private static boolean selects(RdmaStorageProfile profile, Node node) {
+        RdmaStorageProfileSpec spec = profile.getSpec();
+        if (spec == null) {
+            return false;
+        }
+        Map<String, String> labels = node.getMetadata().getLabels();
+        LabelSelector reference = spec.getLatency() == null ? null : spec.getLatency().getReferenceNodeSelector();
+        return matches(spec.getNodeSelector(), labels) || reference != null && matches(reference, labels);
     }
 
     private static Map<String, String> foreignLabels(Node node, Set<String> profiles) {

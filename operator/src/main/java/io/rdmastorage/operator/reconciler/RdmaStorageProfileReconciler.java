@@ -88,15 +88,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     @Override
     public List<EventSource<?, RdmaStorageProfile>> prepareEventSources(EventSourceContext<RdmaStorageProfile> context) {
         // A node concerns every profile whose selector matches it, before or after a label change:
-        // map it to all profiles (they are few) and let each reconcile filter by its selector.
+        // map it to all profiles (they are few) and let each reconcile filter by its selector. Our
+        // own verdict labels count only where they move the node into or out of a selection (a
+        // profile selecting by another's verdict); otherwise they would only echo our writes.
         SecondaryToPrimaryMapper<Node> allProfiles = node -> context.getPrimaryCache().list()
                 .map(ResourceID::fromResource).collect(Collectors.toSet());
         var nodes = new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, RdmaStorageProfile.class)
                 .withName(NODES)
                 .withSecondaryToPrimaryMapper(allProfiles)
-                .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after,
-                        context.getPrimaryCache().list().map(p -> p.getMetadata().getName())
-                                .collect(Collectors.toSet())))
+                .withOnUpdateFilter((after, before) -> NodeSelection.relevantToProfiles(before, after,
+                        context.getPrimaryCache().list().toList()))
                 .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)

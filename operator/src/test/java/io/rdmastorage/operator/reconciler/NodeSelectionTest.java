@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.verdict.NotProbed;
 import java.util.HashMap;
 import java.util.List;
@@ -244,6 +247,33 @@ class NodeSelectionTest {
             // only the prefix of our verdict labels is ours, not every key that mentions rdmastorage.io
             assertThat(relevantChange(before,
                     withLabels(before, with(labels, "example.rdmastorage.io/tier", "fast")))).isTrue();
+        }
+
+        @Test
+        void ourOwnVerdictLabelIsRelevantWhereItMovesTheNodeIntoOrOutOfAProfilesSelection() {
+            // issue 27: a profile selecting by another profile's verdict stayed stale until an unrelated event
+            RdmaStorageProfile training = profile("gpfs-training", new LabelSelectorBuilder()
+                    .withMatchLabels(Map.of("nvidia.com/gpu.present", "true")).build());
+            RdmaStorageProfile chained = profile("gds-on-ready-gpfs", new LabelSelectorBuilder()
+                    .withMatchLabels(Map.of("rdmastorage.io/gpfs-training", "ready")).build());
+            Node before = node("True");
+            Node ready = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "ready"));
+            Node notReady = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "not-ready"));
+
+            assertThat(NodeSelection.relevantToProfiles(before, ready, List.of(training, chained))).isTrue();
+            assertThat(NodeSelection.relevantToProfiles(ready, notReady, List.of(training, chained))).isTrue();
+            // nothing selects by it: an echo of our own write, as before
+            assertThat(NodeSelection.relevantToProfiles(before, ready, List.of(training))).isFalse();
+            assertThat(NodeSelection.relevantToProfiles(notReady, before, List.of(training, chained))).isFalse();
+        }
+
+        private static RdmaStorageProfile profile(String name, LabelSelector selector) {
+            RdmaStorageProfile profile = new RdmaStorageProfile();
+            profile.setMetadata(new ObjectMetaBuilder().withName(name).build());
+            RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+            spec.setNodeSelector(selector);
+            profile.setSpec(spec);
+            return profile;
         }
 
         @Test
