@@ -167,8 +167,26 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
 
         // aggregate
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, plan.fleet(), now);
+        writeStatus(profile, status, context);
+        // only once the status is stored: a write that failed is retried, and would say it again
         events.recordProfileChange(profile, profile.getStatus(), status);
-        return StatusPatch.update(profile, status, RdmaStorageProfile::new, Duration.between(now, plan.wakeAt()));
+        return UpdateControl.<RdmaStorageProfile>noUpdate()
+                .rescheduleAfter(StatusPatch.atLeastMinWait(Duration.between(now, plan.wakeAt())));
+    }
+
+    /**
+     * Writes the profile's status, and puts the profile as written into JOSDK's temporary cache of
+     * profiles until the informer delivers it (JOSDK 5 does not keep the answer of a status patch
+     * it made itself). Without it, a reconcile set off while this one ran (by a probe pod deleted
+     * here, say) starts from the status before this write, finds the same transition of Ready
+     * again, and says it in a second Event.
+     */
+    private static void writeStatus(RdmaStorageProfile profile, RdmaStorageProfileStatus status,
+                                    Context<RdmaStorageProfile> context) {
+        StatusPatch.write(context.getClient(), profile, status, RdmaStorageProfile::new,
+                        context.getControllerConfiguration().fieldManager())
+                .ifPresent(written -> context.eventSourceRetriever().getControllerEventSource()
+                        .handleRecentResourceUpdate(ResourceID.fromResource(profile), written, profile));
     }
 
     /**
