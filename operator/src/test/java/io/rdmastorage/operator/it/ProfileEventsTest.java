@@ -4,7 +4,6 @@ import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.testing.OperatorRbac;
 import java.time.Duration;
 import java.util.List;
@@ -67,10 +66,7 @@ class ProfileEventsTest {
     }
 
     private String ready() {
-        RdmaStorageProfile profile = env.profile(PROFILE);
-        return profile == null || profile.getStatus() == null || profile.getStatus().getConditions() == null ? null
-                : profile.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType()))
-                        .map(c -> c.getStatus()).findFirst().orElse(null);
+        return env.profileCondition(PROFILE, "Ready").getStatus();
     }
 
     private List<Event> events() {

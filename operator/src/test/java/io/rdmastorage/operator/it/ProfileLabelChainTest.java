@@ -4,7 +4,6 @@ import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmastorage.operator.api.RdmaStorageProfile;
-import io.rdmastorage.testing.SimulatedCluster;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,20 +39,9 @@ class ProfileLabelChainTest {
     void aProfileSelectingByAnotherProfilesVerdictFollowsTheLabelAtOnce() {
         env.addNode("n1", null);
         env.startOperator();
-        env.plane.kubectl().applyYaml("""
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "%s"
-                      rdmastorage.io/%s: ready
-                  interval: 1h
-                %s
-                """.formatted(CHAINED, SimulatedCluster.CLUSTER_LABEL, env.cluster.id(), BASE,
-                OperatorEndToEndTest.CHECKS.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("")))
+        env.plane.kubectl().applyYaml(GpuPool.profileYaml(CHAINED, env.cluster.id(),
+                        "matchExpressions: [{key: rdmastorage.io/" + BASE + ", operator: In, values: [ready]}]",
+                        "interval: 1h", OperatorEndToEndTest.CHECKS))
                 .orThrow("kubectl apply profile " + CHAINED);
         await("the chained profile reconciled, selecting no node yet", WAIT, () -> matched(CHAINED) == 0);
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.testing.CommandResult;
-import io.rdmastorage.testing.SimulatedCluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,20 +88,8 @@ class ProfileStoredBeforeRuleTest {
     }
 
     private String profileWithoutOperator(String name) {
-        return """
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "%s"
-                    matchExpressions:
-                    - key: rdmastorage.test/rack
-                  interval: 10m
-                  rdma: {}
-                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, env.cluster.id());
+        return GpuPool.profileYaml(name, env.cluster.id(), "matchExpressions: [{key: rdmastorage.test/rack}]",
+                "interval: 10m", "rdma: {}");
     }
 
     /** The profile CRD as it was before the selector validation: no required key and operator, no values rule. */
@@ -127,9 +114,6 @@ class ProfileStoredBeforeRuleTest {
     }
 
     private Condition profileReady() {
-        RdmaStorageProfile profile = env.profile(PROFILE);
-        return profile == null || profile.getStatus() == null || profile.getStatus().getConditions() == null
-                ? new Condition() : profile.getStatus().getConditions().stream()
-                        .filter(c -> "Ready".equals(c.getType())).findFirst().orElse(new Condition());
+        return env.profileCondition(PROFILE, "Ready");
     }
 }
