@@ -34,8 +34,17 @@ public final class LabelSelectorSchema {
     /** The operators of Kubernetes label selectors (Gt/Lt are node-affinity only). */
     public enum Operator { In, NotIn, Exists, DoesNotExist }
 
-    @ValidationRule(value = "self.operator in ['In', 'NotIn'] ? (has(self.values) && size(self.values) > 0)"
-            + " : (!has(self.values) || size(self.values) == 0)",
+    /**
+     * The values rule. It holds where {@code operator} is absent, which {@code required} refuses on
+     * its own: a rule that read {@code self.operator} there would not fail but err ("no such key"),
+     * and the API server ratchets failures on unchanged fields, never errors. A profile stored
+     * without operator before this schema (as fabric8's model allowed) would then refuse every
+     * write, its status, even the removal of its finalizer, and stay Terminating for ever.
+     */
+    public static final String VALUES_RULE = "!has(self.operator) || (self.operator in ['In', 'NotIn']"
+            + " ? (has(self.values) && size(self.values) > 0) : (!has(self.values) || size(self.values) == 0))";
+
+    @ValidationRule(value = VALUES_RULE,
             messageExpression = "'values must be ' + (self.operator in ['In', 'NotIn'] ? 'non-empty' : 'empty')"
                     + " + ' for operator ' + self.operator")
 @JsonClassDescription("A requirement on one label: key, operator and values.")

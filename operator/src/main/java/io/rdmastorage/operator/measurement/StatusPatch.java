@@ -2,9 +2,13 @@ package io.rdmastorage.operator.measurement;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +45,24 @@ public final class StatusPatch {
                                                                                                Supplier<R> blank) {
         return StatusComparison.same(resource.getStatus(), status) ? ErrorStatusUpdateControl.noStatusUpdate()
                 : ErrorStatusUpdateControl.patchStatus(patch(resource, status, blank));
+    }
+
+    /**
+     * Writes {@code status} now, unless it is the same as {@code resource}'s: the request JOSDK makes
+     * for {@link #update} (server-side apply of the status alone, forced, as {@code fieldManager}),
+     * made by the reconciler itself so that it knows the status is stored before it says so
+     * elsewhere (an Event), and has the object as written for its cache.
+     *
+     * @return the resource as the API server stored it; empty when nothing needed writing
+     */
+    public static <S, R extends CustomResource<?, S>> Optional<R> write(KubernetesClient client, R resource, S status,
+                                                                        Supplier<R> blank, String fieldManager) {
+        if (status == null || StatusComparison.same(resource.getStatus(), status)) {
+            return Optional.empty();
+        }
+        R patch = patch(resource, status, blank);
+        return Optional.of(client.resource(patch).subresource("status").patch(new PatchContext.Builder()
+                .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(fieldManager).withForce(true).build()));
     }
 
     /** {@code wait} in whole milliseconds, or {@link #MIN_WAIT} when it is shorter (or already passed). */

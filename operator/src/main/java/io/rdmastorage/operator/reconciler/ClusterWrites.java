@@ -19,6 +19,8 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProfileOwnerReference;
 import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.net.HttpURLConnection;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,6 +108,34 @@ public final class ClusterWrites {
                 throw e;
             }
             LOG.debug("probe pod {} is gone already", pod.getMetadata().getName());
+        }
+    }
+
+    /**
+     * Removes one finalizer of a profile, and nothing else: a JSON patch that tests the entry at
+     * its index and removes it. JOSDK's own removal is a patch too, but on a refusal (409, 422) it
+     * reads the profile from the API server, a {@code get} the operator needs for nothing else; a
+     * refusal here (the list changed meanwhile: the test fails) fails the cleanup, which JOSDK
+     * retries on its informer's newer copy. A profile gone already is fine. The API server
+     * validates the whole object on this patch too; a spec stored before a rule it breaks passes
+     * where the rule fails on it (the API server ratchets unchanged fields), not where it errs.
+     */
+    void removeFinalizer(RdmaStorageProfile profile, String finalizer) {
+        List<String> finalizers = profile.getMetadata().getFinalizers();
+        int index = finalizers == null ? -1 : finalizers.indexOf(finalizer);
+        if (index < 0) {
+            return;
+        }
+        String path = "/metadata/finalizers/" + index;
+        String patch = client.getKubernetesSerialization().asJson(List.of(
+                Map.of("op", "test", "path", path, "value", finalizer), Map.of("op", "remove", "path", path)));
+        try {
+            // on the object given: by name, the client would read it from the API server first
+            client.resources(RdmaStorageProfile.class).resource(profile).patch(PatchContext.of(PatchType.JSON), patch);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                throw e;
+            }
         }
     }
 

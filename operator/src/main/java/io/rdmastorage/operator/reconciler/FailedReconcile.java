@@ -52,6 +52,15 @@ final class FailedReconcile {
      * ReconcileFailing naming the error, first.
      */
     static RdmaStorageProfileStatus status(RdmaStorageProfile profile, Exception error, Instant now) {
+        return failing(profile, describe(error), now);
+    }
+
+    /** As {@link #status(RdmaStorageProfile, Exception, Instant)}, for a failure put in words (quoted here). */
+    static RdmaStorageProfileStatus status(RdmaStorageProfile profile, String why, Instant now) {
+        return failing(profile, SafeText.quote(why, MESSAGE_EXCERPT), now);
+    }
+
+    private static RdmaStorageProfileStatus failing(RdmaStorageProfile profile, String quotedWhy, Instant now) {
         long generation = profile.getMetadata().getGeneration() == null ? 0 : profile.getMetadata().getGeneration();
         RdmaStorageProfileStatus previous = profile.getStatus();
         RdmaStorageProfileStatus status = new RdmaStorageProfileStatus();
@@ -60,7 +69,7 @@ final class FailedReconcile {
         List<Condition> before = previous == null || previous.getConditions() == null ? List.of()
                 : previous.getConditions();
         Condition ready = Conditions.merge(before, List.of(Conditions.of(CheckTypes.READY, Conditions.UNKNOWN,
-                Reasons.RECONCILE_FAILING, "the operator cannot reconcile this profile: " + describe(error)
+                Reasons.RECONCILE_FAILING, "the operator cannot reconcile this profile: " + quotedWhy
                         + "; verdicts past their expiry turn Unknown ResultExpired meanwhile", generation, now)),
                 now, generation).get(0);
         // Ready says what holds now; the other conditions stay as the last aggregate left them
@@ -68,6 +77,29 @@ final class FailedReconcile {
         before.stream().filter(c -> !CheckTypes.READY.equals(c.getType())).forEach(conditions::add);
         status.setConditions(conditions);
         return status;
+    }
+
+    /**
+     * The CRD rules that the stored spec breaks ({@link NodeSelection#problems}): rules the CRD
+     * gained after the profile was stored, since the API server refuses a new object that breaks
+     * them. Empty when there are none.
+     */
+    static List<String> brokenRules(RdmaStorageProfileSpec spec) {
+        if (spec == null) {
+            return List.of();
+        }
+        List<String> broken = new ArrayList<>(NodeSelection.problems(spec.getNodeSelector(), "spec.nodeSelector"));
+        if (spec.getLatency() != null) {
+            broken.addAll(NodeSelection.problems(spec.getLatency().getReferenceNodeSelector(),
+                    "spec.latency.referenceNodeSelector"));
+        }
+        return broken;
+    }
+
+    /** What the profile's Ready says of {@link #brokenRules}: which field breaks which rule, and that an edit fixes it. */
+    static String brokenRulesMessage(List<String> broken) {
+        return "its spec breaks rules of the CRD that it was stored before: " + String.join("; ", broken)
+                + " (fix the profile: nothing is probed until then)";
     }
 
     /**

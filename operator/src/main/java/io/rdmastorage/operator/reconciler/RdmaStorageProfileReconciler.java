@@ -88,15 +88,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     @Override
     public List<EventSource<?, RdmaStorageProfile>> prepareEventSources(EventSourceContext<RdmaStorageProfile> context) {
         // A node concerns every profile whose selector matches it, before or after a label change:
-        // map it to all profiles (they are few) and let each reconcile filter by its selector.
+        // map it to all profiles (they are few) and let each reconcile filter by its selector. Our
+        // own verdict labels count only where they move the node into or out of a selection (a
+        // profile selecting by another's verdict); otherwise they would only echo our writes.
         SecondaryToPrimaryMapper<Node> allProfiles = node -> context.getPrimaryCache().list()
                 .map(ResourceID::fromResource).collect(Collectors.toSet());
         var nodes = new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, RdmaStorageProfile.class)
                 .withName(NODES)
                 .withSecondaryToPrimaryMapper(allProfiles)
-                .withOnUpdateFilter((after, before) -> NodeSelection.relevantChange(before, after,
-                        context.getPrimaryCache().list().map(p -> p.getMetadata().getName())
-                                .collect(Collectors.toSet())))
+                .withOnUpdateFilter((after, before) -> NodeSelection.relevantToProfiles(before, after,
+                        context.getPrimaryCache().list().toList()))
                 .withItemStore(new LeanItemStore<>())
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)
@@ -129,6 +130,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     @Override
     public UpdateControl<RdmaStorageProfile> reconcile(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
         Instant now = clock.instant();
+        List<String> broken = FailedReconcile.brokenRules(profile.getSpec());
+        if (!broken.isEmpty()) {
+            // admitted before its CRD had the rule: say which, keep verdicts expiring, never throw
+            // (a retry could not help, only an edit can)
+            String why = FailedReconcile.brokenRulesMessage(broken);
+            LOG.warn("profile {}: {}", profile.getMetadata().getName(), why);
+            Instant wakeAt = keepUpWhileFailing(profile, context, now);
+            return StatusPatch.update(profile, FailedReconcile.status(profile, why, now), RdmaStorageProfile::new,
+                    Duration.between(now, wakeAt));
+        }
         ClusterWrites writes = writes(profile, context);
         ProbeSpecDocument document;
         try {
@@ -156,8 +167,26 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
 
         // aggregate
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, plan.fleet(), now);
+        writeStatus(profile, status, context);
+        // only once the status is stored: a write that failed is retried, and would say it again
         events.recordProfileChange(profile, profile.getStatus(), status);
-        return StatusPatch.update(profile, status, RdmaStorageProfile::new, Duration.between(now, plan.wakeAt()));
+        return UpdateControl.<RdmaStorageProfile>noUpdate()
+                .rescheduleAfter(StatusPatch.atLeastMinWait(Duration.between(now, plan.wakeAt())));
+    }
+
+    /**
+     * Writes the profile's status, and puts the profile as written into JOSDK's temporary cache of
+     * profiles until the informer delivers it (JOSDK 5 does not keep the answer of a status patch
+     * it made itself). Without it, a reconcile set off while this one ran (by a probe pod deleted
+     * here, say) starts from the status before this write, finds the same transition of Ready
+     * again, and says it in a second Event.
+     */
+    private static void writeStatus(RdmaStorageProfile profile, RdmaStorageProfileStatus status,
+                                    Context<RdmaStorageProfile> context) {
+        StatusPatch.write(context.getClient(), profile, status, RdmaStorageProfile::new,
+                        context.getControllerConfiguration().fieldManager())
+                .ifPresent(written -> context.eventSourceRetriever().getControllerEventSource()
+                        .handleRecentResourceUpdate(ResourceID.fromResource(profile), written, profile));
     }
 
     /**
@@ -174,17 +203,26 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         Instant now = clock.instant();
         LOG.warn("profile {}: reconcile failed: {}", profile.getMetadata().getName(), e.toString());
+        Instant wakeAt = keepUpWhileFailing(profile, context, now);
+        ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusPatch.afterFailure(profile,
+                FailedReconcile.status(profile, e, now), RdmaStorageProfile::new);
+        boolean retriesLeft = context.getRetryInfo().map(r -> !r.isLastAttempt()).orElse(false);
+        return retriesLeft ? control : control.rescheduleAfter(StatusPatch.atLeastMinWait(Duration.between(now, wakeAt)));
+    }
+
+    /**
+     * What is still done while a profile cannot be reconciled ({@link FailedReconcile#expireStale}):
+     * verdicts past their expiry are written as expired, their markings following. Returns when to
+     * look again: the next expiry, or {@link ProfilePlanner#MAX_WAIT} from now.
+     */
+    private Instant keepUpWhileFailing(RdmaStorageProfile profile, Context<RdmaStorageProfile> context, Instant now) {
         Map<String, Node> nodes = nodeCache(context).collect(Collectors.toMap(n -> n.getMetadata().getName(),
                 n -> n, (a, b) -> a));
         FailedReconcile.Expiry expiry = FailedReconcile.expireStale(profile,
                 context.getSecondaryResources(RdmaStorageNode.class), nodes, now);
         new PlanExecutor(profile, expiry.settings(), writes(profile, context), new NodeMarkings(context.getClient()),
                 new VerdictEvents(context.getClient()), metrics).carryOutEach(expiry.changes());
-        Instant wakeAt = expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
-        ErrorStatusUpdateControl<RdmaStorageProfile> control = StatusPatch.afterFailure(profile,
-                FailedReconcile.status(profile, e, now), RdmaStorageProfile::new);
-        boolean retriesLeft = context.getRetryInfo().map(r -> !r.isLastAttempt()).orElse(false);
-        return retriesLeft ? control : control.rescheduleAfter(StatusPatch.atLeastMinWait(Duration.between(now, wakeAt)));
+        return expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
     }
 
     /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */
@@ -243,7 +281,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     /**
      * Deleting a profile removes its probe pods, verdicts, spec ConfigMap and node markings. The
      * API server's garbage collector would remove owned objects too, but not the node markings;
-     * doing it here also works where no garbage collector runs.
+     * doing it here also works where no garbage collector runs. The finalizer goes last, by
+     * {@link ClusterWrites#removeFinalizer}: a patch of that one entry, which the API server takes
+     * even from a profile stored before a rule its spec breaks, and whose retry (JOSDK's, of the
+     * whole cleanup) reads the informer's cache, not the API server.
      */
     @Override
     public DeleteControl cleanup(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
@@ -260,6 +301,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         writes.deleteConfigMap(config.namespace(), ProbeSpecConfigMap.name(name));
         metrics.removeProfile(name);
         LOG.info("profile {} deleted: its probe pods, verdicts and node markings are removed", name);
-        return DeleteControl.defaultDelete();
+        writes.removeFinalizer(profile, context.getControllerConfiguration().getFinalizerName());
+        return DeleteControl.noFinalizerRemoval();
     }
 }

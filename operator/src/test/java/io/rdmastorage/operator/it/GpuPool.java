@@ -41,6 +41,14 @@ final class GpuPool {
      * sections) are YAML blocks of the spec, written unindented.
      */
     static String profileYaml(String name, String clusterId, String settings, String checks) {
+        return profileYaml(name, clusterId, "", settings, checks);
+    }
+
+    /**
+     * The same, with {@code selector} (YAML, unindented) added to its {@code nodeSelector} beside
+     * the pool's {@code matchLabels}, such as {@code matchExpressions}.
+     */
+    static String profileYaml(String name, String clusterId, String selector, String settings, String checks) {
         return """
                 apiVersion: rdmastorage.io/v1alpha1
                 kind: RdmaStorageProfile
@@ -53,11 +61,13 @@ final class GpuPool {
                       %s: %s
                 %s
                 %s
-                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, clusterId, LABEL, VALUE, specBlock(settings),
-                specBlock(checks));
+                %s
+                """.formatted(name, SimulatedCluster.CLUSTER_LABEL, clusterId, LABEL, VALUE, indented(selector, 4),
+                indented(settings, 2), indented(checks, 2));
     }
 
-    private static String specBlock(String block) {
-        return block.strip().lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
+    private static String indented(String block, int spaces) {
+        String indent = " ".repeat(spaces);
+        return block.strip().lines().map(l -> indent + l).reduce((a, b) -> a + "\n" + b).orElse("");
     }
 }

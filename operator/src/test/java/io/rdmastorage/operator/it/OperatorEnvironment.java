@@ -161,6 +161,15 @@ final class OperatorEnvironment implements AutoCloseable {
         return admin.resources(RdmaStorageProfile.class).withName(name).get();
     }
 
+    /** A profile's condition of {@code type} as the API server has it; an empty Condition while there is none. */
+    io.fabric8.kubernetes.api.model.Condition profileCondition(String name, String type) {
+        RdmaStorageProfile p = profile(name);
+        return p == null || p.getStatus() == null || p.getStatus().getConditions() == null
+                ? new io.fabric8.kubernetes.api.model.Condition()
+                : p.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst()
+                        .orElse(new io.fabric8.kubernetes.api.model.Condition());
+    }
+
     /** A node's verdict as type → "status/reason", in the order the operator wrote them. */
     Map<String, String> conditions(String profile, String node) {
         RdmaStorageNode v = verdict(profile, node);

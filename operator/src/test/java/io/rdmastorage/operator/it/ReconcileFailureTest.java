@@ -82,8 +82,6 @@ class ReconcileFailureTest {
     }
 
     private Condition profileReady() {
-        var status = env.profile(PROFILE).getStatus();
-        return status == null || status.getConditions() == null ? new Condition()
-                : status.getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElse(new Condition());
+        return env.profileCondition(PROFILE, "Ready");
     }
 }

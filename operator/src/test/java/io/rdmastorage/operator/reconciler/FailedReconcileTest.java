@@ -3,9 +3,11 @@ package io.rdmastorage.operator.reconciler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.operator.api.LatencyResult;
+import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -54,6 +56,29 @@ class FailedReconcileTest {
         assertThat(ready.getReason()).isEqualTo(Reasons.RECONCILE_FAILING);
         assertThat(ready.getMessage()).contains("KubernetesClientException: configmaps \\\"x\\\" is forbidden");
         assertThat(ready.getObservedGeneration()).isEqualTo(3);
+    }
+
+    @Test
+    void aSpecStoredBeforeRulesItBreaksIsNamedFieldByFieldInReady() {
+        RdmaStorageProfile profile = profile(2, null);
+        profile.getSpec().setNodeSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("rack")
+                .endMatchExpression().build());
+        LatencyCheckSpec latency = new LatencyCheckSpec();
+        latency.setReferenceNodeSelector(new LabelSelectorBuilder().addNewMatchExpression().withKey("role")
+                .withOperator("In").endMatchExpression().build());
+        profile.getSpec().setLatency(latency);
+
+        List<String> broken = FailedReconcile.brokenRules(profile.getSpec());
+        RdmaStorageProfileStatus status = FailedReconcile.status(profile, FailedReconcile.brokenRulesMessage(broken), NOW);
+
+        assertThat(broken).hasSize(2);
+        Condition ready = Conditions.find(status.getConditions(), CheckTypes.READY).orElseThrow();
+        assertThat(ready.getReason()).isEqualTo(Reasons.RECONCILE_FAILING);
+        assertThat(ready.getMessage())
+                .contains("spec.nodeSelector.matchExpressions[0].operator: Required value")
+                .contains("spec.latency.referenceNodeSelector.matchExpressions[0]: values must be non-empty for operator In")
+                .contains("fix the profile");
+        assertThat(FailedReconcile.brokenRules(profile(2, null).getSpec())).isEmpty();
     }
 
     @Test

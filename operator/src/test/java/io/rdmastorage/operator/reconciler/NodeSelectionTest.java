@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.verdict.NotProbed;
 import java.util.HashMap;
 import java.util.List;
@@ -155,6 +158,47 @@ class NodeSelectionTest {
         }
     }
 
+    // ---------------------------------------------------------------- problems
+
+    /** A selector stored before the CRD's selector rules (issue 27): what breaks them, named as the API server would. */
+    @Nested
+    class Problems {
+
+        private static LabelSelector expression(String key, String operator, String... values) {
+            return new LabelSelectorBuilder().addNewMatchExpression().withKey(key).withOperator(operator)
+                    .withValues(values.length == 0 ? null : List.of(values)).endMatchExpression().build();
+        }
+
+        @Test
+        void aSelectorThatKeepsTheRulesHasNone() {
+            assertThat(NodeSelection.problems(null, "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(new LabelSelectorBuilder().withMatchLabels(GPU_NODE).build(),
+                    "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(expression("zone", "In", "rack-3"), "spec.nodeSelector")).isEmpty();
+            assertThat(NodeSelection.problems(expression("zone", "Exists"), "spec.nodeSelector")).isEmpty();
+        }
+
+        @Test
+        void anExpressionWithoutOperatorIsNamedAndSelectsNothingInsteadOfThrowing() {
+            LabelSelector selector = expression("zone", null);
+
+            assertThat(NodeSelection.problems(selector, "spec.nodeSelector")).containsExactly(
+                    "spec.nodeSelector.matchExpressions[0].operator: Required value: one of In, NotIn, Exists, DoesNotExist");
+            assertThat(NodeSelection.matches(selector, GPU_NODE)).isFalse();
+        }
+
+        @Test
+        void theValuesRuleAndAnUnknownOperatorAreNamedWithTheirField() {
+            assertThat(NodeSelection.problems(expression("zone", "In"), "spec.latency.referenceNodeSelector"))
+                    .singleElement().asString()
+                    .startsWith("spec.latency.referenceNodeSelector.matchExpressions[0]: values must be non-empty for operator In (rule: ");
+            assertThat(NodeSelection.problems(expression("zone", "Exists", "x"), "spec.nodeSelector"))
+                    .singleElement().asString().startsWith("spec.nodeSelector.matchExpressions[0]: values must be empty for operator Exists");
+            assertThat(NodeSelection.problems(expression("zone", "Gt", "3"), "spec.nodeSelector")).containsExactly(
+                    "spec.nodeSelector.matchExpressions[0].operator: Unsupported value: \"Gt\": supported values: In, NotIn, Exists, DoesNotExist");
+        }
+    }
+
     // ---------------------------------------------------------------- relevantChange
 
     @Nested
@@ -203,6 +247,33 @@ class NodeSelectionTest {
             // only the prefix of our verdict labels is ours, not every key that mentions rdmastorage.io
             assertThat(relevantChange(before,
                     withLabels(before, with(labels, "example.rdmastorage.io/tier", "fast")))).isTrue();
+        }
+
+        @Test
+        void ourOwnVerdictLabelIsRelevantWhereItMovesTheNodeIntoOrOutOfAProfilesSelection() {
+            // issue 27: a profile selecting by another profile's verdict stayed stale until an unrelated event
+            RdmaStorageProfile training = profile("gpfs-training", new LabelSelectorBuilder()
+                    .withMatchLabels(Map.of("nvidia.com/gpu.present", "true")).build());
+            RdmaStorageProfile chained = profile("gds-on-ready-gpfs", new LabelSelectorBuilder()
+                    .withMatchLabels(Map.of("rdmastorage.io/gpfs-training", "ready")).build());
+            Node before = node("True");
+            Node ready = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "ready"));
+            Node notReady = withLabels(before, with(before.getMetadata().getLabels(), "rdmastorage.io/gpfs-training", "not-ready"));
+
+            assertThat(NodeSelection.relevantToProfiles(before, ready, List.of(training, chained))).isTrue();
+            assertThat(NodeSelection.relevantToProfiles(ready, notReady, List.of(training, chained))).isTrue();
+            // nothing selects by it: an echo of our own write, as before
+            assertThat(NodeSelection.relevantToProfiles(before, ready, List.of(training))).isFalse();
+            assertThat(NodeSelection.relevantToProfiles(notReady, before, List.of(training, chained))).isFalse();
+        }
+
+        private static RdmaStorageProfile profile(String name, LabelSelector selector) {
+            RdmaStorageProfile profile = new RdmaStorageProfile();
+            profile.setMetadata(new ObjectMetaBuilder().withName(name).build());
+            RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
+            spec.setNodeSelector(selector);
+            profile.setSpec(spec);
+            return profile;
         }
 
         @Test
