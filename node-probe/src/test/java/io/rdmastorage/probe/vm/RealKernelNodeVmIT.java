@@ -76,6 +76,8 @@ class RealKernelNodeVmIT extends VmNodeTest {
         assertCheck(run, "RdmaDevices", "False", "PortDisabled");
         assertThat(run.check("RdmaDevices").path("message").asText()).startsWith("rxe0/1 is DOWN/Disabled")
                 .contains("`ip link set <netdev> up`");
+        // a veth pair: veth1 lost its carrier with veth0, so rxe1 is down too, and the fleet sees no active port
+        assertThat(run.report().path("inventory").path("rdmaPorts").asText()).isEqualTo("none active");
     }
 
     /**
@@ -136,6 +138,8 @@ class RealKernelNodeVmIT extends VmNodeTest {
         assertThat(details.path("netdevs").toString()).contains("rxe0/1: veth0 mtu 4200").contains("rxe1/1: veth1 mtu 4200");
         assertThat(run.report().path("inventory").path("kernel").asText()).startsWith("6.1.");
         assertThat(run.report().path("inventory").path("rdmaMtu").asText()).isEqualTo("4200");
+        // both soft-RoCE ports at their veth's speed, as the kernel reports it
+        assertThat(run.report().path("inventory").path("rdmaPorts").asText()).matches("2 × \\d+ Gb/sec \\(.+\\)");
     }
 
     @Test
