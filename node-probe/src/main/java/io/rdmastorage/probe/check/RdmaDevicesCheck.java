@@ -420,7 +420,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             }
             for (PortAttributes port : test.ports()) {
                 if (!port.active()) {
-                    return Finding.of(Status.FALSE, PORT_DOWN, "libibverbs in the probe reports " + test.device() + "/"
+                    return Finding.of(Status.FALSE, VERBS_PORT_NOT_ACTIVE, "libibverbs in the probe reports " + test.device() + "/"
                             + port.port() + " " + port.stateName() + " although the host's sysfs says ACTIVE: the probe "
                             + "container may see another device (check the RDMA device plugin or VF assignment) or the "
                             + "port just changed; run `ibv_devinfo -d " + test.device() + "`");

@@ -130,7 +130,7 @@ class RdmaDevicesJudgeTest {
         CheckResult result = verdict(facts, spec(List.of("mlx5_0/1"), true));
 
         assertThat(result.status()).isEqualTo(Status.FALSE);
-        assertThat(result.reason()).isEqualTo("PortDown");
+        assertThat(result.reason()).isEqualTo("VerbsPortNotActive");
         assertThat(result.message()).contains("libibverbs in the probe reports mlx5_0/1 DOWN although the host's sysfs says ACTIVE",
                 "ibv_devinfo -d mlx5_0");
     }

@@ -26,6 +26,7 @@ public final class RdmaDevices {
     public static final String PORT_DOWN = "PortDown";
     public static final String PORT_DISABLED = "PortDisabled";
     public static final String PORT_NOT_ACTIVATED = "PortNotActivated";
+    public static final String VERBS_PORT_NOT_ACTIVE = "VerbsPortNotActive";
     public static final String PORT_STATE_UNREADABLE = "PortStateUnreadable";
     public static final String VERBS_UNAVAILABLE = "VerbsUnavailable";
     public static final String MEMLOCK_TOO_LOW = "MemlockTooLow";
@@ -46,9 +47,10 @@ public final class RdmaDevices {
             Reason.probe(PORTS_ACTIVE, TRUE, "every expected port is ACTIVE with the link up (and usable through libibverbs when asked)", NONE),
             Reason.probe(NO_RDMA_DEVICES, FALSE, "no device under /sys/class/infiniband: driver not loaded, or no HCA", INVESTIGATE_NODE),
             Reason.probe(DEVICE_MISSING, FALSE, "an expected device/port does not exist", INVESTIGATE_NODE),
-            Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE and its physical link is not up (Polling: no signal from the cable, transceiver or switch port; training or error recovery), or libibverbs in the probe reads it down while sysfs says ACTIVE", RESEAT_CABLE),
+            Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE and its physical link is not up (Polling: no signal from the cable, transceiver or switch port; training or error recovery)", RESEAT_CABLE),
             Reason.probe(PORT_DISABLED, FALSE, "a port's physical link is Disabled (or Sleep): its netdev is administratively down (`ip link set ... down`), or the port was disabled on the switch or with ibportstate; no cable work brings it up", FIX_CONFIG),
             Reason.probe(PORT_NOT_ACTIVATED, FALSE, "an InfiniBand port's link is up but the port is INIT or ARMED: no subnet manager has configured it (SM lid 0), or the subnet manager has not activated it; the fabric's subnet manager is what to fix", FIX_CONFIG),
+            Reason.probe(VERBS_PORT_NOT_ACTIVE, FALSE, "libibverbs in the probe reads a port not ACTIVE while the host's sysfs says ACTIVE: pods use libibverbs, so they would fail too; the probe's container may see another device (the RDMA device plugin, VF assignment), or the port changed between the reads", INVESTIGATE_NODE),
             Reason.probe(PORT_STATE_UNREADABLE, UNKNOWN, "a port's sysfs state cannot be read", NONE),
             Reason.probe(VERBS_UNAVAILABLE, FALSE, UNKNOWN, "libibverbs or the device cannot be opened from the probe", INVESTIGATE_NODE),
             Reason.probe(MEMLOCK_TOO_LOW, FALSE, "memory registration failed and RLIMIT_MEMLOCK is too low", FIX_CONFIG),
