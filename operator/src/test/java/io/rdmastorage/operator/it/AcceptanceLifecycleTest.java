@@ -235,9 +235,12 @@ class AcceptanceLifecycleTest {
         assertThat(runs.condition("accept-slow", "Complete").getMessage()).contains("the pod was deleted");
         // no report said the run undid what it may have connected: its cleanup pod runs on the node, which
         // no longer hangs probes (the probe never ran there, so its journal is absent: nothing to undo)
-        env.cluster.setFault("hangs", NodeFault.NONE);
-        await("pod and spec removed", WAIT, () -> runs.pods("accept-slow").isEmpty()
-                && runs.configMap(AcceptancePods.specName("accept-slow")) == null);
+        // The cleanup pod may be created the moment the run fails, and the simulated kubelet may decide its fate
+        // (hang) just as the fault is lifted: clearing the fault again re-drives every pod left hanging
+        await("pod and spec removed", WAIT, () -> {
+            env.cluster.setFault("hangs", NodeFault.NONE);
+            return runs.pods("accept-slow").isEmpty() && runs.configMap(AcceptancePods.specName("accept-slow")) == null;
+        });
         assertThat(runs.condition("accept-slow", "CleanedUp").getReason()).isEqualTo("CleanedUp");
         assertThat(runs.condition("accept-slow", "CleanedUp").getMessage()).contains("no journal");
     }
