@@ -101,8 +101,7 @@ public final class AcceptanceCleanup {
                 List<NvmeController> ours = rebooted ? List.of() : NvmeControllers.list(host).stream()
                         .filter(c -> recorded.controller().isEmpty() || c.name().equals(recorded.controller()))
                         .filter(c -> !recorded.before().contains(c.name()))
-                        .filter(c -> c.transport().equals(recorded.transport()) && c.subsysnqn().equals(recorded.nqn())
-                                && c.reaches(recorded.address(), recorded.port()))
+                        .filter(c -> c.connects(recorded.transport(), recorded.nqn(), recorded.address(), recorded.port()))
                         .toList();
                 if (ours.isEmpty()) {
                     gone.add("the " + what + (rebooted ? " went with the node's reboot" : " is no longer connected"));

@@ -68,8 +68,7 @@ public final class NvmeConnections implements AutoCloseable {
                 "-s", Integer.toString(target.port()), "-n", target.nqn());
         List<NvmeController> created = NvmeControllers.list(host).stream()
                 .filter(c -> !before.contains(c.name()))
-                .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
-                        && c.reaches(target.address(), target.port()))
+                .filter(c -> c.connects(transport, target.nqn(), target.address(), target.port()))
                 .toList();
         created.forEach(c -> {
             ours.add(c.name());

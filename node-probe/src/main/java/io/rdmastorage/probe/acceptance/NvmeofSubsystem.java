@@ -59,8 +59,7 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
         ProbeSpec.Target target = spec.nvmeof().target();
         List<NvmeController> controllers = NvmeControllers.list(tools.host());
         Optional<NvmeController> existing = controllers.stream()
-                .filter(c -> c.transport().equals(transport) && c.subsysnqn().equals(target.nqn())
-                        && c.reaches(target.address(), target.port()) && c.isLive())
+                .filter(c -> c.connects(transport, target.nqn(), target.address(), target.port()) && c.isLive())
                 .findFirst();
         if (existing.isPresent()) {
             return measureOn(transport, existing.get(), false);

@@ -87,6 +87,11 @@ public record NvmeController(String name, String transport, String subsysnqn, Nv
         return unreadable.isEmpty();
     }
 
+    /** Whether this is a {@code transport} controller of subsystem {@code nqn} at that address (as IPs) and port. */
+    public boolean connects(String transport, String nqn, String targetAddress, int targetPort) {
+        return this.transport.equals(transport) && subsysnqn.equals(nqn) && reaches(targetAddress, targetPort);
+    }
+
     /** Whether this controller reaches the given address (compared as IPs) and port. */
     public boolean reaches(String targetAddress, int targetPort) {
         return address.traddr().filter(a -> IpAddress.same(a, targetAddress)).isPresent()
