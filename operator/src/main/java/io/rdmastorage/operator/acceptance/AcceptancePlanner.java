@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.ProbeSpec;
@@ -245,9 +246,9 @@ final class AcceptancePlanner {
                     + "s); the pod was deleted, and the probe disconnects what it connected as it stops. "
                     + "Raise spec.timeoutSeconds or shorten the workloads";
         } else if (outcome instanceof ProbeOutcome.FailedToStart f) {
-            message = "the pod did not start: " + f.reason() + ": " + f.message();
+            message = "the pod " + f.describe();
         } else if (outcome instanceof ProbeOutcome.Lost l) {
-            message = "the pod was lost: " + l.reason() + ": " + l.message();
+            message = "the pod " + l.describe();
         } else {
             message = "unexpected pod state " + outcome;
         }
@@ -389,7 +390,7 @@ final class AcceptancePlanner {
         List<Pod> deletes = List.of(stub(podName, config.namespace()));
         List<String> specs = List.of(AcceptancePods.specName(run.getMetadata().getName()));
         String byHand = "; undo by hand what is left of: " + intendedText(pending) + " (nvme list-subsys; the journal "
-                + "/var/lib/rdma-storage-operator/acceptance/" + run.getMetadata().getUid() + ".json on the node names it)";
+                + CleanupSchema.JOURNAL_DIRECTORY + "/" + run.getMetadata().getUid() + ".json on the node names it)";
         if (outcome instanceof ProbeOutcome.Finished finished) {
             Optional<AcceptanceCleanupResult> result = AcceptanceCleanupResult.parse(finished.terminationMessage());
             if (result.isPresent() && result.get().complete()) {
@@ -403,8 +404,8 @@ final class AcceptancePlanner {
                     null, now);
         }
         String why = outcome instanceof ProbeOutcome.TimedOut t ? "gave no result after " + t.age().toSeconds() + "s"
-                : outcome instanceof ProbeOutcome.FailedToStart f ? "did not start: " + f.reason() + ": " + f.message()
-                : outcome instanceof ProbeOutcome.Lost l ? "was lost: " + l.reason() + ": " + l.message()
+                : outcome instanceof ProbeOutcome.FailedToStart f ? f.describe()
+                : outcome instanceof ProbeOutcome.Lost l ? l.describe()
                 : "is in an unexpected state " + outcome;
         return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, "the cleanup pod " + podName + " " + why
                 + byHand, deletes, List.of(), specs, null, now);

@@ -41,10 +41,10 @@ final class VerbsServerState {
         ProbeOutcome outcome = ProbeOutcomeReader.of(server.get(), now, deadline);
         String where = "the server pod " + name + " on peer node " + peer;
         if (outcome instanceof ProbeOutcome.FailedToStart f) {
-            return Optional.of(where + " did not start: " + f.reason() + ": " + f.message());
+            return Optional.of(where + " " + f.describe());
         }
         if (outcome instanceof ProbeOutcome.Lost l) {
-            return Optional.of(where + " was lost: " + l.reason() + ": " + l.message());
+            return Optional.of(where + " " + l.describe());
         }
         if (outcome instanceof ProbeOutcome.TimedOut t) {
             return Optional.of(where + " passed the run's deadline after " + t.age().toSeconds() + "s");

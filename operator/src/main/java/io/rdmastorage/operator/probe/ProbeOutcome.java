@@ -19,6 +19,11 @@ public sealed interface ProbeOutcome {
 
     /** The container never ran: image pull, container creation, or the kubelet refused the pod. */
     record FailedToStart(String reason, String message) implements ProbeOutcome {
+
+        /** What happened to the pod, to follow its name: {@code did not start: ErrImagePull: ...}. */
+        public String describe() {
+            return "did not start: " + reason + ": " + message;
+        }
     }
 
     /** No result within the probe timeout (the pod's activeDeadlineSeconds, or ours plus grace). */
@@ -27,5 +32,10 @@ public sealed interface ProbeOutcome {
 
     /** The pod ended or vanished without a result: node lost, pod evicted or deleted by someone else. */
     record Lost(String reason, String message) implements ProbeOutcome {
+
+        /** What happened to the pod, to follow its name: {@code was lost: Evicted: ...}. */
+        public String describe() {
+            return "was lost: " + reason + ": " + message;
+        }
     }
 }
