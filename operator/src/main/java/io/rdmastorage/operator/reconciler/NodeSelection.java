@@ -147,8 +147,10 @@ public final class NodeSelection {
     public static boolean relevantToProfiles(Node before, Node after, Collection<RdmaStorageProfile> profiles) {
         Set<String> names = new HashSet<>();
         profiles.forEach(p -> names.add(p.getMetadata().getName()));
+        // a selection can only move with the labels; heartbeats, most node updates, change none
         return relevantChange(before, after, names)
-                || profiles.stream().anyMatch(p -> selects(p, before) != selects(p, after));
+                || !Objects.equals(before.getMetadata().getLabels(), after.getMetadata().getLabels())
+                        && profiles.stream().anyMatch(p -> selects(p, before) != selects(p, after));
     }
 
     /** Whether the profile selects the node, or the node is one of its latency reference nodes; false for a broken selector. */
