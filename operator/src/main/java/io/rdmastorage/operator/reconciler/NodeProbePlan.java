@@ -13,7 +13,8 @@ import java.util.Optional;
  *
  * @param harvests   finished (or failed, or timed-out) probe pods whose result becomes the node's verdict
  * @param stalePods  pods whose round was already harvested (an operator restart between the status
- *                   write and the delete): deleted without a second harvest
+ *                   write and the delete), or that ran while an acceptance run held the node:
+ *                   deleted without a (second) harvest
  * @param notProbed  the node matches but cannot be probed now; its verdict says why
  * @param expire     its last result is older than 3 × interval and must turn Unknown
  * @param probe      the round to start, when the node is due and nothing is in flight

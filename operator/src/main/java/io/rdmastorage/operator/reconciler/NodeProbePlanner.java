@@ -49,6 +49,12 @@ final class NodeProbePlanner {
                     true, Optional.empty());
         }
         RdmaStorageNodeStatus status = verdict == null ? null : verdict.getStatus();
+        if (notProbeable.filter(NotProbed.ACCEPTANCE_RUN_IN_PROGRESS::equals).isPresent()) {
+            // a report from now on may describe the run's connection, not the node's: none is harvested
+            Optional<NotProbed> mark = notProbeable.filter(why -> !NodeProbeKind.says(status, why.reason(), generation));
+            return new NodeProbePlan(nodeName, List.of(), List.copyOf(pods), mark, false, Optional.empty(), false,
+                    Optional.empty());
+        }
         NodeProbeKind kind = new NodeProbeKind(settings, generation);
         Lifecycle.Last last = kind.last(status);
         List<Pod> byRound = new ArrayList<>(pods);

@@ -77,7 +77,7 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
          * for an edit it replaced (the node keeps the markings the operator's own last verdict set).
          */
         static Marking following(ProfileSettings settings, String profile, Node node, RdmaStorageNodeStatus status) {
-            return node != null && !replacesAnEdit(status) && marks(settings, profile, node)
+            return node != null && !replacesAnEdit(status) && !heldForAcceptance(status) && marks(settings, profile, node)
                     ? new Marking(node, ready(status), false) : null;
         }
 
@@ -95,6 +95,16 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
         static boolean replacesAnEdit(RdmaStorageNodeStatus status) {
             Condition ready = ready(status);
             return ready != null && Reasons.VERDICT_EDITED.equals(ready.getReason());
+        }
+
+        /**
+         * Whether the verdict says an acceptance run holds the node: its markings stay as the last
+         * verdict before the run set them, so a measurement the admin asked for neither fences the
+         * node nor lets a workload that selects ready nodes lose it.
+         */
+        static boolean heldForAcceptance(RdmaStorageNodeStatus status) {
+            Condition ready = ready(status);
+            return ready != null && Reasons.ACCEPTANCE_RUN_IN_PROGRESS.equals(ready.getReason());
         }
 
         /** The Ready condition of a verdict, for node markings. */

@@ -2,6 +2,8 @@ package io.rdmastorage.operator.reconciler;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.operator.acceptance.AcceptanceTransportHolds;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.ProfileSettings;
@@ -23,7 +25,7 @@ import java.util.TreeSet;
  * Everything a plan is made from; nothing here changes while the reconcile runs.
  *
  * @param matching     the nodes the profile's selector selects, by name
- * @param notProbeable why a node cannot be probed now (NotReady, cordoned); absent = it can
+ * @param notProbeable why a node cannot be probed now (NotReady, cordoned, held by an acceptance run); absent = it can
  * @param storageNodes the profile's RdmaStorageNodes (each holding one node's verdict) by node
  * @param probePods    the node probes' pods by the node they run on
  * @param latencyPods  the latency pairs' pods
@@ -35,6 +37,13 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
 
     static ProfileSnapshot of(RdmaStorageProfile profile, Collection<Node> nodes, Collection<RdmaStorageNode> storageNodes,
                               Collection<Pod> pods) {
+        return of(profile, nodes, storageNodes, pods, List.of());
+    }
+
+    /** @param runs the acceptance runs: a node one of them holds is not probed ({@link AcceptanceTransportHolds}) */
+    static ProfileSnapshot of(RdmaStorageProfile profile, Collection<Node> nodes, Collection<RdmaStorageNode> storageNodes,
+                              Collection<Pod> pods, Collection<RdmaStorageAcceptance> runs) {
+        Set<String> held = AcceptanceTransportHolds.heldNodes(runs);
         Map<String, Node> byName = new HashMap<>();
         Set<String> matching = new TreeSet<>();
         Map<String, NotProbed> notProbeable = new HashMap<>();
@@ -44,7 +53,10 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
             if (NodeSelection.matches(profile.getSpec().getNodeSelector(), node.getMetadata().getLabels())) {
                 matching.add(name);
             }
-            NodeSelection.whyNotProbeable(node).ifPresent(why -> notProbeable.put(name, why));
+            // the node's own state first: a cordoned node is not probed whatever a run does there
+            NodeSelection.whyNotProbeable(node)
+                    .or(() -> held.contains(name) ? Optional.of(NotProbed.ACCEPTANCE_RUN_IN_PROGRESS) : Optional.empty())
+                    .ifPresent(why -> notProbeable.put(name, why));
         }
         Map<String, RdmaStorageNode> byNode = new HashMap<>();
         for (RdmaStorageNode v : storageNodes) {

@@ -16,10 +16,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.rdmastorage.operator.acceptance.AcceptanceTransportHolds;
 import io.rdmastorage.operator.api.FleetSpec;
 import io.rdmastorage.operator.api.Labels;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -74,6 +75,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     public static final String NAME = "rdmastorageprofile";
     private static final Logger LOG = LoggerFactory.getLogger(RdmaStorageProfileReconciler.class);
     private static final String NODES = "nodes";
+    private static final String ACCEPTANCE_RUNS = "acceptance-runs";
 
     private final OperatorConfig config;
     private final OperatorMetrics metrics;
@@ -91,11 +93,9 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         // map it to all profiles (they are few) and let each reconcile filter by its selector. Our
         // own verdict labels count only where they move the node into or out of a selection (a
         // profile selecting by another's verdict); otherwise they would only echo our writes.
-        SecondaryToPrimaryMapper<Node> allProfiles = node -> context.getPrimaryCache().list()
-                .map(ResourceID::fromResource).collect(Collectors.toSet());
         var nodes = new InformerEventSource<>(InformerEventSourceConfiguration.from(Node.class, RdmaStorageProfile.class)
                 .withName(NODES)
-                .withSecondaryToPrimaryMapper(allProfiles)
+                .withSecondaryToPrimaryMapper(node -> everyProfile(context))
                 .withOnUpdateFilter((after, before) -> NodeSelection.relevantToProfiles(before, after,
                         context.getPrimaryCache().list().toList()))
                 .withItemStore(new LeanItemStore<>())
@@ -117,7 +117,21 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
                 .build(), context);
-        return List.of(nodes, pods, verdicts, specs);
+        // an acceptance run that takes or gives back a node's transport changes whether it is probed
+        var runs = new InformerEventSource<>(InformerEventSourceConfiguration.from(RdmaStorageAcceptance.class,
+                        RdmaStorageProfile.class)
+                .withName(ACCEPTANCE_RUNS)
+                .withSecondaryToPrimaryMapper(run -> everyProfile(context))
+                .withOnAddFilter(run -> AcceptanceTransportHolds.heldNode(run).isPresent())
+                .withOnUpdateFilter((after, before) -> !AcceptanceTransportHolds.heldNode(after)
+                        .equals(AcceptanceTransportHolds.heldNode(before)))
+                .withOnDeleteFilter((run, unknownState) -> AcceptanceTransportHolds.heldNode(run).isPresent())
+                .build(), context);
+        return List.of(nodes, pods, verdicts, specs, runs);
+    }
+
+    private static Set<ResourceID> everyProfile(EventSourceContext<RdmaStorageProfile> context) {
+        return context.getPrimaryCache().list().map(ResourceID::fromResource).collect(Collectors.toSet());
     }
 
     private static Set<ResourceID> byProfileLabel(HasMetadata resource) {
@@ -153,7 +167,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
 
         // observe
         ProfileSnapshot snapshot = ProfileSnapshot.of(profile, nodeCache(context).toList(),
-                context.getSecondaryResources(RdmaStorageNode.class), context.getSecondaryResources(Pod.class));
+                context.getSecondaryResources(RdmaStorageNode.class), context.getSecondaryResources(Pod.class),
+                context.getSecondaryResources(RdmaStorageAcceptance.class));
         // plan
         ProfilePlan plan = ProfilePlanner.plan(snapshot, config, now);
         if (plan.waiting() > 0) {

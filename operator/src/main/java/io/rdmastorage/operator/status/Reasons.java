@@ -37,6 +37,11 @@ public final class Reasons {
     public static final String NODE_NOT_READY = "NodeNotReady";
     public static final String NODE_UNSCHEDULABLE = "NodeUnschedulable";
     public static final String AWAITING_PROBE = "AwaitingProbe";
+    /**
+     * An acceptance run connects NVMe-oF on the node (or its connection is not undone yet): the
+     * node's transport is the run's, not its own, so it is not probed until the run's changes are undone.
+     */
+    public static final String ACCEPTANCE_RUN_IN_PROGRESS = "AcceptanceRunInProgress";
 
     // VerbsLatency, decided by the operator from one or two latency pairs.
     /** The only matching node: there is no peer to measure against. */
@@ -62,6 +67,8 @@ public final class Reasons {
             Reason.operator(AWAITING_PROBE, UNKNOWN, "not probed yet", NONE),
             Reason.operator(NODE_NOT_READY, UNKNOWN, "the node is NotReady, so not probed", NONE),
             Reason.operator(NODE_UNSCHEDULABLE, UNKNOWN, "the node is cordoned, so not probed", NONE),
+            Reason.operator(ACCEPTANCE_RUN_IN_PROGRESS, UNKNOWN,
+                    "an acceptance run connects NVMe-oF on the node, so it is not probed until that is undone", NONE),
             Reason.operator(PROBE_TIMED_OUT, UNKNOWN, "the probe pod ran past probeTimeout: a host tool hangs", INVESTIGATE_NODE),
             Reason.operator(PROBE_FAILED_TO_START, UNKNOWN, "the probe pod never ran (image pull, container creation)", NONE),
             Reason.operator(PROBE_FAILED, UNKNOWN, "node-probe refused its spec or crashed", NONE),

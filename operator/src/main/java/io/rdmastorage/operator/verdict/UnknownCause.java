@@ -13,7 +13,7 @@ import java.util.List;
  */
 public enum UnknownCause {
 
-    /** Only NotReady or cordoned nodes: verification is paused there until they are back. */
+    /** Only NotReady, cordoned or acceptance-run nodes: verification is paused there until they are back. */
     PAUSED(Reasons.NODES_PAUSED),
     /** Nodes waiting for their first probe or verbs latency measurement: this ends by itself. */
     AWAITING(Reasons.NODES_AWAITING),
@@ -40,7 +40,8 @@ public enum UnknownCause {
                 || RdmaPortErrors.NO_COUNTER_BASELINE.equals(reason)) {
             return AWAITING;
         }
-        if (Reasons.NODE_NOT_READY.equals(reason) || Reasons.NODE_UNSCHEDULABLE.equals(reason)) {
+        if (Reasons.NODE_NOT_READY.equals(reason) || Reasons.NODE_UNSCHEDULABLE.equals(reason)
+                || Reasons.ACCEPTANCE_RUN_IN_PROGRESS.equals(reason)) {
             return PAUSED;
         }
         return TROUBLE;

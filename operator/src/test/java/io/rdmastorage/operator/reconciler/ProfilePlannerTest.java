@@ -17,6 +17,8 @@ import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.PortErrorsCheckSpec;
 import io.rdmastorage.operator.api.LatencyCheckSpec;
 import io.rdmastorage.operator.api.RdmaCheckSpec;
+import io.rdmastorage.operator.acceptance.AcceptanceTransportHoldsTest;
+import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -307,6 +309,41 @@ class ProfilePlannerTest {
         assertThat(change(plan, "gpu-01").writes()).singleElement().satisfies(w ->
                 assertThat(ready(w.status()).getReason()).isEqualTo(Reasons.NODE_UNSCHEDULABLE));
         assertThat(plan.creates()).isEmpty();
+    }
+
+    @Test
+    void aNodeAnAcceptanceRunConnectsOnIsNotProbedAndItsReportFromThatTimeIsNotHarvested() {
+        RdmaStorageProfile profile = profile(5, false);
+        profile.getSpec().setNodeLabels(true);
+        profile.getSpec().setTaintNotReady(true);
+        RdmaStorageNode stored = verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, NOW.minusSeconds(600)));
+        // finished while the run's TCP controller was connected: it may judge the run's transport
+        Pod during = finished(profile, "gpu-01", 2, failingReport("gpu-01"));
+        List<RdmaStorageAcceptance> runs = List.of(AcceptanceTransportHoldsTest.holding("gpu-01", true));
+
+        ProfilePlan plan = ProfilePlanner.plan(ProfileSnapshot.of(profile, nodes("gpu-01", "gpu-02"), List.of(stored),
+                List.of(during), runs), CONFIG, NOW);
+
+        ProfilePlan.NodeChange held = change(plan, "gpu-01");
+        assertThat(held.writes()).singleElement().satisfies(w -> {
+            assertThat(ready(w.status()).getStatus()).isEqualTo("Unknown");
+            assertThat(ready(w.status()).getReason()).isEqualTo(Reasons.ACCEPTANCE_RUN_IN_PROGRESS);
+        });
+        assertThat(held.probeFailures()).isEmpty();
+        assertThat(held.marking()).as("label and taint stay as the verdict before the run set them").isNull();
+        assertThat(held.deletes()).as("deleted unharvested").containsExactly(during);
+        assertThat(plan.creates()).as("only the node no run holds").singleElement()
+                .satisfies(p -> assertThat(p.getSpec().getNodeName()).isEqualTo("gpu-02"));
+        // the node's own state comes first
+        Node cordoned = new NodeBuilder(node("gpu-01")).editSpec().withUnschedulable(true).endSpec().build();
+        ProfilePlan both = ProfilePlanner.plan(ProfileSnapshot.of(profile, List.of(cordoned), List.of(), List.of(), runs),
+                CONFIG, NOW);
+        assertThat(ready(change(both, "gpu-01").writes().get(0).status()).getReason()).isEqualTo(Reasons.NODE_UNSCHEDULABLE);
+        // once the run's changes are undone the node is due at once
+        RdmaStorageNode heldVerdict = verdict(profile, "gpu-01", held.writes().get(0).status());
+        ProfilePlan after = ProfilePlanner.plan(ProfileSnapshot.of(profile, nodes("gpu-01"), List.of(heldVerdict), List.of(),
+                List.of(AcceptanceTransportHoldsTest.holding("gpu-01", false))), CONFIG, NOW);
+        assertThat(after.creates()).singleElement().satisfies(p -> assertThat(p.getSpec().getNodeName()).isEqualTo("gpu-01"));
     }
 
     @Test
