@@ -109,6 +109,7 @@ public record AcceptanceReport(String node, String probeVersion, String fioVersi
         }
         doc.put(AcceptanceSchema.F_TRANSPORTS, list);
         doc.put(AcceptanceSchema.F_DISCONNECTED, disconnected);
+        doc.put(AcceptanceSchema.F_CLEANUP_PROBLEMS, cleanupProblems.stream().map(AcceptanceReport::cut).toList());
         return Json.write(doc);
     }
 

@@ -128,6 +128,22 @@ class AcceptanceCommandTest {
     }
 
     @Test
+    void aDisconnectThatFailsIsNamedInTheReportsCleanupProblems() throws IOException {
+        Path nvme = host.path("/usr/sbin/nvme");
+        Files.writeString(nvme, Files.readString(nvme).replace("disconnect) rm -rf",
+                "disconnect) echo 'Device or resource busy' >&2; exit 1; rm -rf"));
+
+        ProbeRun run = acceptance(spec("[\"rdma\",\"tcp\"]", true));
+
+        JsonNode doc = json(run.stdout());
+        assertThat(doc.get("complete").asBoolean()).isFalse();
+        assertThat(doc.get("disconnected")).isEmpty();
+        assertThat(doc.get("cleanupProblems")).as("the operator keeps the run's record for its cleanup pod")
+                .singleElement().satisfies(p -> assertThat(p.asText()).contains("nvme2"));
+        assertThat(doc.get("message").asText()).isEqualTo(doc.get("cleanupProblems").get(0).asText());
+    }
+
+    @Test
     void aFailedRunStillDisconnectsWhatItConnected() throws IOException {
         // a fio that fails on the device of the controller this run connects
         ProbeRun failed = tcpRunWithFio(AcceptanceFixtures.failingFio(dir.resolve("bin/failing-fio")));

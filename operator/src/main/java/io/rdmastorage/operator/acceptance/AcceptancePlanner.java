@@ -128,8 +128,22 @@ final class AcceptancePlanner {
                 : start(snapshot, previous, document, config, now);
     }
 
-    /** Deleting a run: its pods and ConfigMaps go (also where no garbage collector runs). */
-    static AcceptancePlan cleanup(RdmaStorageAcceptance run, OperatorConfig config) {
+    /**
+     * Deleting a run. One that may have left changes on its node keeps its finalizer until they are
+     * undone: its pods are stopped, its cleanup pod runs from the node's journal (and finds nothing
+     * to do where the run's own pod undid everything as it stopped), and the CleanedUp condition
+     * says how it went; deleting the run must not be a way to leave a node connected. A cleanup that
+     * failed for good (named in its condition and Event), a node that is gone, or a status someone
+     * else wrote lets it go: {@link #deleted}.
+     */
+    static AcceptancePlan deleting(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
+        RdmaStorageAcceptance run = snapshot.run();
+        return changesToUndo(run.getStatus()) && AcceptanceDigest.matches(run)
+                ? cleanUp(snapshot, own(snapshot.pods(), run), run.getStatus(), config, now) : deleted(run, config);
+    }
+
+    /** A deleted run whose node needs nothing more: its pods and ConfigMaps go (also where no garbage collector runs). */
+    static AcceptancePlan deleted(RdmaStorageAcceptance run, OperatorConfig config) {
         String name = run.getMetadata().getName();
         List<Pod> pods = new ArrayList<>(runPods(run, config));
         AcceptancePendingCleanup pending = run.getStatus() == null ? null : run.getStatus().getPendingCleanup();
@@ -266,7 +280,7 @@ final class AcceptancePlanner {
         List<AcceptanceTransportResult> rows = judged.rows();
         AcceptanceVerdict.Judged verdict = judged.verdict();
         AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
-                result.fioVersion(), result.startedAt(), rows, result.disconnected());
+                result.fioVersion(), result.startedAt(), rows, result.disconnected(), result.cleanupProblems());
         ConfigMap record = AcceptancePods.report(run, target.markdown(run, document, shown, verdict), config);
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = base(run, previous,
@@ -281,8 +295,15 @@ final class AcceptancePlanner {
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? Reasons.Acceptance.MEASURED : Reasons.Acceptance.INCOMPLETE,
                 complete ? target.measured(result) : result.message(), verdict, true, now));
-        return new AcceptancePlan(status, runPods, List.of(AcceptancePods.specName(run.getMetadata().getName())),
-                List.of(record), List.of(), AcceptancePlan.Step.ENDED, null, null);
+        if (!result.cleanupProblems().isEmpty()) {
+            // the pod could not undo all it changed: the record stays, and its cleanup pod (which
+            // reads the same spec) tries again from the node's journal
+            status.setPendingCleanup(previous.getPendingCleanup());
+        }
+        List<String> specs = status.getPendingCleanup() != null ? List.of()
+                : List.of(AcceptancePods.specName(run.getMetadata().getName()));
+        return new AcceptancePlan(status, runPods, specs, List.of(record), List.of(), AcceptancePlan.Step.ENDED, null,
+                status.getPendingCleanup() != null ? WAIT_RETRY : null);
     }
 
     /**
@@ -330,7 +351,12 @@ final class AcceptancePlanner {
 
     /** Whether the run ended with changes to its node not seen undone, and no cleanup has failed for good. */
     static boolean cleanupDue(RdmaStorageAcceptanceStatus status) {
-        return AcceptanceRunKind.finished(status) && status.getPendingCleanup() != null
+        return AcceptanceRunKind.finished(status) && changesToUndo(status);
+    }
+
+    /** Whether the status records changes to its node not seen undone, and no cleanup has failed for good. */
+    static boolean changesToUndo(RdmaStorageAcceptanceStatus status) {
+        return status != null && status.getPendingCleanup() != null
                 && !Conditions.find(status.getConditions(), Reasons.Acceptance.CLEANED_UP)
                         .map(Condition::getReason).filter(Reasons.Acceptance.CLEANUP_FAILED::equals).isPresent();
     }

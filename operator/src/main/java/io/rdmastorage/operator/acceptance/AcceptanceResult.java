@@ -18,7 +18,8 @@ import java.util.Optional;
  * characters that could garble a terminal, and a number that is not a number is absent.
  */
 public record AcceptanceResult(boolean complete, String message, String probeVersion, String fioVersion, String startedAt,
-                               List<AcceptanceTransportResult> transports, List<String> disconnected) {
+                               List<AcceptanceTransportResult> transports, List<String> disconnected,
+                               List<String> cleanupProblems) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     static final int MAX_TEXT = 400;
@@ -36,10 +37,12 @@ public record AcceptanceResult(boolean complete, String message, String probeVer
         }
         List<String> disconnected = new ArrayList<>();
         doc.path(AcceptanceSchema.F_DISCONNECTED).forEach(d -> disconnected.add(text(d)));
+        List<String> cleanupProblems = new ArrayList<>();
+        doc.path(AcceptanceSchema.F_CLEANUP_PROBLEMS).forEach(d -> cleanupProblems.add(text(d)));
         return Optional.of(new AcceptanceResult(doc.get(AcceptanceSchema.F_COMPLETE).asBoolean(),
                 text(doc.path(AcceptanceSchema.F_MESSAGE)), text(doc.path(AcceptanceSchema.F_PROBE_VERSION)),
                 text(doc.path(AcceptanceSchema.F_FIO_VERSION)), text(doc.path(AcceptanceSchema.F_STARTED_AT)),
-                transports, disconnected));
+                transports, disconnected, cleanupProblems));
     }
 
     /** A termination message as a JSON object; empty when it is none (the pod's own words, or garbage). */

@@ -78,10 +78,28 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
         return StatusPatch.update(run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new, plan.wakeAfter());
     }
 
+    /**
+     * A deleted run goes once nothing it changed on its node is left to undo
+     * ({@link AcceptancePlanner#deleting}); until then its cleanup runs, and its status says how.
+     */
     @Override
     public DeleteControl cleanup(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
-        executor(context).carryOut(run, AcceptancePlanner.cleanup(run, config));
-        return DeleteControl.defaultDelete();
+        AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
+        AcceptancePlan plan = AcceptancePlanner.deleting(snapshot, config, clock.instant());
+        executor(context).carryOut(run, plan);
+        if (plan.step() == AcceptancePlan.Step.DELETED) {
+            return DeleteControl.defaultDelete();
+        }
+        if (plan.status() != null && !AcceptancePlanner.changesToUndo(plan.status())) {
+            // the cleanup just ended (its Event says how): go now, or a cache that still shows the
+            // record would start a second cleanup pod
+            executor(context).carryOut(run, AcceptancePlanner.deleted(run, config));
+            return DeleteControl.defaultDelete();
+        }
+        StatusPatch.write(context.getClient(), run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new,
+                context.getControllerConfiguration().fieldManager());
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(StatusPatch.atLeastMinWait(
+                plan.wakeAfter() == null ? AcceptancePlanner.WAIT_RETRY : plan.wakeAfter()));
     }
 
     private AcceptanceExecutor executor(Context<RdmaStorageAcceptance> context) {

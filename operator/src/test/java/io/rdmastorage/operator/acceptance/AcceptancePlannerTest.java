@@ -253,7 +253,7 @@ class AcceptancePlannerTest {
     @Test
     void deletingARunDeletesItsPodsAndBothConfigMaps() {
         RdmaStorageAcceptance run = verbs("gpu-07-verbs");
-        AcceptancePlan plan = AcceptancePlanner.cleanup(run, CONFIG);
+        AcceptancePlan plan = AcceptancePlanner.deleted(run, CONFIG);
 
         assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName())
                 .containsExactly(AcceptancePods.podName(run), VerbsAcceptancePods.serverName(run));
@@ -635,6 +635,28 @@ class AcceptancePlannerTest {
     }
 
     @Test
+    void aRunWhosePodReportsThatItCouldNotUndoAChangeKeepsItsRecordAndItsCleanupPodFollows() {
+        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
+        String leftBehind = REPORT.replace("\"complete\":true,\"message\":\"\"",
+                "\"complete\":false,\"message\":\"nvme disconnect -d nvme2 failed: Device or resource busy\"")
+                .replace("\"disconnected\":[]", "\"disconnected\":[],\"cleanupProblems\":"
+                        + "[\"nvme disconnect -d nvme2 failed: Device or resource busy\"]");
+
+        AcceptancePlan ended = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(300), leftBehind)), nodes("gpu-07"),
+                List.of(run)));
+
+        assertThat(ended.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(ended).getMessage()).contains("Device or resource busy");
+        assertThat(ended.status().getPendingCleanup()).as("kept for the cleanup pod")
+                .isEqualTo(run.getStatus().getPendingCleanup());
+        assertThat(ended.configMapDeletes()).as("the cleanup pod reads the run's spec").isEmpty();
+        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
+
+        AcceptancePlan cleanup = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(cleanup.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
+    }
+
+    @Test
     void aRunWhosePodReportedNeedsNoCleanup() {
         RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
 
@@ -680,6 +702,43 @@ class AcceptancePlannerTest {
         });
         // the CleanedUp reason did not change: no second Event
         assertThat(ready.step()).isEqualTo(AcceptancePlan.Step.NONE);
+    }
+
+    @Test
+    void aRunDeletedWhileItMeasuresKeepsItsFinalizerUntilItsCleanupPodHasUndoneItsChanges() {
+        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
+        Pod measuring = pod(run, NOW.minusSeconds(300), null);
+
+        // its own pod first: it may still undo its changes as it stops
+        AcceptancePlan stopping = AcceptancePlanner.deleting(snapshot(run, Set.of(measuring), nodes("gpu-07"), List.of(run)),
+                CONFIG, NOW);
+        assertThat(stopping.step()).isNotEqualTo(AcceptancePlan.Step.DELETED);
+        assertThat(stopping.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(measuring.getMetadata().getName());
+        assertThat(cleanedUp(stopping).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
+        run.setStatus(AcceptanceDigest.stamp(run, stopping.status()));
+
+        // then the cleanup pod, from the node's journal
+        AcceptancePlan cleaning = AcceptancePlanner.deleting(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), CONFIG, NOW);
+        assertThat(cleaning.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
+        assertThat(AcceptancePlanner.changesToUndo(cleaning.status())).isTrue();
+        run.setStatus(AcceptanceDigest.stamp(run, cleaning.status()));
+
+        AcceptancePlan done = AcceptancePlanner.deleting(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"),
+                List.of(run)), CONFIG, NOW);
+        assertThat(cleanedUp(done).getReason()).isEqualTo(Reasons.Acceptance.CLEANED_UP);
+        assertThat(AcceptancePlanner.changesToUndo(done.status())).as("the finalizer may go").isFalse();
+    }
+
+    @Test
+    void aRunDeletedWithNothingToUndoOrAStatusSomeoneElseWroteGoesAtOnce() {
+        RdmaStorageAcceptance pathless = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
+        assertThat(AcceptancePlanner.deleting(snapshot(pathless, Set.of(), nodes("gpu-07"), List.of(pathless)), CONFIG, NOW)
+                .step()).isEqualTo(AcceptancePlan.Step.DELETED);
+
+        RdmaStorageAcceptance forged = connectingRunning("gpu-07-connect");
+        forged.getStatus().setStartTime("2999-01-01T00:00:00Z");
+        assertThat(AcceptancePlanner.deleting(snapshot(forged, Set.of(), nodes("gpu-07"), List.of(forged)), CONFIG, NOW)
+                .step()).isEqualTo(AcceptancePlan.Step.DELETED);
     }
 
     @Test

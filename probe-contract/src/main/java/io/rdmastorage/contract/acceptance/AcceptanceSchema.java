@@ -24,6 +24,12 @@ public final class AcceptanceSchema {
     public static final String F_TRANSPORTS = "transports";
     /** Controllers the probe connected and disconnected again (names as the kernel gave them). */
     public static final String F_DISCONNECTED = "disconnected";
+    /**
+     * What the run could not undo on its node (a controller left connected, its file left behind),
+     * one entry per problem; empty when nothing is left. The operator keeps the run's record of
+     * what it may have changed while this is not empty, and its cleanup pod undoes it from the journal.
+     */
+    public static final String F_CLEANUP_PROBLEMS = "cleanupProblems";
 
     // one entry of transports
     public static final String T_TRANSPORT = "transport";
