@@ -118,7 +118,11 @@ public final class AcceptanceJournal {
         return write();
     }
 
-    /** The controller that appeared for {@code transport} to {@code target}. */
+    /**
+     * A controller that appeared for {@code transport} to {@code target}. One connect may make more
+     * than one (a target that answers on two paths): each after the first is recorded beside it,
+     * with the same controllers from before.
+     */
     synchronized void connected(String transport, ProbeSpec.Target target, String controller) {
         for (int i = 0; i < controllers.size(); i++) {
             Controller c = controllers.get(i);
@@ -128,6 +132,10 @@ public final class AcceptanceJournal {
                 return;
             }
         }
+        controllers.stream().filter(c -> c.sameTarget(transport, target)).findFirst().ifPresent(c -> {
+            controllers.add(new Controller(c.transport(), c.nqn(), c.address(), c.port(), c.before(), controller));
+            write();
+        });
     }
 
     /** No controller appeared for the connect announced: nothing of it to undo. */

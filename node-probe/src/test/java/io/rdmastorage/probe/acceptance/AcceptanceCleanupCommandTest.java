@@ -140,6 +140,26 @@ class AcceptanceCleanupCommandTest {
     }
 
     @Test
+    void aConnectThatMakesTwoControllersRecordsBoth() throws IOException {
+        // this target answers on two paths: one connect, nvme2 and nvme3
+        Path nvme = host.path("/usr/sbin/nvme");
+        Files.writeString(nvme, Files.readString(nvme).replace(" \"$cls/nvme2\" ;;", " \"$cls/nvme2\"\n"
+                + "  cp -r \"$ctl/nvme2\" \"$ctl/nvme3\"; mv \"$ctl/nvme3/nvme2n1\" \"$ctl/nvme3/nvme3n1\"\n"
+                + "  ln -s ../../devices/virtual/nvme-fabrics/ctl/nvme3 \"$cls/nvme3\" ;;"));
+
+        ProbeRun run = ProbeRun.run(List.of("acceptance", "--run-uid", UID, "--host-root", host.root().toString(),
+                "--exec-mode", "direct", "--node", "test-node", "--spec", "-", "--tool", "fio=" + fioCopyingTheJournal()),
+                connectSpec());
+
+        JsonNode during = JSON.readTree(Files.readAllLines(dir.resolve(JOURNAL_LOG)).get(0));
+        assertThat(during.get("controllers")).as(run.stderr()).extracting(c -> c.get("controller").asText())
+                .containsExactly("nvme2", "nvme3");
+        assertThat(during.get("controllers").get(1).get("before")).extracting(JsonNode::asText).containsExactly("nvme0", "nvme1");
+        assertThat(nvmeLog()).contains("disconnect -d nvme2", "disconnect -d nvme3");
+        assertThat(host.path(AcceptanceJournal.hostPath(UID))).doesNotExist();
+    }
+
+    @Test
     void aJournalThatCannotBeWrittenStopsTheConnectItWasToAnnounce() throws IOException {
         // a file where the journal's directory should be: nothing can be written there
         host.file("/var/lib/rdma-storage-operator", "not a directory\n");
