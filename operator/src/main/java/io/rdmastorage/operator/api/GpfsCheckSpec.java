@@ -26,13 +26,13 @@ public class GpfsCheckSpec {
     @JsonPropertyDescription("The smallest acceptable GPFS pagepool, a Kubernetes quantity in whole bytes such as 16Gi. Absent: not checked.")
     @Pattern(Rules.BYTE_QUANTITY_REGEX)
     @Size(max = 32)
-    @ValidationRule(value = "quantity(self).isGreaterThan(quantity('0'))", message = "must be a positive size such as 16Gi")
+    @ValidationRule(value = PatternGuards.UNLESS_BYTE_QUANTITY + "quantity(self).isGreaterThan(quantity('0'))", message = "must be a positive size such as 16Gi")
     // node-probe reads it as bytes in a long (ByteQuantity): refuse what does not fit, as it would
-    @ValidationRule(value = "quantity(self).isLessThan(quantity('8Ei'))", message = "must be less than 8Ei")
+    @ValidationRule(value = PatternGuards.UNLESS_BYTE_QUANTITY + "quantity(self).isLessThan(quantity('8Ei'))", message = "must be less than 8Ei")
     // ... and in whole bytes: 1.5Gi is, 0.5 or 1.0001Ki are not. quantity's isInteger() is false for
     // any binary suffix, so the float is compared with its integer part: exact below 2^53 bytes (8Pi);
     // past 8Ei the rule above says why
-    @ValidationRule(value = "!quantity(self).isLessThan(quantity('8Ei')) || quantity(self).asApproximateFloat() "
+    @ValidationRule(value = PatternGuards.UNLESS_BYTE_QUANTITY + "!quantity(self).isLessThan(quantity('8Ei')) || quantity(self).asApproximateFloat() "
             + "== double(int(quantity(self).asApproximateFloat()))",
             message = "must be a whole number of bytes, such as 1.5Gi (not 0.5 or 1.0001Ki)")
     private String minPagepool;

@@ -44,7 +44,7 @@ public class RdmaCheckSpec {
     @Default(ProbeSpec.Rdma.DEFAULT_KERNEL_LOG_WINDOW)
     @Pattern(Rules.WINDOW_REGEX)
     @Size(max = 12)
-    @ValidationRule(value = "duration(self) >= duration('1s') && duration(self) <= duration('1440m')",
+    @ValidationRule(value = PatternGuards.UNLESS_WINDOW + "(duration(self) >= duration('1s') && duration(self) <= duration('1440m'))",
             message = "must be between 1s and 1440m")
     private String kernelLogWindow;
 

@@ -19,7 +19,8 @@ import java.util.List;
  * What must be true, and where: the desired state of an {@link RdmaStorageProfile}. The annotations
  * are the CRD's validation: the API server refuses bad values before any of them reaches a pod.
  */
-@ValidationRule(value = "duration(self.probeTimeout) < duration(self.interval)", fieldPath = ".probeTimeout",
+@ValidationRule(value = "!self.probeTimeout.matches(r'" + ProfileSettings.DURATION_PATTERN + "') || !self.interval.matches(r'"
+        + ProfileSettings.DURATION_PATTERN + "') || duration(self.probeTimeout) < duration(self.interval)", fieldPath = ".probeTimeout",
         reason = "FieldValueInvalid",
         messageExpression = "'probeTimeout (' + self.probeTimeout + ') must be shorter than interval (' + self.interval"
                 + " + '); the defaults are 3m and 15m'")
@@ -47,16 +48,16 @@ public class RdmaStorageProfileSpec {
     @Default("15m")
     @Pattern(ProfileSettings.DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
-    @ValidationRule(value = "duration(self) >= duration('" + MIN_INTERVAL + "')",
+    @ValidationRule(value = PatternGuards.UNLESS_DURATION + "duration(self) >= duration('" + MIN_INTERVAL + "')",
             message = "must be at least " + MIN_INTERVAL)
-    @ValidationRule(value = "duration(self) <= duration('" + MAX_INTERVAL + "')",
+    @ValidationRule(value = PatternGuards.UNLESS_DURATION + "duration(self) <= duration('" + MAX_INTERVAL + "')",
             message = "must be at most " + MAX_INTERVAL + " (a probe pod's activeDeadlineSeconds is an int32)")
     private String interval;
     @JsonPropertyDescription("How long a probe pod may run, a Go duration such as 3m; a probe that has not finished by then failed and the node's verdict is Unknown. Must be shorter than interval. Default 3m.")
     @Default("3m")
     @Pattern(ProfileSettings.DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
-    @ValidationRule(value = "duration(self) > duration('0s')", message = "must be longer than 0s")
+    @ValidationRule(value = PatternGuards.UNLESS_DURATION + "duration(self) > duration('0s')", message = "must be longer than 0s")
     private String probeTimeout;
     @JsonPropertyDescription("The most probe pods of this profile that run at the same time, cluster-wide, 1-1000. Default 20.")
     @Default("20")

@@ -22,7 +22,7 @@ public class TrafficCheckSpec {
     @Default(ProbeSpec.Traffic.DEFAULT_WINDOW)
     @Pattern(Rules.WINDOW_REGEX)
     @Size(max = 12)
-    @ValidationRule(value = "duration(self) >= duration('1s') && duration(self) <= duration('60s')",
+    @ValidationRule(value = PatternGuards.UNLESS_WINDOW + "(duration(self) >= duration('1s') && duration(self) <= duration('60s'))",
             message = "must be between 1s and 60s")
     private String window;
 

@@ -93,7 +93,15 @@ final class FailedReconcile {
             broken.addAll(NodeSelection.problems(spec.getLatency().getReferenceNodeSelector(),
                     "spec.latency.referenceNodeSelector"));
         }
+        durationProblem(spec.getInterval(), "spec.interval").ifPresent(broken::add);
+        durationProblem(spec.getProbeTimeout(), "spec.probeTimeout").ifPresent(broken::add);
         return broken;
+    }
+
+    /** A duration the CRD's pattern refuses now (the whole message is quoted and bounded where it is written). */
+    private static Optional<String> durationProblem(String value, String field) {
+        return value == null || value.matches(ProfileSettings.DURATION_PATTERN) ? Optional.empty()
+                : Optional.of(field + ": Invalid value '" + value + "': should match '" + ProfileSettings.DURATION_PATTERN + "'");
     }
 
     /** What the profile's Ready says of {@link #brokenRules}: which field breaks which rule, and that an edit fixes it. */

@@ -3,6 +3,10 @@ package io.rdmastorage.operator.it;
 import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.testing.CommandResult;
@@ -47,8 +51,8 @@ class ProfileStoredBeforeRuleTest {
         try {
             env.stopOperator();
             if (env.profile(PROFILE) != null) {
-                // left Terminating (the defect): only the CRD without the rule lets anyone edit it
-                applyCrd(crdWithoutSelectorRules());
+                // left Terminating (the defect): only the CRD without the rules lets anyone edit it
+                applyCrd(crdWithoutIntervalRules(crdWithoutSelectorRules()));
                 env.admin.resources(RdmaStorageProfile.class).withName(PROFILE)
                         .edit(p -> { p.getMetadata().setFinalizers(List.of()); return p; });
                 env.admin.resources(RdmaStorageProfile.class).withName(PROFILE).delete();
@@ -85,6 +89,45 @@ class ProfileStoredBeforeRuleTest {
 
         env.admin.resources(RdmaStorageProfile.class).withName(PROFILE).delete();
         await("the profile deleted, its finalizer removed by the operator", WAIT, () -> env.profile(PROFILE) == null);
+    }
+
+    @Test
+    void aProfileStoredBeforeItsIntervalPatternCanBeWrittenToAndDeleted() throws IOException {
+        env.addNode("n1", null);
+        applyCrd(crdWithoutIntervalRules(Files.readString(PROFILE_CRD)));
+        env.startOperator();
+        env.plane.kubectl().applyYaml(GpuPool.profileYaml(PROFILE, env.cluster.id(), "interval: 10 minutes", "rdma: {}"))
+                .orThrow("kubectl apply profile");
+        await("the operator of that time added its finalizer", WAIT, () -> !env.profile(PROFILE).getMetadata()
+                .getFinalizers().isEmpty());
+        env.stopOperator();
+
+        env.plane.kubectl().apply(CRDS).orThrow("kubectl apply the CRDs as they are");
+        await("the CRD refuses such an interval now", WAIT, () -> env.plane.kubectl().runWithInput(GpuPool.profileYaml(
+                PROFILE + "-new", env.cluster.id(), "interval: 10 minutes", "rdma: {}"), "apply", "--dry-run=server", "-f", "-")
+                .exitCode() != 0);
+        env.startOperator();
+
+        await("Ready names the field and its pattern", WAIT, () -> profileReady().getMessage() != null
+                && profileReady().getMessage().contains("spec.interval: Invalid value '10 minutes'"));
+        assertThat(profileReady().getReason()).isEqualTo("ReconcileFailing");
+        // the rules that parse a duration do not err on it: writes of the unchanged spec are accepted
+        CommandResult label = env.plane.kubectl().run("label", "rdmastorageprofile", PROFILE, "team=storage");
+        assertThat(label.exitCode()).as(label.toString()).isZero();
+        env.admin.resources(RdmaStorageProfile.class).withName(PROFILE).delete();
+        await("the profile deleted, its finalizer removed by the operator", WAIT, () -> env.profile(PROFILE) == null);
+    }
+
+    /** {@code crd} before the interval had its pattern and rules (and the rule comparing it with probeTimeout). */
+    static String crdWithoutIntervalRules(String crdYaml) throws IOException {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode crd = yaml.readTree(crdYaml);
+        ObjectNode spec = (ObjectNode) crd.at("/spec/versions/0/schema/openAPIV3Schema/properties/spec");
+        assertThat(spec.remove("x-kubernetes-validations")).isNotNull();
+        ObjectNode interval = (ObjectNode) spec.at("/properties/interval");
+        assertThat(interval.remove("pattern")).isNotNull();
+        assertThat(interval.remove("x-kubernetes-validations")).isNotNull();
+        return yaml.writeValueAsString(crd);
     }
 
     private String profileWithoutOperator(String name) {
