@@ -47,7 +47,7 @@ public class RdmaStorageAcceptanceStatus {
     @JsonPropertyDescription("TCP divided by RDMA, when both were measured.")
     private AcceptanceRatios ratios;
 
-    @JsonPropertyDescription("What the run may change on its node (NVMe-oF controllers it connects, the file it creates), recorded when its pod is created and kept until the pod reported that it undid them, or the run's cleanup pod did; while it stays after the run ended, the operator runs node-probe acceptance-cleanup on the node (see the CleanedUp condition).")
+    @JsonPropertyDescription("What the run may change on its node (NVMe-oF controllers it connects, the file it creates), recorded when its pod is created and kept until the pod reported that it undid them, or the run's cleanup pod did; while it stays after the run ended, the operator runs node-probe acceptance-cleanup on the node (see the CleanedUp condition). While it names a controller, profiles do not probe the node (AcceptanceRunInProgress); a deleted run waits for its cleanup.")
     private AcceptancePendingCleanup pendingCleanup;
 
     @JsonPropertyDescription("SHA-256 over what the operator wrote (see the operator's AcceptanceDigest): a status someone else edited no longer matches it, and the operator fails the run safely instead of trusting it.")

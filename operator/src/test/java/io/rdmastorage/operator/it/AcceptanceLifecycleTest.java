@@ -199,6 +199,47 @@ class AcceptanceLifecycleTest {
     }
 
     @Test
+    void aNodeInServiceIsNotFencedWhileARunConnectsThereAndIsProbedAgainOnceTheConnectionIsUndone() {
+        Path logs = node("in-service", false, 1);
+        env.applyProfile("storage", "interval: 1h\nprobeTimeout: 30s\nnodeLabels: true\ntaintNotReady: true",
+                "nvmeof: " + NvmeofFixtures.SECTION);
+        await("in-service verified", WAIT, () -> env.verdict("storage", "in-service") != null
+                && "True/AllChecksPassed".equals(env.conditions("storage", "in-service").get("Ready")));
+
+        // the run's pod hangs, connected: a probe now would see the run's TCP controller beside the RDMA one
+        env.cluster.setFault("in-service", NodeFault.PROBE_HANGS);
+        applyRun("accept-in-service", "in-service", "connect: true", "");
+        await("the profile holds the node", WAIT, () -> "Unknown/AcceptanceRunInProgress".equals(
+                env.conditions("storage", "in-service").get("Ready")));
+        assertThat(env.conditions("storage", "in-service").get("NvmeofRdma")).isEqualTo("Unknown/AcceptanceRunInProgress");
+        assertThat(env.admin.nodes().withName("in-service").get().getSpec().getTaints())
+                .as("never fenced for a measurement its admin asked for")
+                .noneMatch(t -> t.getKey().equals("rdmastorage.io/storage"));
+        assertThat(env.nodeLabels("in-service")).as("workloads that select ready nodes keep it")
+                .containsEntry("rdmastorage.io/storage", "ready");
+        await("the profile counts it paused", WAIT, () -> "NodesPaused".equals(env.profileCondition("storage", "Ready")
+                .getReason()));
+
+        await("accept-in-service Succeeded, its connection undone", WAIT, () -> {
+            env.cluster.setFault("in-service", NodeFault.NONE);
+            return "Succeeded".equals(runs.phase("accept-in-service"))
+                    && runs.run("accept-in-service").getStatus().getPendingCleanup() == null;
+        });
+        assertThat(readLines(logs.resolve(AcceptanceFixtures.NVME_LOG))).last().isEqualTo("disconnect -d nvme2");
+        await("in-service probed again at once (interval 1h)", WAIT, () -> "True/AllChecksPassed".equals(
+                env.conditions("storage", "in-service").get("Ready")));
+        assertThat(env.nodeLabels("in-service")).containsEntry("rdmastorage.io/storage", "ready");
+    }
+
+    private static List<String> readLines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void aTransportThatIsNotConnectedFailsTheRunWithoutAVerdict() {
         node("only-rdma", false, 1);
         applyRun("accept-missing", "only-rdma", "", "");
@@ -257,6 +298,59 @@ class AcceptanceLifecycleTest {
 
         await("run, pod and spec gone", WAIT, () -> runs.run("accept-deleted") == null && runs.pods("accept-deleted").isEmpty()
                 && runs.configMap(AcceptancePods.specName("accept-deleted")) == null);
+    }
+
+    @Test
+    void deletingARunThatMayHaveConnectedWaitsForItsCleanupPodThenGoes() {
+        node("busy-connect", false, 1);
+        env.cluster.setFault("busy-connect", NodeFault.PROBE_HANGS);
+        applyRun("accept-deleted-connect", "busy-connect", "connect: true", "");
+        await("accept-deleted-connect Running", WAIT, () -> !runs.pods("accept-deleted-connect").isEmpty()
+                && runs.run("accept-deleted-connect").getStatus().getPendingCleanup() != null);
+        String cleanupPod = AcceptancePods.cleanupPodName(runs.run("accept-deleted-connect"));
+
+        env.admin.resources(RdmaStorageAcceptance.class).withName("accept-deleted-connect").delete();
+
+        // its cleanup pod hangs as the run's did: the run stays, Terminating, until it ran
+        await("cleanup pod of the terminating run", WAIT, () -> runs.pods("accept-deleted-connect").stream()
+                .anyMatch(p -> p.getMetadata().getName().equals(cleanupPod)));
+        RdmaStorageAcceptance terminating = runs.run("accept-deleted-connect");
+        assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
+        assertThat(runs.condition("accept-deleted-connect", "CleanedUp").getReason()).isEqualTo("CleanupRunning");
+
+        await("run, pods and spec gone once the cleanup ran", WAIT, () -> {
+            env.cluster.setFault("busy-connect", NodeFault.NONE);
+            return runs.run("accept-deleted-connect") == null && runs.pods("accept-deleted-connect").isEmpty()
+                    && runs.configMap(AcceptancePods.specName("accept-deleted-connect")) == null;
+        });
+        assertThat(runs.events("accept-deleted-connect")).contains("Normal CleanedUp");
+    }
+
+    @Test
+    void aRunCreatedAgainUnderTheSameNameNeverTakesTheEarlierRunsTerminatingPod() {
+        node("recreated", true, 4);
+        env.cluster.setFault("recreated", NodeFault.PROBE_HANGS);
+        applyRun("accept-again", "recreated", "transports: [rdma, tcp]", "");
+        await("accept-again Running", WAIT, () -> "Running".equals(runs.phase("accept-again"))
+                && !runs.pods("accept-again").isEmpty());
+        // the node's kubelet goes down and the run is deleted: its pod stays Terminating, as in a real cluster
+        env.cluster.setReady("recreated", false);
+        String earlier = runs.run("accept-again").getMetadata().getUid();
+        env.admin.resources(RdmaStorageAcceptance.class).withName("accept-again").delete();
+        await("the first run gone, its pod Terminating", WAIT, () -> runs.run("accept-again") == null
+                && !runs.pods("accept-again").isEmpty()
+                && runs.pods("accept-again").stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+
+        env.cluster.setFault("recreated", NodeFault.NONE);
+        applyRun("accept-again", "recreated", "transports: [rdma, tcp]", "");
+        await("the new run waits", WAIT, () -> "Pending".equals(runs.phase("accept-again")));
+        assertThat(runs.run("accept-again").getMetadata().getUid()).isNotEqualTo(earlier);
+        assertThat(runs.pods("accept-again")).as("only the earlier run's pod, still Terminating").singleElement()
+                .satisfies(p -> assertThat(p.getMetadata().getDeletionTimestamp()).isNotNull());
+
+        env.cluster.setReady("recreated", true);
+        await("the new run Succeeded in a pod of its own", WAIT, () -> "Succeeded".equals(runs.phase("accept-again")));
+        assertThat(runs.condition("accept-again", "Complete").getReason()).isEqualTo("Measured");
     }
 
     @Test
