@@ -147,6 +147,12 @@ public final class SimulatedCluster implements AutoCloseable {
         resync(node.name());
     }
 
+    /** Lifts every node's fault, so that what is left of a test (a cleanup pod, say) can run to its end. */
+    public void clearFaults() {
+        nodes.values().stream().filter(n -> n.fault() != NodeFault.NONE).map(SimulatedNode::name).toList()
+                .forEach(name -> setFault(name, NodeFault.NONE));
+    }
+
     /** Marks a node Ready or NotReady (condition and taint), as its kubelet and node controller would. */
     public void setReady(String nodeName, boolean ready) {
         SimulatedNode node = update(nodeName, n -> n.withReady(ready));

@@ -77,6 +77,8 @@ final class AcceptanceRuns implements AutoCloseable {
 
     @Override
     public void close() {
+        // a run that may have changed its node goes once its cleanup pod ran: no node may hang it
+        env.cluster.clearFaults();
         for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
             env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()).delete();
         }
