@@ -51,7 +51,8 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]}.
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]
+ * [--heap-histogram]}.
  *
  * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
  * falls back to TCP, so their verdicts are False and the table's Events per round show what a
@@ -85,10 +86,10 @@ public final class ScaleBenchmark {
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, int rounds,
                    boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
-                   int failingPercent, int oddFirmwarePercent) {
+                   int failingPercent, int oddFirmwarePercent, boolean heapHistogram) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
-                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]";
+                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT] [--heap-histogram]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -104,6 +105,7 @@ public final class ScaleBenchmark {
             Path jfr = null;
             int failing = 0;
             int oddFirmware = 0;
+            boolean histogram = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -120,6 +122,7 @@ public final class ScaleBenchmark {
                     case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
                     case "--failing" -> failing = Integer.parseInt(args[++i]);
                     case "--odd-firmware" -> oddFirmware = Integer.parseInt(args[++i]);
+                    case "--heap-histogram" -> histogram = true;
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
@@ -133,7 +136,7 @@ public final class ScaleBenchmark {
                 throw new IllegalArgumentException("--rounds is at least 1: " + rounds);
             }
             return new Options(nodes, jar, heap, workers, rounds, labels, timeout, out, realProbes, finalStatusOnly, jfr,
-                    failing, oddFirmware);
+                    failing, oddFirmware, histogram);
         }
     }
 
@@ -303,6 +306,7 @@ public final class ScaleBenchmark {
                                 || fleet.done(admin.resources(RdmaStorageProfile.class).withName(PROFILE).get());
                         return allVerdicts(admin, verdictCache, n, 1) && fleetDone;
                     });
+                    histogram(operator, n, 1);
                     if (fleet != null) {
                         System.out.printf("      the correct FleetConsistent (%d nodes on %s named) after %.1f s%n", fleet.odd,
                                 OLD_FIRMWARE, fleet.correctAfter.toMillis() / 1000.0);
@@ -319,6 +323,7 @@ public final class ScaleBenchmark {
                                     p.getSpec().setProbeTimeout(timeout);
                                     return p;
                                 }), () -> allVerdicts(admin, verdictCache, n, round)));
+                        histogram(operator, n, k);
                     }
                     long[] rss = operator.rss();
                     String jvmScrape = operator.lastScrape();
@@ -352,6 +357,21 @@ public final class ScaleBenchmark {
     /** The image's JVM options with {@code --heap} as the heap (the chart's memory limit gives the image 256 MiB). */
     private List<String> operatorJvmOptions() throws IOException, InterruptedException {
         return OperatorImage.jvmOptions(root, dockerfile(), options.heap());
+    }
+
+    /**
+     * With {@code --heap-histogram}: the operator's class histogram at the end of a round (after the
+     * round's figures; {@code GC.class_histogram} collects first, so it counts live objects only),
+     * written next to {@code --out}, or to the working directory, as {@code heap-histogram-N-roundK.txt}.
+     */
+    private void histogram(OperatorProcess operator, int n, int round) throws IOException, InterruptedException {
+        if (!options.heapHistogram()) {
+            return;
+        }
+        String name = "heap-histogram-%d-round%d.txt".formatted(n, round);
+        Path file = options.out() == null ? Path.of(name).toAbsolutePath() : options.out().toAbsolutePath().resolveSibling(name);
+        Files.writeString(file, operator.classHistogram());
+        System.out.println("      class histogram written to " + file);
     }
 
     /** Runs {@code action}, waits for {@code done}, and reads what the round cost. */
