@@ -98,13 +98,13 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 .withSecondaryToPrimaryMapper(allProfiles)
                 .withOnUpdateFilter((after, before) -> NodeSelection.relevantToProfiles(before, after,
                         context.getPrimaryCache().list().toList()))
-                .withItemStore(new LeanItemStore<>())
+                .withItemStore(new LeanItemStore<>(CachedNode::trim))
                 .build(), context);
         var pods = new InformerEventSource<>(InformerEventSourceConfiguration.from(Pod.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR + "," + Labels.COMPONENT + "=" + Labels.COMPONENT_NODE_PROBE)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
-                .withItemStore(new LeanItemStore<>())
+                .withItemStore(new LeanItemStore<>(CachedProbePod::trim))
                 .build(), context);
         var verdicts = new InformerEventSource<>(InformerEventSourceConfiguration.from(RdmaStorageNode.class,
                         RdmaStorageProfile.class)
