@@ -17,7 +17,8 @@ import java.util.List;
  * <ul>
  * <li>name, uid, resourceVersion: identity; the resourceVersion guards the taint patch
  * ({@code MarkingPatches.metadataPatch}), which replaces the whole taint list;</li>
- * <li>every label: profiles' node selectors ({@link NodeSelection}), our marking label;</li>
+ * <li>every label: profiles' node selectors ({@link NodeSelection}), our marking label; their values
+ * held once across nodes ({@link SharedTexts}: most are the same on every node of a kind);</li>
  * <li>{@code spec.unschedulable}: a cordoned node is not probed ({@link NodeSelection#whyNotProbeable});</li>
  * <li>every taint: the taint patch rewrites the list, so it must know the others' taints too;</li>
  * <li>the Ready condition ({@link NodeSelection}) and the profiles' own conditions, types under
@@ -41,7 +42,7 @@ final class CachedNode {
             metadata.setName(node.getMetadata().getName());
             metadata.setUid(node.getMetadata().getUid());
             metadata.setResourceVersion(node.getMetadata().getResourceVersion());
-            metadata.setLabels(node.getMetadata().getLabels());
+            metadata.setLabels(SharedTexts.values(node.getMetadata().getLabels()));
         }
         kept.setMetadata(metadata);
         if (node.getSpec() != null) {

@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 
 /**
  * An informer cache that keeps objects without {@code metadata.managedFields} and, given a trim,
- * only what the operator reads of them ({@link CachedNode}, {@link CachedProbePod}). The operator
+ * only what the operator reads of them ({@link CachedNode}, {@link CachedProbePod}, {@link CachedVerdict}). The operator
  * never reads managedFields (its writes are server-side applies that name their own fields), yet
  * they are about as large as the rest of a Node or an RdmaStorageNode together: one entry per
  * field manager (kubelet, node controller, our apply, our status apply), each repeating the
@@ -41,10 +41,15 @@ final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
 
     @Override
     public R put(String key, R object) {
+        return store.put(key, trim.apply(withoutManagedFields(object)));
+    }
+
+    /** {@code object} itself, its managedFields dropped: for objects kept beside the cache too. */
+    static <T extends HasMetadata> T withoutManagedFields(T object) {
         if (object.getMetadata() != null) {
             object.getMetadata().setManagedFields(null);
         }
-        return store.put(key, trim.apply(object));
+        return object;
     }
 
     @Override

@@ -110,7 +110,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                         RdmaStorageProfile.class)
                 .withLabelSelector(Labels.MANAGED_BY_SELECTOR)
                 .withSecondaryToPrimaryMapper(RdmaStorageProfileReconciler::byProfileLabel)
-                .withItemStore(new LeanItemStore<>())
+                .withItemStore(new LeanItemStore<>(CachedVerdict::trim))
                 .build(), context);
         var specs = new InformerEventSource<>(InformerEventSourceConfiguration.from(ConfigMap.class, RdmaStorageProfile.class)
                 .withNamespaces(Set.of(config.namespace()))
