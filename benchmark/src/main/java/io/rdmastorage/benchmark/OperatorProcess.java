@@ -148,6 +148,17 @@ final class OperatorProcess implements AutoCloseable {
         return (long) Prometheus.sum(get("/metrics").body(), "jvm_memory_used_bytes", "area=\"heap\"");
     }
 
+    /** {@code jcmd <pid> GC.class_histogram}: instances and bytes per class of the live heap, largest first. */
+    String classHistogram() throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid()), "GC.class_histogram").redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+            jcmd.destroyForcibly();
+        }
+        return out;
+    }
+
     String lastScrape() {
         return lastScrape;
     }

@@ -51,7 +51,13 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]}.
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]
+ * [--heap-histogram] [--bare-nodes]}.
+ *
+ * <p>The Nodes carry what a real GPU node's kubelet, cloud and add-ons report (images, pressure
+ * conditions, capacity, labels, annotations: {@link SimulatedCluster.Builder#realisticNodes}), so
+ * the operator's Node cache costs what it would on a real cluster; {@code --bare-nodes} registers
+ * them with only what the simulation needs, as before.
  *
  * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
  * falls back to TCP, so their verdicts are False and the table's Events per round show what a
@@ -85,10 +91,11 @@ public final class ScaleBenchmark {
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, int rounds,
                    boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
-                   int failingPercent, int oddFirmwarePercent) {
+                   int failingPercent, int oddFirmwarePercent, boolean heapHistogram, boolean bareNodes) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
-                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]";
+                + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT] [--heap-histogram]"
+                + " [--bare-nodes]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -104,6 +111,8 @@ public final class ScaleBenchmark {
             Path jfr = null;
             int failing = 0;
             int oddFirmware = 0;
+            boolean histogram = false;
+            boolean bareNodes = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -120,6 +129,8 @@ public final class ScaleBenchmark {
                     case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
                     case "--failing" -> failing = Integer.parseInt(args[++i]);
                     case "--odd-firmware" -> oddFirmware = Integer.parseInt(args[++i]);
+                    case "--heap-histogram" -> histogram = true;
+                    case "--bare-nodes" -> bareNodes = true;
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
@@ -133,7 +144,7 @@ public final class ScaleBenchmark {
                 throw new IllegalArgumentException("--rounds is at least 1: " + rounds);
             }
             return new Options(nodes, jar, heap, workers, rounds, labels, timeout, out, realProbes, finalStatusOnly, jfr,
-                    failing, oddFirmware);
+                    failing, oddFirmware, histogram, bareNodes);
         }
     }
 
@@ -215,9 +226,10 @@ public final class ScaleBenchmark {
         System.out.printf("machine: %d CPUs, load average %s; operator jar %s, JVM options %s (the image's, %s)%n",
                 Runtime.getRuntime().availableProcessors(), loadAverage(), options.operatorJar(),
                 String.join(" ", operatorJvmOptions()), root.relativize(dockerfile()));
-        System.out.printf("kubelets: %s, %s%n", options.realProbes() ? "node-probe run for every pod"
+        System.out.printf("kubelets: %s, %s; Nodes %s%n", options.realProbes() ? "node-probe run for every pod"
                 : "node-probe run once, its report replayed per node",
-                options.finalStatusOnly() ? "one status write per probe pod (terminal)" : "three status writes per probe pod");
+                options.finalStatusOnly() ? "one status write per probe pod (terminal)" : "three status writes per probe pod",
+                options.bareNodes() ? "bare (what the simulation needs)" : "as real GPU nodes report them (images, conditions, labels)");
         List<Result> results = new ArrayList<>();
         for (int n : options.nodes()) {
             Result result = run(n);
@@ -262,7 +274,8 @@ public final class ScaleBenchmark {
                     : RdmaFixtures.firmware(NodeScenarios.healthy(FixtureHost.at(work.resolve("host-old-firmware"))), OLD_FIRMWARE);
             FleetWatch fleet = every == 0 ? null : new FleetWatch((n + every - 1) / every, n);
             try (SimulatedCluster cluster = SimulatedCluster.builder(admin).workers(options.kubeletWorkers())
-                    .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly()).start()) {
+                    .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly())
+                    .realisticNodes(!options.bareNodes()).start()) {
                 step("registering " + n + " simulated nodes (one healthy fixture host shared by all"
                         + (failingEvery == 0 ? ")" : ", every " + failingEvery + "th one whose GPFS falls back to TCP)"));
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
@@ -303,6 +316,7 @@ public final class ScaleBenchmark {
                                 || fleet.done(admin.resources(RdmaStorageProfile.class).withName(PROFILE).get());
                         return allVerdicts(admin, verdictCache, n, 1) && fleetDone;
                     });
+                    histogram(operator, n, 1);
                     if (fleet != null) {
                         System.out.printf("      the correct FleetConsistent (%d nodes on %s named) after %.1f s%n", fleet.odd,
                                 OLD_FIRMWARE, fleet.correctAfter.toMillis() / 1000.0);
@@ -319,6 +333,7 @@ public final class ScaleBenchmark {
                                     p.getSpec().setProbeTimeout(timeout);
                                     return p;
                                 }), () -> allVerdicts(admin, verdictCache, n, round)));
+                        histogram(operator, n, k);
                     }
                     long[] rss = operator.rss();
                     String jvmScrape = operator.lastScrape();
@@ -352,6 +367,21 @@ public final class ScaleBenchmark {
     /** The image's JVM options with {@code --heap} as the heap (the chart's memory limit gives the image 256 MiB). */
     private List<String> operatorJvmOptions() throws IOException, InterruptedException {
         return OperatorImage.jvmOptions(root, dockerfile(), options.heap());
+    }
+
+    /**
+     * With {@code --heap-histogram}: the operator's class histogram at the end of a round (after the
+     * round's figures; {@code GC.class_histogram} collects first, so it counts live objects only),
+     * written next to {@code --out}, or to the working directory, as {@code heap-histogram-N-roundK.txt}.
+     */
+    private void histogram(OperatorProcess operator, int n, int round) throws IOException, InterruptedException {
+        if (!options.heapHistogram()) {
+            return;
+        }
+        String name = "heap-histogram-%d-round%d.txt".formatted(n, round);
+        Path file = options.out() == null ? Path.of(name).toAbsolutePath() : options.out().toAbsolutePath().resolveSibling(name);
+        Files.writeString(file, operator.classHistogram());
+        System.out.println("      class histogram written to " + file);
     }
 
     /** Runs {@code action}, waits for {@code done}, and reads what the round cost. */

@@ -66,6 +66,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final AtomicInteger nextIp = new AtomicInteger();
     private final SharedIndexInformer<Pod> pods;
     private final String kubeletVersion;
+    private final boolean realisticNodes;
 
     /** One pod's handling: its worker task, and whether it has stopped on purpose. */
     private static final class PodRun {
@@ -92,6 +93,7 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         String version = client.getKubernetesVersion().getGitVersion();
         this.kubeletVersion = version != null ? version : "v0.0.0";
+        this.realisticNodes = builder.realisticNodes;
         // One watch for every simulated node: pods that are bound to some node.
         this.pods = client.pods().inAnyNamespace().withoutField("spec.nodeName", "").inform(new ResourceEventHandler<>() {
             @Override
@@ -136,7 +138,8 @@ public final class SimulatedCluster implements AutoCloseable {
             // loopback addresses: anything that connects to a simulated node stays on this machine
             hostIps.put(node.name(), "127.1." + (n / 250) + "." + (1 + n % 250));
             nodes.put(node.name(), node);
-            created.add(workers.submit(() -> client.nodes().resource(nodeObject(node)).create()));
+            Node object = realisticNodes ? RealisticNodes.dress(nodeObject(node), n) : nodeObject(node);
+            created.add(workers.submit(() -> client.nodes().resource(object).create()));
         }
         await(created);
     }
@@ -372,6 +375,7 @@ public final class SimulatedCluster implements AutoCloseable {
         private int workers = 16;
         private boolean recordedProbes;
         private boolean finalStatusOnly;
+        private boolean realisticNodes;
 
         private Builder(KubernetesClient client) {
             this.client = client;
@@ -420,6 +424,17 @@ public final class SimulatedCluster implements AutoCloseable {
          */
         public Builder finalStatusOnly(boolean value) {
             this.finalStatusOnly = value;
+            return this;
+        }
+
+        /**
+         * For benchmarks, off by default: each Node also carries what a real GPU node's kubelet,
+         * cloud and add-ons report ({@link RealisticNodes}: pressure conditions, 25 images, GPU and
+         * RDMA capacity, labels and annotations), so that what a cache of Nodes costs is measured
+         * on Nodes of a real size. Off, a Node has what the simulation needs and no more.
+         */
+        public Builder realisticNodes(boolean value) {
+            this.realisticNodes = value;
             return this;
         }
 

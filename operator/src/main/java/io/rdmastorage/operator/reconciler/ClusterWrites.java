@@ -174,8 +174,9 @@ public final class ClusterWrites {
         RdmaStorageNode statusOnly = new RdmaStorageNode();
         statusOnly.setMetadata(new ObjectMetaBuilder().withName(verdict.getMetadata().getName()).build());
         statusOnly.setStatus(VerdictDigest.stamp(verdict.getMetadata().getName(), status));
-        RdmaStorageNode written = client.resources(RdmaStorageNode.class).resource(statusOnly).subresource("status")
-                .patch(APPLY_STATUS, statusOnly);
+        // kept until the informer's own copy arrives, and by the reconcile for its aggregate: as lean as the cache's
+        RdmaStorageNode written = CachedVerdict.trim(LeanItemStore.withoutManagedFields(client.resources(RdmaStorageNode.class)
+                .resource(statusOnly).subresource("status").patch(APPLY_STATUS, statusOnly)));
         if (verdictCache != null) {
             if (existing == null) {
                 verdictCache.handleRecentResourceCreate(primary, written);

@@ -4,18 +4,35 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * An informer cache that keeps objects without {@code metadata.managedFields}. The operator never
- * reads them (its writes are server-side applies that name their own fields), yet they are about
- * as large as the rest of a Node or an RdmaStorageNode together: one entry per field manager
- * (kubelet, node controller, our apply, our status apply), each repeating the object's field tree.
- * Dropping them on arrival about halves what the caches hold, per node and profile.
+ * An informer cache that keeps objects without {@code metadata.managedFields} and, given a trim,
+ * only what the operator reads of them ({@link CachedNode}, {@link CachedProbePod}, {@link CachedVerdict}). The operator
+ * never reads managedFields (its writes are server-side applies that name their own fields), yet
+ * they are about as large as the rest of a Node or an RdmaStorageNode together: one entry per
+ * field manager (kubelet, node controller, our apply, our status apply), each repeating the
+ * object's field tree. A cache holds one object per node for as long as the operator runs, so
+ * what is dropped on arrival is dropped N times over.
+ *
+ * <p>The informer hands event handlers the object as it arrived and keeps the trimmed one: a
+ * handler's "after" is whole, its "before" (and every later read of the cache) is trimmed.
  */
 final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
 
     private final BasicItemStore<R> store = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
+    private final UnaryOperator<R> trim;
+
+    /** Keeps each object as it arrives, less its managedFields. */
+    LeanItemStore() {
+        this(UnaryOperator.identity());
+    }
+
+    /** Keeps {@code trim}'s version of each object (which must keep its name, namespace and resourceVersion). */
+    LeanItemStore(UnaryOperator<R> trim) {
+        this.trim = trim;
+    }
 
     @Override
     public String getKey(R object) {
@@ -24,10 +41,15 @@ final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
 
     @Override
     public R put(String key, R object) {
+        return store.put(key, trim.apply(withoutManagedFields(object)));
+    }
+
+    /** {@code object} itself, its managedFields dropped: for objects kept beside the cache too. */
+    static <T extends HasMetadata> T withoutManagedFields(T object) {
         if (object.getMetadata() != null) {
             object.getMetadata().setManagedFields(null);
         }
-        return store.put(key, object);
+        return object;
     }
 
     @Override
