@@ -137,8 +137,9 @@ class ChartOnRealNodeIT {
         // kubectl as users read it, node labels and Events
         String table = plane.kubectl().run("get", "rdmastorage").orThrow("kubectl get rdmastorage");
         assertThat(table).contains(PROFILE).contains(PROFILE + "." + NODE);
-        Node marked = admin.nodes().withName(NODE).get();
-        assertThat(marked.getMetadata().getLabels()).containsEntry("rdmastorage.io/" + PROFILE, "not-ready");
+        // the markings follow the verdict's write in the same reconcile, after its Events and pod deletes
+        Node marked = await(STARTUP, () -> admin.nodes().withName(NODE).get(),
+                n -> "not-ready".equals(n.getMetadata().getLabels().get("rdmastorage.io/" + PROFILE)), "the not-ready label");
         // NoSchedule: the operator's own pods on this node keep running
         assertThat(marked.getSpec().getTaints()).anyMatch(t -> t.getKey().equals("rdmastorage.io/" + PROFILE));
         assertThat(plane.kubectl().run("get", "events", "-n", "default", "--field-selector", "involvedObject.kind=RdmaStorageNode")

@@ -278,11 +278,13 @@ class AcceptanceLifecycleTest {
         // no longer hangs probes (the probe never ran there, so its journal is absent: nothing to undo)
         // The cleanup pod may be created the moment the run fails, and the simulated kubelet may decide its fate
         // (hang) just as the fault is lifted: clearing the fault again re-drives every pod left hanging
-        await("pod and spec removed", WAIT, () -> {
+        // The pod and the spec go before the status that says so is written (the executor deletes, JOSDK
+        // then patches the status): wait for all three
+        await("pod and spec removed, CleanedUp", WAIT, () -> {
             env.cluster.setFault("hangs", NodeFault.NONE);
-            return runs.pods("accept-slow").isEmpty() && runs.configMap(AcceptancePods.specName("accept-slow")) == null;
+            return runs.pods("accept-slow").isEmpty() && runs.configMap(AcceptancePods.specName("accept-slow")) == null
+                    && "CleanedUp".equals(runs.condition("accept-slow", "CleanedUp").getReason());
         });
-        assertThat(runs.condition("accept-slow", "CleanedUp").getReason()).isEqualTo("CleanedUp");
         assertThat(runs.condition("accept-slow", "CleanedUp").getMessage()).contains("no journal");
     }
 
