@@ -68,7 +68,11 @@ final class AcceptancePlanner {
     static final Duration WAIT_RETRY = Duration.ofSeconds(5);
     /** A pod that the cache does not show yet right after its creation is not lost. */
     static final Duration CACHE_LAG = Duration.ofSeconds(10);
-    /** A run waiting for a cordoned or NotReady node looks again this often (nodes send it no events). */
+    /**
+     * A run waiting for a cordoned or NotReady node, or measuring on one, looks at it again this
+     * often: nodes send runs no events (a Node informer would cache every node a second time for a
+     * few runs), and the pod on a node that went away changes only when the node controller evicts it.
+     */
     static final Duration NODE_RETRY = Duration.ofSeconds(30);
 
     private static final Comparator<RdmaStorageAcceptance> ORDER = Comparator
@@ -215,7 +219,7 @@ final class AcceptancePlanner {
         return new AcceptancePlan(status, List.of(), List.of(), List.of(AcceptancePods.spec(run,
                         document.bounded(config.acceptance().forProbe(snapshot.profileTargets())), config)), creates,
                 first ? AcceptancePlan.Step.STARTED : AcceptancePlan.Step.NONE,
-                running + " (pod " + AcceptancePods.podName(run) + ")", document.deadline());
+                running + " (pod " + AcceptancePods.podName(run) + ")", lookAtTheNodeBy(document.deadline()));
     }
 
     /** Running: harvest the pod once it ended, or end the run at its deadline. */
@@ -243,7 +247,8 @@ final class AcceptancePlanner {
             status.setPendingCleanup(previous.getPendingCleanup() != null ? previous.getPendingCleanup() : intended(run, document));
             status.setConditions(conditions(run, previous, Conditions.FALSE, Reasons.Acceptance.RUNNING,
                     "measuring on " + run.getSpec().getNodeName() + " in pod " + pod.getMetadata().getName(), null, false, now));
-            return AcceptancePlan.status(status, AcceptancePlan.Step.NONE, null, Duration.between(now, progress.timesOutAt()));
+            return AcceptancePlan.status(status, AcceptancePlan.Step.NONE, null,
+                    lookAtTheNodeBy(Duration.between(now, progress.timesOutAt())));
         }
         if (outcome instanceof ProbeOutcome.Finished finished) {
             Optional<AcceptanceResult> result = AcceptanceResult.parse(finished.terminationMessage());
@@ -486,6 +491,11 @@ final class AcceptancePlanner {
 
     /** Why the run's nodes cannot give a report now: one is gone, or NotReady. */
     record NodeTrouble(String reason, String message) {
+    }
+
+    /** When a measuring run wakes: at its deadline, or sooner to see whether its node went NotReady or away. */
+    private static Duration lookAtTheNodeBy(Duration untilDeadline) {
+        return untilDeadline.compareTo(NODE_RETRY) < 0 ? untilDeadline : NODE_RETRY;
     }
 
     private static Optional<NodeTrouble> nodeTrouble(AcceptanceSnapshot snapshot) {

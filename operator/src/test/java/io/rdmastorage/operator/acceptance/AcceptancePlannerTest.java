@@ -19,6 +19,7 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
+import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.operator.status.Timestamps;
@@ -140,7 +141,7 @@ class AcceptancePlannerTest {
     }
 
     @Test
-    void aPodInProgressKeepsTheRunRunningAndWakesAtItsDeadline() {
+    void aPodInProgressKeepsTheRunRunningAndWakesToLookAtItsNodeOrAtItsDeadline() throws Exception {
         RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(30));
         Pod pod = pod(run, NOW.minusSeconds(30), null);
 
@@ -151,7 +152,16 @@ class AcceptancePlannerTest {
         assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
         assertThat(plan.status().getStartTime()).isEqualTo(run.getStatus().getStartTime());
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.NONE);
-        assertThat(plan.wakeAfter()).isPositive();
+        // nodes send runs no events: a node that turns NotReady is seen within this, not at the deadline
+        assertThat(plan.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+
+        Duration deadline = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName()).deadline();
+        Pod nearlyDue = pod(run, NOW.minus(deadline).minusSeconds(20), null);
+        Duration untilTimeout = Duration.between(NOW, ProbeOutcomeReader.timesOutAt(nearlyDue, deadline, NOW));
+        assertThat(untilTimeout).as("the pod's grace past the deadline").isPositive().isLessThan(AcceptancePlanner.NODE_RETRY);
+        AcceptancePlan lastLook = plan(snapshot(run, Set.of(nearlyDue), nodes("gpu-07"), List.of(run)));
+        assertThat(lastLook.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
+        assertThat(lastLook.wakeAfter()).isEqualTo(untilTimeout);
     }
 
     @Test
