@@ -181,7 +181,8 @@ final class ProfilePlanner {
                 // a report that cannot be trusted (missing, unparseable, another node's) is a failed probe too
                 draft.probeFailures.add(untrusted.failure().reason());
             }
-            return NodeVerdicts.fromTrust(profile.getSpec(), harvest.generation(), probePod, trust, finished.finishedAt());
+            return NodeVerdicts.fromTrust(profile.getSpec(), harvest.generation(), generation, probePod, trust,
+                    finished.finishedAt());
         }
         ProbeFailure failure = ProbeFailure.of(probePod, harvest.outcome(), settings.nodeProbeTimeout());
         draft.probeFailures.add(failure.reason());

@@ -25,8 +25,9 @@ import java.util.Optional;
  * condition's transition time: pass them through {@link #merge} with the stored status so that
  * {@code lastTransitionTime} only moves when a status does.
  *
- * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED},
- * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
+ * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED}
+ * (Unknown {@link Reasons#AWAITING_PROBE} when the pod was built from an earlier generation of the
+ * profile: it ran the spec before the check was asked for, and the next round is due at once), except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
  * not make a node without Ceph NotReady). Each condition type belongs to one {@link VerdictPart}:
  * a status built from one kind's measurement carries every other kind's types as their
@@ -47,7 +48,8 @@ public final class NodeVerdicts {
     public static RdmaStorageNodeStatus fromTermination(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                         int exitCode, String terminatedReason, String terminationMessage,
                                                         Instant finishedAt) {
-        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage), finishedAt);
+        return fromTrust(spec, generation, generation, pod, ReportTrust.of(pod, exitCode, terminatedReason, terminationMessage),
+                finishedAt);
     }
 
     /**
@@ -59,18 +61,19 @@ public final class NodeVerdicts {
      */
     public static RdmaStorageNodeStatus fromReport(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
                                                    int exitCode, ProbeReport report, Instant finishedAt) {
-        return fromTrust(spec, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
+        return fromTrust(spec, generation, generation, pod, ReportTrust.of(pod, exitCode, report), finishedAt);
     }
 
     /** The verdict of a report {@link ReportTrust} trusts. */
-    private static RdmaStorageNodeStatus fromTrusted(RdmaStorageProfileSpec spec, long generation, ProbePod pod,
-                                                     ProbeReport report, Instant finishedAt) {
+    private static RdmaStorageNodeStatus fromTrusted(RdmaStorageProfileSpec spec, long generation, long specGeneration,
+                                                     ProbePod pod, ProbeReport report, Instant finishedAt) {
         Map<String, Condition> probed = new LinkedHashMap<>();
         Map<String, JsonNode> details = new LinkedHashMap<>();
         for (String type : partTypes(spec, VerdictPart.NODE_PROBE)) {
             Optional<ProbeReport.Check> check = report.check(type);
             if (check.isEmpty()) {
-                probed.put(type, notReported(type, pod, generation, finishedAt));
+                probed.put(type, generation < specGeneration ? askedSince(type, pod, generation, specGeneration, finishedAt)
+                        : notReported(type, pod, generation, finishedAt));
                 continue;
             }
             ProbeReport.Check c = check.get();
@@ -91,11 +94,17 @@ public final class NodeVerdicts {
         return status;
     }
 
-    /** The verdict of a finished probe: its report's if {@link ReportTrust} trusts it, else its failure's. */
-    public static RdmaStorageNodeStatus fromTrust(RdmaStorageProfileSpec spec, long generation, ProbePod pod, ReportTrust trust,
-                                                  Instant finishedAt) {
+    /**
+     * The verdict of a finished probe: its report's if {@link ReportTrust} trusts it, else its failure's.
+     *
+     * @param generation     the profile generation the pod was built from (the verdict's observedGeneration)
+     * @param specGeneration the generation of {@code spec}, newer than {@code generation} when the spec changed
+     *                       while the pod ran
+     */
+    public static RdmaStorageNodeStatus fromTrust(RdmaStorageProfileSpec spec, long generation, long specGeneration,
+                                                  ProbePod pod, ReportTrust trust, Instant finishedAt) {
         if (trust instanceof ReportTrust.Trusted trusted) {
-            return fromTrusted(spec, generation, pod, trusted.report(), finishedAt);
+            return fromTrusted(spec, generation, specGeneration, pod, trusted.report(), finishedAt);
         }
         return fromFailure(spec, generation, pod, ((ReportTrust.Untrusted) trust).failure(), finishedAt);
     }
@@ -334,6 +343,17 @@ public final class NodeVerdicts {
         return Conditions.of(type, Conditions.UNKNOWN, Reasons.NOT_REPORTED, "the probe's report has no " + type
                 + " entry although the profile asks for it: the probe image may be older than the operator. See "
                 + pod.logsCommand() + " and check the image (RSO_PROBE_IMAGE)", generation, at);
+    }
+
+    /**
+     * A check the report lacks because the pod ran an earlier spec: the pod's spec file is read when it
+     * starts, so a check added while it was queued or running is not in its report. Not the probe's fault.
+     */
+    private static Condition askedSince(String type, ProbePod pod, long podGeneration, long specGeneration, Instant at) {
+        return Conditions.of(type, Conditions.UNKNOWN, Reasons.AWAITING_PROBE, "probe pod " + pod.name() + " was built from "
+                + "generation " + podGeneration + " of the profile, which is now at generation " + specGeneration
+                + ": it ran the earlier spec and did not report " + type + ". The next round, due now, runs the current spec",
+                podGeneration, at);
     }
 
     private static RdmaStorageNodeStatus copy(RdmaStorageNodeStatus s) {

@@ -97,6 +97,8 @@ class RealKubeletVmIT {
     private final long started = System.nanoTime();
     /** The latency profile of the latest measurement attempt. */
     private String latencyProfile = LATENCY;
+    /** The storage profile's last round on vm-a before the nvmeof run kept its probe off the node. */
+    private long storageRoundBeforeRun;
     private VmNode vm;
     private LocalControlPlane plane;
     private KubernetesClient admin;
@@ -291,9 +293,13 @@ class RealKubeletVmIT {
         scenario("roce-tos", "rxe0", "32");
         scenario("storage-read");
         RealNodeProfile.apply(plane, NODE_A, "storage.example.com/client", STORAGE, STORAGE_CHECKS + ROCE_CHECK);
+        long generation = admin.resources(RdmaStorageProfile.class).withName(STORAGE).get().getMetadata().getGeneration();
 
-        RdmaStorageNode storage = verdict(STORAGE, NODE_A, n -> RealNodeProfile.condition(n, "RoceLossless").isPresent()
-                && RealNodeProfile.condition(n, "NvmeofRdma").filter(c -> "TransportTcp".equals(c.getReason())).isPresent());
+        // a verdict of the spec with RoCE's ToS: a pod of the earlier spec did not run RoceLossless
+        RdmaStorageNode storage = verdict(STORAGE, NODE_A, n -> n != null && n.getStatus() != null
+                && n.getStatus().getObservedGeneration() != null
+                && n.getStatus().getObservedGeneration() == generation
+                && RealNodeProfile.condition(n, "RoceLossless").filter(c -> !"AwaitingProbe".equals(c.getReason())).isPresent());
         log("vm-a's broken verdict");
         assertThat(conditions(storage)).as(messages(storage))
                 .containsEntry("RdmaDevices", "True/PortsActive")
@@ -321,6 +327,7 @@ class RealKubeletVmIT {
 
     /** An nvmeof run on vm-a, connecting rdma and tcp itself (and disconnecting after). */
     private void startNvmeofRun() {
+        storageRoundBeforeRun = storageRound();
         plane.kubectl().applyYaml("""
                 apiVersion: rdmastorage.io/v1alpha1
                 kind: RdmaStorageAcceptance
@@ -355,6 +362,19 @@ class RealKubeletVmIT {
                 .containsPattern("NVMe/TCP to 192\\.0\\.2\\.1:4420 [1-9][0-9]* bytes");
         assertThat(vm.nvmeControllers()).as("what the probe connected is disconnected").isBlank();
         assertThat(report(nvmeof)).contains("fio-3.");
+        // the run kept the storage profile's probe off vm-a; its round after the run starts at once, and
+        // the next scenario must not change the node under that pod (nor find its process in the reset)
+        verdict(STORAGE, NODE_A, n -> n != null && n.getStatus() != null && n.getStatus().getProbeRound() != null
+                && n.getStatus().getProbeRound() > storageRoundBeforeRun
+                && RealNodeProfile.condition(n, "NvmeofRdma").filter(c -> !"AcceptanceRunInProgress".equals(c.getReason())).isPresent());
+        log("vm-a's round after the run");
+    }
+
+    /** The storage profile's last probe round on vm-a. */
+    private long storageRound() {
+        RdmaStorageNode verdict = admin.resources(RdmaStorageNode.class).withName(STORAGE + "." + NODE_A).get();
+        Long round = verdict == null || verdict.getStatus() == null ? null : verdict.getStatus().getProbeRound();
+        return round == null ? 0 : round;
     }
 
     /** A verbs run from vm-b to vm-a: two pods, real perftest and fio figures. */

@@ -191,6 +191,25 @@ class NodeVerdictsTest {
     }
 
     @Test
+    void aCheckAddedWhileThePodRanAwaitsTheNextRoundInsteadOfBlamingTheImage() {
+        // the pod was built from generation GEN without gds; the profile has asked for gds since GEN + 1
+        String specWithoutGds = NodeScenarios.HEALTHY_SPEC.replaceAll("\"gds\": \\{[^}]*},", "");
+        RealProbe.Termination t = RealProbe.run(dir, "gpu-07", specWithoutGds, NodeScenarios::healthy);
+
+        RdmaStorageNodeStatus s = NodeVerdicts.fromTrust(RealProbe.healthySpec(), GEN, GEN + 1, POD,
+                ReportTrust.of(POD, t.exitCode(), "Completed", t.message()), T0);
+
+        Condition gds = condition(s, "GdsReady");
+        assertThat(gds.getStatus()).isEqualTo("Unknown");
+        assertThat(gds.getReason()).isEqualTo(Reasons.AWAITING_PROBE);
+        assertThat(gds.getMessage()).contains("probe pod probe-gpu-07-r3 was built from generation " + GEN)
+                .contains("now at generation " + (GEN + 1)).doesNotContain("image");
+        assertThat(s.getObservedGeneration()).as("the verdict is of the pod's generation: the next round is due").isEqualTo(GEN);
+        assertThat(condition(s, "GpfsVerbs").getStatus()).as("what the pod did report still counts").isEqualTo("True");
+        assertThat(ready(s).getReason()).isEqualTo(Reasons.AWAITING_PROBE);
+    }
+
+    @Test
     void checksTheProfileDoesNotAskForAreLeftOut() {
         RdmaStorageProfileSpec spec = new RdmaStorageProfileSpec();
         spec.setGpfs(RealProbe.healthySpec().getGpfs());
