@@ -39,7 +39,8 @@ import java.util.Optional;
  *
  * <p>With the spec's {@code transportComparison}, the pair also times a plain TCP ping-pong on the
  * next port ({@link TcpPingPong}: same size and count): the server listens before ib_write_lat
- * starts and keeps waiting for the client at most {@link #TCP_GRACE} after it ({@code tcpServed});
+ * starts and keeps waiting for the client to come at most {@link #TCP_GRACE} after it, then for its
+ * round trips within --tool-timeout ({@code tcpServed});
  * the client runs it after a successful measurement only and reports {@code tcpTypicalMicros},
  * {@code tcpP99Micros} and {@code rdmaSpeedup}, or {@code tcpError}. It never changes the verdict:
  * it shows what RDMA gains over the same pair, not whether the fabric is healthy.
@@ -55,7 +56,10 @@ import java.util.Optional;
 public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts> {
 
     static final String TOOL = "ib_write_lat";
-    /** How long the server keeps its TCP listener after ib_write_lat: the client's comparison comes after its own run. */
+    /**
+     * How long the server keeps its TCP listener after ib_write_lat for a client that has not come: the
+     * client's comparison comes after its own run. A client that came has the rest of --tool-timeout.
+     */
     static final Duration TCP_GRACE = Duration.ofSeconds(10);
     private static final String INSTALL = "Install perftest on the node (Debian/Ubuntu: `apt-get install perftest`, "
             + "RHEL: `dnf install perftest`) or point node-probe at it with --tool ib_write_lat=PATH";
@@ -204,7 +208,7 @@ public final class VerbsLatencyCheck extends FactsCheck<VerbsLatencyCheck.Facts>
         try (echo) {
             ToolResult result = runTool(context, spec);
             Duration left = context.tools().timeout().minusNanos(System.nanoTime() - start);
-            boolean served = result.succeeded() && echo.awaitServed(left.compareTo(TCP_GRACE) < 0 ? left : TCP_GRACE);
+            boolean served = result.succeeded() && echo.awaitServed(TCP_GRACE, left);
             return new Facts(result, 0, Optional.of(served), Optional.empty(), Optional.empty());
         }
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 public final class TcpEchoServer implements AutoCloseable {
 
     private final ServerSocket listener;
+    private final CompletableFuture<Void> arrived = new CompletableFuture<>();
     private final CompletableFuture<Boolean> served = new CompletableFuture<>();
     private Socket client;
     private boolean closed;
@@ -52,10 +53,16 @@ public final class TcpEchoServer implements AutoCloseable {
         return server;
     }
 
-    /** Whether the client came and finished its ping-pong within {@code max}; false when it did not. */
-    public boolean awaitServed(Duration max) {
+    /**
+     * Whether the client came within {@code toArrive} and finished its ping-pong within {@code max}
+     * in all; false when it did not. A client that came is given the whole of {@code max}: its round
+     * trips take as long as the path makes them (seconds on a slow node), not the arrival's grace.
+     */
+    public boolean awaitServed(Duration toArrive, Duration max) {
+        long deadline = System.nanoTime() + Math.max(0, max.toNanos());
         try {
-            return served.get(Math.max(0, max.toMillis()), TimeUnit.MILLISECONDS);
+            arrived.get(Math.max(0, Math.min(toArrive.toMillis(), max.toMillis())), TimeUnit.MILLISECONDS);
+            return served.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -70,6 +77,7 @@ public final class TcpEchoServer implements AutoCloseable {
                 return;
             }
             listener.close();   // exactly one client
+            arrived.complete(null);
             socket.setTcpNoDelay(true);
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
@@ -82,6 +90,7 @@ public final class TcpEchoServer implements AutoCloseable {
         } catch (IOException e) {
             // closed while waiting or serving, or the client broke off: not served
         } finally {
+            arrived.complete(null);
             served.complete(false);
         }
     }

@@ -278,7 +278,7 @@ class RealKubeletVmIT {
         assertThat(latency.getStatus().getLatency().getPeer()).isEqualTo(NODE_A);
         assertThat(latency.getStatus().getLatency().getPeerAddress()).isEqualTo("192.0.2.1");
         assertThat(latency.getStatus().getLatency().getTypicalMicros()).isPositive();
-        assertThat(latency.getStatus().getLatency().getTcpTypicalMicros()).isPositive();
+        assertThat(latency.getStatus().getLatency().getTcpTypicalMicros()).as(messages(latency)).isPositive();
     }
 
     /**
