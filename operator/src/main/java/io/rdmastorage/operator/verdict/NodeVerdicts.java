@@ -27,7 +27,8 @@ import java.util.Optional;
  *
  * <p>Rules: a check the profile asks for but the report lacks is Unknown {@link Reasons#NOT_REPORTED}
  * (Unknown {@link Reasons#AWAITING_PROBE} when the pod was built from an earlier generation of the
- * profile: it ran the spec before the check was asked for, and the next round is due at once), except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
+ * profile: it ran the spec before the check was asked for, and the next round is due at once),
+ * except CephMessenger, which the probe reports only where /etc/ceph/ceph.conf exists: without that
  * file there is no Ceph messenger to misconfigure, so it is True {@link Reasons#NO_CEPH_CONFIG} (it must
  * not make a node without Ceph NotReady). Each condition type belongs to one {@link VerdictPart}:
  * a status built from one kind's measurement carries every other kind's types as their
