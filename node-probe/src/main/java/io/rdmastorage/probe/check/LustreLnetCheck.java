@@ -136,8 +136,11 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         List<String> passed = new ArrayList<>();
         Set<String> needed = new LinkedHashSet<>(lustre.networks());
         List<String> shown = new ArrayList<>();
+        List<String> mounted = new ArrayList<>();
         for (String point : wanted) {
-            judgeMount(point, facts.mounts().get(), needed, lustre.networks().isEmpty(), shown, findings, passed);
+            if (judgeMount(point, facts.mounts().get(), needed, lustre.networks().isEmpty(), shown, findings, passed)) {
+                mounted.add(point);
+            }
         }
         details.list("mounts", shown);
         Optional<LnetNets> nets = netShow(facts);
@@ -151,9 +154,15 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
             findings.add(ToolFindings.unparseable(facts.netShow(), "lnetctl's YAML list of networks (net: - net type: ...)"));
             return Judgement.of(findings, null, details);
         }
+        if (nets.get().error().isPresent() && mounted.isEmpty()) {
+            // nothing mounted and LNet down: the two sources agree, the listed mounts are simply not there
+            return Judgement.of(findings, null, details).withNote(". LNet is not up either (`lnetctl net show`: \""
+                    + nets.get().error().get() + "\"): load and configure it first (`modprobe lnet && lnetctl lnet "
+                    + "configure`, then the o2ib network)");
+        }
         if (nets.get().error().isPresent()) {
             findings.add(Finding.of(Status.UNKNOWN, Reasons.SOURCES_DISAGREE, MOUNTS + " has Lustre client mounts ("
-                    + String.join(", ", wanted) + "), but `lnetctl net show` says \"" + nets.get().error().get() + "\": a "
+                    + String.join(", ", mounted) + "), but `lnetctl net show` says \"" + nets.get().error().get() + "\": a "
                     + "mounted client needs LNet up, so the two cannot both be this host's now. Run `lnetctl net show` and "
                     + "`lctl dl` on the node itself", "the mounts and lnetctl disagree"));
             return Judgement.of(findings, null, details);
@@ -171,8 +180,9 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         return ClientMounts.wanted(mounts, lustre != null ? lustre.mounts() : List.of(), LustreLnetCheck::clientMount);
     }
 
-    private static void judgeMount(String point, ProcMounts mounts, Set<String> needed, boolean fromMounts, List<String> shown,
-                                   List<Finding> findings, List<String> passed) {
+    /** Judges one listed mount point; whether a Lustre client mount is there at all. */
+    private static boolean judgeMount(String point, ProcMounts mounts, Set<String> needed, boolean fromMounts, List<String> shown,
+                                      List<Finding> findings, List<String> passed) {
         Optional<ProcMounts.Mount> at = mounts.at(point);
         if (at.isEmpty() || !clientMount(at.get())) {
             shown.add(point + ": " + at.map(m -> m.fsType() + ", not a Lustre client mount").orElse("not mounted"));
@@ -180,7 +190,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                     + at.map(m -> " (it is " + m.fsType() + " from " + m.device() + ")").orElse(" (nothing is mounted there)")
                     + ", so its I/O cannot be Lustre over o2ib. Mount it through the servers' o2ib NIDs: `mount -t lustre "
                     + "<mgs-ip>@o2ib:/<fsname> " + point + "`", point + " not mounted"));
-            return;
+            return false;
         }
         String device = at.get().device();
         List<LnetNid> nids = LnetNid.ofMountDevice(device);
@@ -194,12 +204,13 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                     + "network on the client (`lnetctl net add --net o2ib --if ib0`, or `options lnet networks=\"o2ib(ib0)\"`), "
                     + "then `umount " + point + "` and mount it again through the servers' o2ib NIDs",
                     point + " on " + nets));
-            return;
+            return true;
         }
         if (fromMounts) {
             rdma.forEach(n -> needed.add(n.network()));
         }
         passed.add(point + " (" + device + ")");
+        return true;
     }
 
     /** Every needed o2ib network is configured, its NIs are up and healthy; what True says of them. */

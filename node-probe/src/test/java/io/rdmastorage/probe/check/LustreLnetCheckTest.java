@@ -136,6 +136,21 @@ class LustreLnetCheckTest {
     }
 
     @Test
+    void lnetNotLoadedAndNothingMountedAgreeAndAreNotMountedWithoutAnInventedDisagreement() {
+        FixtureHost host = FixtureHost.at(dir).file("/proc/1/mounts", "/dev/sda2 / ext4 rw,relatime 0 0\n");
+        host.mkdir("/sys/class/net/ib0");
+        host.tool(LNETCTL).on("net", "show", "-v", "3").exits(255, "", io.rdmastorage.probe.testing.Samples.body(LNET_DOWN));
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("NotMounted");
+        assertThat(check.path("message").asText()).contains("/mnt/lustre has no Lustre client mount", "LNet is not up either")
+                .doesNotContain("disagree", "has Lustre client mounts");
+        assertThat(check.path("details").path("problems").toString()).doesNotContain("SourcesDisagree");
+    }
+
+    @Test
     void noLnetctlIsToolNotFoundUnknownAndTheInventorySaysNothingOfLnet() {
         FixtureHost host = LustreFixtures.base(FixtureHost.at(dir), O2IB_DEVICE);
 
