@@ -13,6 +13,7 @@ import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.LnetNets;
 import io.rdmastorage.probe.parse.LnetNid;
 import io.rdmastorage.probe.parse.LnetPeers;
+import io.rdmastorage.probe.parse.LustreImports;
 import io.rdmastorage.probe.parse.ProcMounts;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -25,9 +26,11 @@ import java.util.TreeSet;
  * Lustre over LNet o2ib. A Lustre client reaches its servers through LNet networks: o2ib (RDMA) or
  * tcp. When the o2ib network is missing or down, a server is reachable only by a tcp NID, or LNet
  * health marks the RDMA NI degraded, traffic goes over TCP or around the NI, and the mounts keep
- * working. This check reads which NIDs each Lustre mount was made through ({@code /proc/1/mounts}),
- * the local networks with their status and health ({@code lnetctl net show -v 3}) and the peers with
- * their NIDs' state and health ({@code lnetctl peer show -v 3}).
+ * working. This check reads the Lustre client mounts ({@code /proc/1/mounts}), which NID each of their
+ * metadata and object targets is connected through ({@code lctl get_param mdc.*.import osc.*.import}:
+ * {@link LustreMountTransport}, as the mount's own NIDs are only the MGS's), the local networks with
+ * their status and health ({@code lnetctl net show -v 3}) and the peers with their NIDs' state and
+ * health ({@code lnetctl peer show -v 3}).
  */
 public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
 
@@ -46,13 +49,14 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
      * @param mounts      PID 1's mount table; empty when unreadable
      * @param netShow     {@code lnetctl net show -v 3}
      * @param peerShow    {@code lnetctl peer show -v 3}, asked once net show answered
+     * @param imports     {@code lctl get_param mdc.*.import osc.*.import}
      * @param ko2iblnd    /sys/module/ko2iblnd exists (the RDMA LND is loaded)
      * @param version     /sys/fs/lustre/version (the Lustre client's version); empty when absent
      * @param procVisible whether the host's /proc is there at all
      * @param sysVisible  whether the host's /sys is there at all (so an absent ko2iblnd is evidence)
      * @param hostRoot    where the host's file system is seen, for messages
      */
-    public record Facts(Optional<ProcMounts> mounts, ToolResult netShow, Optional<ToolResult> peerShow, boolean ko2iblnd,
+    public record Facts(Optional<ProcMounts> mounts, ToolResult netShow, Optional<ToolResult> peerShow, ToolResult imports, boolean ko2iblnd,
                         Optional<String> version, boolean procVisible, boolean sysVisible, String hostRoot) {
     }
 
@@ -76,7 +80,8 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         ToolRunner tools = context.tools();
         ToolResult net = tools.run("lnetctl", NET_SHOW);
         Optional<ToolResult> peers = net.succeeded() ? Optional.of(tools.run("lnetctl", PEER_SHOW)) : Optional.empty();
-        return new Facts(host.read(MOUNTS).map(ProcMounts::parse), net, peers, host.isDirectory(KO2IBLND),
+        ToolResult imports = tools.run("lctl", LustreMountTransport.GET_IMPORTS);
+        return new Facts(host.read(MOUNTS).map(ProcMounts::parse), net, peers, imports, host.isDirectory(KO2IBLND),
                 host.readAttribute(VERSION), HostView.PROCFS.visible(host), HostView.SYSFS.visible(host), host.root().toString());
     }
 
@@ -138,12 +143,30 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         List<String> shown = new ArrayList<>();
         List<String> mounted = new ArrayList<>();
         for (String point : wanted) {
-            if (judgeMount(point, facts.mounts().get(), needed, lustre.networks().isEmpty(), shown, findings, passed)) {
+            if (mounted(point, facts.mounts().get(), shown, findings)) {
                 mounted.add(point);
             }
         }
         details.list("mounts", shown);
         Optional<LnetNets> nets = netShow(facts);
+        Optional<LnetPeers> peers = facts.peerShow().filter(ToolResult::succeeded).flatMap(r -> LnetPeers.parse(r.stdout()));
+        Optional<LustreImports> imports = facts.imports().ran() ? LustreImports.parse(facts.imports().stdout()) : Optional.empty();
+        Optional<Boolean> clientO2ib = nets.filter(n -> n.error().isEmpty()).map(n -> n.nets().stream()
+                .flatMap(net -> net.nis().stream()).anyMatch(ni -> ni.up() && ni.nid().rdma()));
+        List<String> devices = new ArrayList<>();
+        for (String point : mounted) {
+            String device = facts.mounts().get().at(point).orElseThrow().device();
+            devices.add(device);
+            LustreMountTransport.Outcome outcome = LustreMountTransport.judge(point, device, imports, facts.imports(), peers,
+                    clientO2ib);
+            outcome.finding().ifPresent(findings::add);
+            if (outcome.finding().isEmpty()) {
+                passed.add(outcome.passed());
+                if (lustre.networks().isEmpty()) {
+                    needed.addAll(outcome.networks());
+                }
+            }
+        }
         if (!facts.netShow().succeeded() && (nets.isEmpty() || nets.get().error().isEmpty())) {
             findings.add(ToolFindings.cannotTell(facts.netShow(), false, "Without lnetctl's networks the transport of the "
                     + "Lustre mounts cannot be told: install lnetctl (lustre-client utilities) on the node, or run "
@@ -170,9 +193,11 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         details.list("networks", nets.get().nets().stream().filter(n -> !n.type().equals("lo"))
                 .map(n -> n.type() + ": " + String.join(", ", n.nis().stream().map(LustreLnetCheck::showNi).toList())).toList());
         String networks = judgeNetworks(nets.get(), needed, lustre.minHealthValue(), facts, findings);
-        String peers = facts.peerShow().map(r -> judgePeers(r, lustre.minHealthValue(), details, findings)).orElse("");
+        Set<LnetNid> configurationOnly = LustreMountTransport.configurationOnly(devices, imports);
+        String peerText = facts.peerShow().map(r -> judgePeers(r, lustre.minHealthValue(), configurationOnly, details, findings))
+                .orElse("");
         return Judgement.of(findings, Finding.passed(MOUNTS_OVER_RDMA, "Lustre over LNet o2ib: " + String.join("; ", passed)
-                + "; " + networks + peers), details);
+                + "; " + networks + peerText), details);
     }
 
     /** The listed mount points; else (an empty list, or no section) every Lustre client mount. */
@@ -180,9 +205,8 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
         return ClientMounts.wanted(mounts, lustre != null ? lustre.mounts() : List.of(), LustreLnetCheck::clientMount);
     }
 
-    /** Judges one listed mount point; whether a Lustre client mount is there at all. */
-    private static boolean judgeMount(String point, ProcMounts mounts, Set<String> needed, boolean fromMounts, List<String> shown,
-                                      List<Finding> findings, List<String> passed) {
+    /** Whether a Lustre client mount is at a listed point; NotMounted where none is. */
+    private static boolean mounted(String point, ProcMounts mounts, List<String> shown, List<Finding> findings) {
         Optional<ProcMounts.Mount> at = mounts.at(point);
         if (at.isEmpty() || !clientMount(at.get())) {
             shown.add(point + ": " + at.map(m -> m.fsType() + ", not a Lustre client mount").orElse("not mounted"));
@@ -192,24 +216,7 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                     + "<mgs-ip>@o2ib:/<fsname> " + point + "`", point + " not mounted"));
             return false;
         }
-        String device = at.get().device();
-        List<LnetNid> nids = LnetNid.ofMountDevice(device);
-        List<LnetNid> rdma = nids.stream().filter(LnetNid::rdma).toList();
-        shown.add(point + ": " + device);
-        if (rdma.isEmpty()) {
-            String nets = String.join(", ", new TreeSet<>(nids.stream().map(LnetNid::network).toList()));
-            findings.add(Finding.of(Status.FALSE, MOUNT_OVER_TCP, point + " (" + device + ") was mounted through "
-                    + nets + " NIDs only (" + String.join(", ", nids.stream().map(LnetNid::toString).toList()) + "), none on "
-                    + "an o2ib network: its traffic goes over TCP (LNet's socklnd, port 988), not RDMA. Configure an o2ib "
-                    + "network on the client (`lnetctl net add --net o2ib --if ib0`, or `options lnet networks=\"o2ib(ib0)\"`), "
-                    + "then `umount " + point + "` and mount it again through the servers' o2ib NIDs",
-                    point + " on " + nets));
-            return true;
-        }
-        if (fromMounts) {
-            rdma.forEach(n -> needed.add(n.network()));
-        }
-        passed.add(point + " (" + device + ")");
+        shown.add(point + ": " + at.get().device());
         return true;
     }
 
@@ -272,7 +279,8 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
     }
 
     /** Every peer has an o2ib NID that is not down, with health; what True says of them. */
-    private static String judgePeers(ToolResult result, int minHealth, Details details, List<Finding> findings) {
+    private static String judgePeers(ToolResult result, int minHealth, Set<LnetNid> configurationOnly, Details details,
+                                     List<Finding> findings) {
         if (!result.succeeded()) {
             findings.add(ToolFindings.cannotTell(result, false, "Without the peer list, a server reached over TCP cannot "
                     + "be seen: run `lnetctl peer show -v 3` on the node"));
@@ -290,6 +298,9 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
             List<LnetPeers.PeerNi> others = peer.nis().stream().filter(n -> !n.nid().rdma() && !n.nid().loopback()).toList();
             if (peer.primaryNid().loopback()) {
                 continue;
+            }
+            if (o2ib.isEmpty() && !others.isEmpty() && others.stream().allMatch(n -> configurationOnly.contains(n.nid()))) {
+                continue;   // an MGS on a management network: the mounts' judgement names it, it carries no file data
             }
             boolean o2ibAllDown = !o2ib.isEmpty() && o2ib.stream().allMatch(LnetPeers.PeerNi::down);
             if (o2ib.isEmpty() || o2ibAllDown && others.stream().anyMatch(n -> !n.down())) {

@@ -62,10 +62,10 @@ public record LnetNid(String address, String network) {
         return nids;
     }
 
-    /** The file system name of a Lustre mount's device: what follows {@code :/}. */
+    /** The file system name of a Lustre mount's device: what follows {@code :/}, without a fileset's subdirectory. */
     public static Optional<String> fsname(String device) {
         int fs = device.indexOf(":/");
-        return fs < 0 ? Optional.empty() : Optional.of(device.substring(fs + 2));
+        return fs < 0 ? Optional.empty() : Optional.of(device.substring(fs + 2).replaceFirst("/.*", ""));
     }
 
     @Override

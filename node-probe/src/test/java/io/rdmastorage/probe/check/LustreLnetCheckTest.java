@@ -44,6 +44,88 @@ class LustreLnetCheckTest {
         assertThat(check.path("message").asText()).contains("o2ib (4 NI(s) up, health not shown by this lnetctl)", "o2ib1 (4 NI(s) up");
     }
 
+    /** The MGS on tcp only, the object and metadata servers on o2ib: the peers of the MGS-on-tcp site. */
+    private static final String MGS_TCP_PEERS = """
+            peer:
+                - primary nid: 10.1.0.5@tcp
+                  Multi-Rail: True
+                  peer ni:
+                    - nid: 10.1.0.5@tcp
+                      state: up
+                - primary nid: 10.2.0.10@o2ib
+                  Multi-Rail: True
+                  peer ni:
+                    - nid: 10.2.0.10@o2ib
+                      state: up
+                - primary nid: 10.2.0.12@o2ib
+                  Multi-Rail: True
+                  peer ni:
+                    - nid: 10.2.0.12@o2ib
+                      state: up
+                - primary nid: 10.2.0.13@o2ib
+                  Multi-Rail: True
+                  peer ni:
+                    - nid: 10.2.0.13@o2ib
+                      state: up
+            """;
+
+    @Test
+    void aMountThroughAnMgsOnTcpWhoseTargetsAreConnectedOverO2ibIsTrueAndSaysTheMgsCarriesNoFileData() {
+        FixtureHost host = LustreFixtures.withImports(FixtureHost.at(dir), IMPORTS_MGS_TCP, MGS_TCP_PEERS);
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+        assertThat(check.path("message").asText()).contains("/mnt/lustre (3 target(s) over o2ib; its MGS 10.1.0.5@tcp is "
+                + "reached over tcp, which carries the configuration log, no file data)", "3 peer(s) with an o2ib NID up");
+    }
+
+    @Test
+    void anOstWhoseImportFellBackToATcpNidIsMountOverTcpNamingItAndItsO2ibNid() {
+        String peers = MGS_TCP_PEERS.replace("10.1.0.5@tcp", "10.1.0.13@tcp");   // the OSS's tcp NID is a peer of its own
+        FixtureHost host = LustreFixtures.withImports(FixtureHost.at(dir), IMPORTS_OST_ON_TCP, peers);
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("MountOverTcp");
+        assertThat(check.path("message").asText()).contains("1 of its 4 target(s) are connected through non-o2ib NIDs "
+                + "(lustrefs-OST0001 via 10.1.0.13@tcp (FULL))", "Their o2ib NIDs are configured (10.2.0.13@o2ib)",
+                "lctl --device <import name> recover");
+    }
+
+    @Test
+    void aTcpNidOfAMultiRailPeerWhoseO2ibNidIsUpIsNoEvidenceOfTcp() {
+        // OST0001's server answers on both: LNet Multi-Rail picks the network per message, not the import's NID
+        String peers = MGS_TCP_PEERS.replace("10.1.0.5@tcp", "10.2.0.11@o2ib").replace("""
+                    - nid: 10.2.0.13@o2ib
+                      state: up
+            """, """
+                    - nid: 10.2.0.13@o2ib
+                      state: up
+                    - nid: 10.1.0.13@tcp
+                      state: up
+            """);
+        FixtureHost host = LustreFixtures.withImports(FixtureHost.at(dir), IMPORTS_OST_ON_TCP, peers);
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("True");
+    }
+
+    @Test
+    void anMgsOnTcpWithoutReadableImportsIsUnknownNotMountOverTcp() {
+        FixtureHost host = LustreFixtures.withImports(FixtureHost.at(dir), IMPORTS_MGS_TCP, MGS_TCP_PEERS);
+        host.tool(LCTL).on(GET_IMPORTS).exits(2, "", io.rdmastorage.probe.testing.Samples.body(IMPORTS_ENOENT));
+
+        JsonNode check = check(host);
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("Unknown");
+        assertThat(check.path("reason").asText()).isEqualTo("ToolFailed");
+        assertThat(check.path("message").asText()).contains("names only the MGS's tcp NIDs, and the MGS carries no file data",
+                "lctl get_param mdc.*.import osc.*.import").doesNotContain("PeerOnTcp", "10.1.0.5@tcp on tcp");
+    }
+
     @Test
     void degradedHealthValuesAreHealthDegraded() {
         FixtureHost host = LustreFixtures.healthy(FixtureHost.at(dir));
@@ -78,8 +160,9 @@ class LustreLnetCheckTest {
 
         assertThat(check.path("status").asText()).isEqualTo("False");
         assertThat(check.path("reason").asText()).isEqualTo("MountOverTcp");
+        // the MGS's own tcp NID is the mount's finding, not a second PeerOnTcp
         assertThat(check.path("message").asText()).contains("mounted through tcp NIDs only (192.168.234.10@tcp)", "port 988",
-                "192.168.234.10@tcp on tcp");
+                "this client has no o2ib NI up").doesNotContain("also");
     }
 
     @Test

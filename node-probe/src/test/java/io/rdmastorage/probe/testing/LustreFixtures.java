@@ -23,6 +23,13 @@ public final class LustreFixtures {
     public static final String MULTIRAIL = "lustre/lnetctl-net+peer-show_mounts_multirail-o2ib-o2ib1_nvidia-gds-troubleshooting.txt";
     public static final String PEERS_V3 = "lustre/lnetctl-peer-show-v3_o2ib-down-tcp-up_peer-health-400_constructed.txt";
     public static final String PEERS_TCP = "lustre/lnetctl-peer-show_tcp-and-efa-peers_fsx-client-log.txt";
+    public static final String LCTL = "/usr/sbin/lctl";
+    public static final String[] GET_IMPORTS = {"get_param", "mdc.*.import", "osc.*.import"};
+    /** Mounted through an MGS on tcp while the MDT and both OSTs are connected over o2ib (Lustre 2.16 layout). */
+    public static final String IMPORTS_MGS_TCP = "lustre/lctl-get-param-mdc-osc-mgc-import_mgs-tcp-targets-o2ib_2.16-quoted-nids_constructed.txt";
+    /** OST0001's import fell back to a tcp failover NID; the MDT and the other OSTs are on o2ib (Lustre 2.15 layout). */
+    public static final String IMPORTS_OST_ON_TCP = "lustre/lctl-get-param-mdc-osc-import_one-ost-on-tcp-failover-nid_2.15_constructed.txt";
+    public static final String IMPORTS_ENOENT = "lustre/lctl-get-param-import_no-lustre-client_param-path-enoent_constructed.txt";
     /** The o2ib servers of the healthy samples' network (172.16.0.0/24). */
     public static final String O2IB_DEVICE = "172.16.0.10@o2ib:172.16.0.11@o2ib:/lustre";
     /** The two servers of {@link #PEERS_V3}: oss-1 (its o2ib NID down, its tcp NID up) and oss-2 (o2ib, health 400). */
@@ -76,6 +83,18 @@ public final class LustreFixtures {
         base(host, O2IB_DOWN_DEVICE);
         host.tool(LNETCTL).on("net", "show", "-v", "3").printsSample(NI_DOWN_NET)
                 .on("peer", "show", "-v", "3").printsSample(PEERS_V3);
+        return host;
+    }
+
+    /**
+     * A client of a sample with its {@code /proc/1/mounts} line and its {@code lctl get_param} imports:
+     * the o2ib NIs of {@link #HEALTHY_NET} up, and {@code peers} as lnetctl's peer list.
+     */
+    public static FixtureHost withImports(FixtureHost host, String sample, String peers) {
+        base(host, part(sample, "grep lustre /proc/1/mounts").split(" ")[0]);
+        host.tool(LNETCTL).on("net", "show", "-v", "3").printsSample(HEALTHY_NET)
+                .on("peer", "show", "-v", "3").prints(peers);
+        host.tool(LCTL).on(GET_IMPORTS).prints(part(sample, "lctl get_param mdc.*.import osc.*.import"));
         return host;
     }
 

@@ -30,9 +30,12 @@ public final class LustreLnet {
     public static final String MOUNTS_UNREADABLE = "MountsUnreadable";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("LustreLnet", "lustre", Measurement.NODE_PROBE, List.of(
-            Reason.probe(MOUNTS_OVER_RDMA, TRUE, "every listed Lustre mount names o2ib server NIDs, the o2ib networks are up "
-                    + "with full health, and every peer has an o2ib NID that is not down", NONE),
-            Reason.probe(MOUNT_OVER_TCP, FALSE, "a listed Lustre mount names only tcp (or other non-o2ib) server NIDs: its "
+            Reason.probe(MOUNTS_OVER_RDMA, TRUE, "every listed Lustre mount's metadata and object targets are connected "
+                    + "through o2ib NIDs (without the client's imports: the mount names o2ib NIDs), the o2ib networks are up "
+                    + "with full health, and every peer has an o2ib NID that is not down (an MGS on tcp carries no file data)",
+                    NONE),
+            Reason.probe(MOUNT_OVER_TCP, FALSE, "a listed Lustre mount's metadata or object target is connected through a "
+                    + "tcp (or other non-o2ib) NID, or the mount names only tcp NIDs on a client with no o2ib NI: its "
                     + "traffic goes over TCP", FIX_CONFIG),
             Reason.probe(NOT_MOUNTED, FALSE, "no Lustre file system is mounted at a listed mount point", FIX_CONFIG),
             Reason.probe(RDMA_NETWORK_DOWN, FALSE, "an o2ib LNet network a mount or the spec needs is not configured, "
@@ -45,7 +48,8 @@ public final class LustreLnet {
                     + "to judge", NONE),
             Reason.probe(MOUNTS_UNREADABLE, UNKNOWN, "the host's /proc/1/mounts cannot be read", NONE),
             Reason.probe(Reasons.SOURCES_DISAGREE, UNKNOWN, "the host's sources contradict each other: Lustre mounts while "
-                    + "lnetctl says LNet is down, or o2ib NIs up while the ko2iblnd module is absent", INVESTIGATE_NODE)),
+                    + "lnetctl says LNet is down or lctl lists no import of them, or o2ib NIs up while the ko2iblnd module is "
+                    + "absent", INVESTIGATE_NODE)),
             Optional.empty());
 
     private LustreLnet() {
