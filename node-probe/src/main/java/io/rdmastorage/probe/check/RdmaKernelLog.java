@@ -114,6 +114,7 @@ public final class RdmaKernelLog {
         long uptime = facts.uptimeUs().getAsLong();
         Set<String> wanted = section.devicePorts().stream().map(p -> p.device()).collect(Collectors.toSet());
         Map<String, List<Entry>> groups = new LinkedHashMap<>();
+        Map<String, Entry> recoveries = new LinkedHashMap<>();
         for (Entry entry : facts.entries()) {
             long ageUs = Math.max(0, uptime - entry.record().usec());
             if (ageUs > window.toNanos() / 1000) {
@@ -123,6 +124,10 @@ public final class RdmaKernelLog {
             if (!wanted.isEmpty() && device.isPresent() && !wanted.contains(device.get())) {
                 continue;
             }
+            if (entry.hit().kind().severity() == Severity.RECOVERED) {
+                recoveries.put(name(facts, entry.hit()), entry);   // entries are oldest first: the latest stays
+                continue;
+            }
             groups.computeIfAbsent(name(facts, entry.hit()) + "\u0000" + entry.hit().kind(), k -> new ArrayList<>()).add(entry);
         }
         if (!groups.isEmpty()) {
@@ -130,12 +135,16 @@ public final class RdmaKernelLog {
         }
         List<Finding> findings = new ArrayList<>();
         for (List<Entry> group : groups.values()) {
-            findings.add(finding(facts, group, section.kernelLogWindow()));
+            Entry latest = group.get(group.size() - 1);
+            Optional<Entry> recovery = Optional.ofNullable(recoveries.get(name(facts, latest.hit())))
+                    .filter(r -> r.record().usec() > latest.record().usec());
+            findings.add(finding(facts, group, recovery, section.kernelLogWindow()));
         }
         return findings;
     }
 
-    private static Finding finding(Facts facts, List<Entry> group, String window) {
+    /** With the driver's later word that it recovered the device, a fatal line is a warning that says so. */
+    private static Finding finding(Facts facts, List<Entry> group, Optional<Entry> recovery, String window) {
         Entry latest = group.get(group.size() - 1);
         Hit hit = latest.hit();
         Kind kind = hit.kind();
@@ -147,8 +156,10 @@ public final class RdmaKernelLog {
         String more = group.size() == 1 ? "" : " (" + (group.size() - 1) + " more such line" + (group.size() == 2 ? "" : "s")
                 + " within " + window + ")";
         String message = where + " logged \"" + hit.text() + "\" at " + at + ", " + ago(ageUs) + " ago" + more + ": "
-                + kind.meaning() + "; " + advice(kind, hit);
-        boolean fatal = kind.severity() == Severity.FATAL;
+                + kind.meaning() + recovery.map(r -> ", then \"" + r.hit().text() + "\" " + ago(Math.max(0,
+                facts.uptimeUs().getAsLong() - r.record().usec())) + " ago: the driver brought it back, but its I/O failed "
+                + "meanwhile. If it recurs, ").orElse("; ") + advice(kind, hit);
+        boolean fatal = kind.severity() == Severity.FATAL && recovery.isEmpty();
         return Finding.of(Status.FALSE, fatal ? DEVICE_FATAL_LOGGED : DEVICE_WARNING_LOGGED, message, name + " " + kind.label());
     }
 
@@ -177,7 +188,15 @@ public final class RdmaKernelLog {
         String pci = hit.bdf().map(b -> "pci/" + b).orElse("pci/<function>");
         String netdev = hit.netdev().orElse("<netdev>");
         return switch (kind) {
-            case HEALTH_COMPROMISED, UNRECOVERABLE_ERROR -> "storage on this HCA fails until it is reset: drain the node, "
+            case FATAL_ERROR, PCI_LOST -> "storage on this HCA fails until it is back on the bus: drain the node, check its "
+                    + "PCIe link (`lspci -vvv -s " + hit.bdf().orElse("<function>") + "`: `rev ff` or a degraded LnkSta), AER "
+                    + "lines in the kernel log, the slot, riser and cable; reseat or replace the card if it recurs";
+            case ERROR_STATE, RECOVERY_FAILED -> "the driver gave the device up: drain the node and power-cycle it (a cold "
+                    + "reset; `devlink dev reload " + pci + "` does not reach a device off the bus), then check the PCIe link "
+                    + "and the firmware (`mlxfwmanager`); replace the card if it recurs";
+            case PROBE_FAILED -> "the device is not in service: check its firmware (`flint -d " + hit.bdf().orElse("<function>")
+                    + " q`, `mlxfwmanager`), power-cycle the node, and replace the card if it still does not come up";
+            case HEALTH_COMPROMISED, UNRECOVERABLE_ERROR, FIRMWARE_ERROR -> "storage on this HCA fails until it is reset: drain the node, "
                     + "`devlink health show " + pci + "`, then `devlink dev reload " + pci + "` or reboot; if it recurs, update "
                     + "the firmware (`mlxfwmanager`) or replace the card";
             case COMMAND_TIMEOUT -> "new QPs, MRs and connections fail while it lasts: drain the node, `devlink health show "
@@ -185,8 +204,13 @@ public final class RdmaKernelLog {
                     + "version with the log to NVIDIA support";
             case INSUFFICIENT_POWER -> "the card may throttle or drop off the bus: move it to a slot that powers it, or fix "
                     + "the slot's power budget in the BIOS/BMC";
-            case MODULE_HIGH_TEMPERATURE -> "the module may shut its link down: check airflow and fans, and the module with "
-                    + "`mlxlink -d " + hit.bdf().orElse("<function>") + " -m`";
+            case MODULE_HIGH_TEMPERATURE, MODULE_ERROR -> "the module may shut its link down: check airflow and fans, and "
+                    + "the module with `mlxlink -d " + hit.bdf().orElse("<function>") + " -m`; reseat or replace it";
+            case DEVICE_HIGH_TEMPERATURE -> "the firmware stops the device if it overheats: check airflow and fans, and the "
+                    + "device's temperature with `mget_temp -d " + hit.bdf().orElse("<function>") + "`";
+            case FIRMWARE_WARNING, COMMAND_LATE -> "the device still works: look at `devlink health show " + pci + "`; if it "
+                    + "recurs, update the firmware (`mlxfwmanager`)";
+            case RECOVERED -> "";
             case TX_TIMEOUT -> "the driver resets the queue, RoCE traffic on it stalls meanwhile: check `devlink health show "
                     + pci + " reporter tx` and `ethtool -S " + netdev + "`; a recurring timeout is a firmware or PCIe fault";
         };

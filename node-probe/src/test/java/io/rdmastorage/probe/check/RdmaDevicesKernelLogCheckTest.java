@@ -35,12 +35,47 @@ class RdmaDevicesKernelLogCheckTest {
         assertThat(check.path("message").asText())
                 .startsWith("mlx5_0 (0000:03:00.0) logged \"wait_func:1132:(pid 141179): CREATE_DCT(0x710) timeout. Will "
                         + "cause a leak of a command resource\" at ")
-                .contains(", 119s ago (1 more such line within 15m): a firmware command timed out")
+                .contains(", 119s ago (2 more such lines within 15m): a firmware command timed out")
                 .contains("`devlink dev reload pci/0000:03:00.0`")
                 .contains("mlx5_0 insufficient PCIe slot power").contains("mlx5_0 module high temperature")
                 .contains("ens1f0np0 transmit queue timed out")
                 .doesNotContain("health compromised");
         assertThat(check.path("details").path("problems").toString()).contains("DeviceWarningLogged");
+    }
+
+    @Test
+    void aConnectXWhosePcieLinkDroppedIsFalseWhileItsPortStillReadsActive() {
+        // the real Linux 7.0 sequence (no "(pid N)" in the call-site) on mlx5_0's function, 80 s before the probe
+        FixtureHost host = RdmaFixtures.healthy(FixtureHost.at(dir.resolve("root")))
+                .file("/dev/kmsg", Samples.body("kmsg/dev-kmsg_mlx5-dying_cx5-pcie-drop-no-pid-prefix_linux-7.0-report.txt")
+                        .replace("0000:c4:00.0", "0000:03:00.0"))
+                .file("/proc/uptime", "2600.00 1.00\n");
+
+        JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("DeviceFatalLogged");
+        assertThat(check.path("message").asText()).startsWith("mlx5_0 (0000:03:00.0) logged ")
+                .contains("mlx5_0 PCIe link lost", "mlx5_0 recovery failed");
+    }
+
+    @Test
+    void aFatalErrorTheDriverRecoveredFromIsAWarningThatSaysSo() {
+        String log = Samples.body("kmsg/dev-kmsg_mlx5-dying_pcie-surprise-link-down-pci-slot-unavailable_linux-rdma-2025.txt")
+                .replace("0000:bb:00.0", "0000:03:00.0");
+        long last = io.rdmastorage.probe.parse.Kmsg.parse(log).stream().mapToLong(io.rdmastorage.probe.parse.Kmsg.Record::usec)
+                .max().orElseThrow();
+        FixtureHost host = RdmaFixtures.healthy(FixtureHost.at(dir.resolve("root")))
+                .file("/dev/kmsg", log + "6,99999," + (last + 1_000_000) + ",-;mlx5_core 0000:03:00.0: "
+                        + "mlx5_health_try_recover:345:(pid 4242): health recovery succeeded\n")
+                .file("/proc/uptime", (last / 1_000_000 + 60) + ".00 1.00\n");
+
+        JsonNode check = ProbeRun.withSpec(host, RdmaFixtures.SPEC).check("RdmaDevices");
+
+        assertThat(check.path("status").asText()).as(check.toString()).isEqualTo("False");
+        assertThat(check.path("reason").asText()).isEqualTo("DeviceWarningLogged");
+        assertThat(check.path("message").asText()).contains("then \"mlx5_health_try_recover:345:(pid 4242): health recovery "
+                + "succeeded\"");
     }
 
     @Test
