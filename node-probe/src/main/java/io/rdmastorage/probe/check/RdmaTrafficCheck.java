@@ -19,6 +19,8 @@ import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.ports.PortView;
 import io.rdmastorage.probe.ports.RdmaPort;
 import io.rdmastorage.probe.parse.EthtoolStats;
+import io.rdmastorage.probe.rails.StorageRail;
+import io.rdmastorage.probe.rails.StorageRails;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +49,8 @@ import java.util.TreeSet;
  * <li>fabric errors: error counters may grow by {@code maxErrorCount}, congestion signals (ECN
  * marks, CNPs, pause frames) reach {@code maxCongestionPerSecond}.</li>
  * </ul>
- * A counter at its maximum or going backwards gives no delta: that part is Unknown NoCounterDelta,
+ * Each storage client's rails (its own configuration's RDMA ports) must each carry their share
+ * ({@link RailShares}). A counter at its maximum or going backwards gives no delta: that part is Unknown NoCounterDelta,
  * never a computed number. Nothing moving is Unknown NoStorageTraffic: an idle node proves nothing.
  */
 public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
@@ -60,7 +63,7 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
     /** Congestion signals: normal in moderation, a storm past the threshold. */
     static final List<String> CONGESTION_COUNTERS = List.of("hw_counters/np_cnp_sent", "hw_counters/rp_cnp_handled",
             "hw_counters/np_ecn_marked_roce_packets");
-    private static final List<String> REASON_ORDER = List.of(DATA_ON_TCP, DATA_ON_LOSSY_PRIORITY, FABRIC_ERRORS,
+    private static final List<String> REASON_ORDER = List.of(DATA_ON_TCP, DATA_ON_LOSSY_PRIORITY, FABRIC_ERRORS, RAIL_IDLE,
             NO_COUNTER_DELTA, NO_STORAGE_TRAFFIC);
     private static final String LOAD = "run storage I/O during the window (the acceptance run, or e.g. `dd if=/dev/nvme0n1 "
             + "of=/dev/null bs=1M iflag=direct` on an NVMe-oF namespace) and probe again";
@@ -70,10 +73,20 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
      *
      * @param ports  the sampled RDMA ports, with their link layer and netdev
      * @param window the two readings of the node's storage counters
+     * @param rails  the storage clients' rails, from their own configuration
+     * @param inactive the rails' ports that are not ACTIVE ({@code dev/port})
      */
-    public record Facts(String hostRoot, boolean sysfsVisible, boolean procfsVisible, List<Port> ports, CounterWindow window) {
+    public record Facts(String hostRoot, boolean sysfsVisible, boolean procfsVisible, List<Port> ports, CounterWindow window,
+                        List<StorageRail> rails, Set<String> inactive) {
         public Facts {
             ports = List.copyOf(ports);
+            rails = List.copyOf(rails);
+            inactive = Set.copyOf(inactive);
+        }
+
+        /** Without storage rails. */
+        public Facts(String hostRoot, boolean sysfsVisible, boolean procfsVisible, List<Port> ports, CounterWindow window) {
+            this(hostRoot, sysfsVisible, procfsVisible, ports, window, List.of(), Set.of());
         }
     }
 
@@ -158,9 +171,12 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
                 ports.stream().map(Port::port).toList(), netdevs, tcpPorts, true));
         boolean sysfs = view.sysfsVisible();
         boolean procfs = HostView.PROCFS.visible(host);
+        List<StorageRail> rails = sysfs && procfs ? StorageRails.read(host, context.tools(), view, spec) : List.of();
+        Set<String> inactive = new TreeSet<>();
+        rails.forEach(r -> r.port().flatMap(view::port).filter(p -> !p.sysfs().active()).ifPresent(p -> inactive.add(p.name())));
         CounterWindow window = sysfs && procfs ? CounterSampler.sample(counters.reader(), traffic.windowDuration(), pause)
                 : null;
-        return new Facts(host.root().toString(), sysfs, procfs, ports, window);
+        return new Facts(host.root().toString(), sysfs, procfs, ports, window, rails, inactive);
     }
 
     @Override
@@ -237,6 +253,8 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
                     .put("rdmaBytesPerSecond", rdmaBytesKnown ? Math.round(rdmaBytes) : null)
                     .put("tcpBytesPerSecond", Math.round(tcp));
             details.list("ports", shown);
+            Set<String> sampled = new TreeSet<>(facts.ports().stream().map(p -> p.port().toString()).toList());
+            findings.addAll(RailShares.judge(facts.rails(), traffic, spec, facts.inactive(), sampled, seconds, details));
             if (moved.isEmpty() && findings.stream().noneMatch(f -> f.status() == Status.FALSE)) {
                 findings.add(Finding.of(Status.UNKNOWN, NO_STORAGE_TRAFFIC, "no storage traffic in the " + seconds + " window: "
                         + "the RDMA ports moved " + Math.round(rdmaPackets) + " packets/s (below traffic.minRdmaPacketsPerSecond "

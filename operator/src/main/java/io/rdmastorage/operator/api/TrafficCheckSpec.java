@@ -60,6 +60,14 @@ public class TrafficCheckSpec {
     @Max(Integer.MAX_VALUE)
     private Integer maxCongestionPerSecond;
 
+    @JsonPropertyDescription("Percent of a storage client's rail bytes each of its RDMA rails (GPFS verbsPorts, LNet NIs, "
+            + "NVMe-oF paths, NFS client addresses) must carry, 0–50; 0 (default) = only a rail that moved nothing while "
+            + "its siblings moved is RailIdle.")
+    @Default("" + ProbeSpec.Traffic.DEFAULT_MIN_RAIL_SHARE_PERCENT)
+    @Min(0)
+    @Max(ProbeSpec.Traffic.MAX_MIN_RAIL_SHARE_PERCENT)
+    private Integer minRailSharePercent;
+
     public String getWindow() {
         return window;
     }
@@ -114,5 +122,13 @@ public class TrafficCheckSpec {
 
     public void setMaxCongestionPerSecond(Integer maxCongestionPerSecond) {
         this.maxCongestionPerSecond = maxCongestionPerSecond;
+    }
+
+    public Integer getMinRailSharePercent() {
+        return minRailSharePercent;
+    }
+
+    public void setMinRailSharePercent(Integer minRailSharePercent) {
+        this.minRailSharePercent = minRailSharePercent;
     }
 }

@@ -26,6 +26,7 @@ public final class RdmaTraffic {
     public static final String FABRIC_ERRORS = "FabricErrors";
     public static final String NO_STORAGE_TRAFFIC = "NoStorageTraffic";
     public static final String NO_COUNTER_DELTA = "NoCounterDelta";
+    public static final String RAIL_IDLE = "RailIdle";
 
     public static final CheckDescriptor DESCRIPTOR = new CheckDescriptor("RdmaTraffic", "traffic", Measurement.NODE_PROBE, List.of(
             Reason.probe(DATA_OVER_RDMA, TRUE, "over the window, storage traffic moved on the RDMA ports, TCP storage bytes "
@@ -37,6 +38,10 @@ public final class RdmaTraffic {
             Reason.probe(FABRIC_ERRORS, FALSE, "an error counter (symbol errors, link downs, sequence errors, ACK timeouts, "
                     + "RNR retries, out of buffer) grew past maxErrorCount, or ECN marks, CNPs or pause frames per second past "
                     + "maxCongestionPerSecond, over the window", INVESTIGATE_NODE),
+            Reason.probe(RAIL_IDLE, FALSE, "a storage client's own configuration names several RDMA rails (GPFS verbsPorts, "
+                    + "LNet NIs, NVMe-oF paths, NFS mounts' client addresses) and, while its sibling rails carried traffic, "
+                    + "one moved nothing (below minRdmaPacketsPerSecond) or less than minRailSharePercent of their bytes: "
+                    + "the node lost that rail's bandwidth", INVESTIGATE_NODE),
             Reason.probe(NO_STORAGE_TRAFFIC, UNKNOWN, "nothing moved in the window (RDMA below minRdmaPacketsPerSecond, TCP "
                     + "within its allowance): an idle node proves nothing; probe while storage I/O runs", NONE),
             Reason.probe(NO_COUNTER_DELTA, UNKNOWN, "a counter the verdict needs is absent, at its maximum (a saturated "

@@ -304,10 +304,13 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
      * {@code maxTcpBytesPerSecond} (control traffic). {@code priority}: the lossless priority RoCE
      * bytes must ride (not judged when absent). Fabric errors: an error counter may grow by
      * {@code maxErrorCount} over the window, congestion signals (ECN marks, CNPs, pause frames)
-     * reach {@code maxCongestionPerSecond}.
+     * reach {@code maxCongestionPerSecond}. Rails: each storage client's RDMA rails (its own
+     * configuration's ports) must each carry at least {@code minRailSharePercent} of the bytes the
+     * client's rails moved (0: only a rail that moved nothing while its siblings moved is idle).
      */
     public record Traffic(String window, List<String> devices, Integer maxTcpBytesPerSecond, Integer minRdmaPacketsPerSecond,
-                          Integer priority, Integer maxErrorCount, Integer maxCongestionPerSecond) implements Section {
+                          Integer priority, Integer maxErrorCount, Integer maxCongestionPerSecond, Integer minRailSharePercent)
+            implements Section {
         /* The defaults and ranges of validate(); the operator's CRD schema states the same constants. */
         public static final String DEFAULT_WINDOW = "10s";
         public static final java.time.Duration MIN_WINDOW = java.time.Duration.ofSeconds(1);
@@ -319,6 +322,16 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
         public static final int DEFAULT_MAX_ERROR_COUNT = 0;
         public static final int DEFAULT_MAX_CONGESTION_PER_SECOND = 10_000;
         public static final int MAX_PRIORITY = 7;
+        public static final int DEFAULT_MIN_RAIL_SHARE_PERCENT = 0;
+        /** Above it, two rails could not both reach their share: the ceiling of an even split of two. */
+        public static final int MAX_MIN_RAIL_SHARE_PERCENT = 50;
+
+        /** Without the rail share (the form before it existed). */
+        public Traffic(String window, List<String> devices, Integer maxTcpBytesPerSecond, Integer minRdmaPacketsPerSecond,
+                       Integer priority, Integer maxErrorCount, Integer maxCongestionPerSecond) {
+            this(window, devices, maxTcpBytesPerSecond, minRdmaPacketsPerSecond, priority, maxErrorCount, maxCongestionPerSecond,
+                    null);
+        }
 
         public Traffic {
             window = window == null ? DEFAULT_WINDOW : window;
@@ -327,6 +340,7 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             minRdmaPacketsPerSecond = minRdmaPacketsPerSecond == null ? DEFAULT_MIN_RDMA_PACKETS_PER_SECOND : minRdmaPacketsPerSecond;
             maxErrorCount = maxErrorCount == null ? DEFAULT_MAX_ERROR_COUNT : maxErrorCount;
             maxCongestionPerSecond = maxCongestionPerSecond == null ? DEFAULT_MAX_CONGESTION_PER_SECOND : maxCongestionPerSecond;
+            minRailSharePercent = minRailSharePercent == null ? DEFAULT_MIN_RAIL_SHARE_PERCENT : minRailSharePercent;
         }
 
         public List<DevicePort> devicePorts() {
@@ -356,6 +370,7 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             }
             SpecValidator.range("traffic.maxErrorCount", maxErrorCount, 0, Integer.MAX_VALUE);
             SpecValidator.range("traffic.maxCongestionPerSecond", maxCongestionPerSecond, 0, Integer.MAX_VALUE);
+            SpecValidator.range("traffic.minRailSharePercent", minRailSharePercent, 0, MAX_MIN_RAIL_SHARE_PERCENT);
         }
     }
 
