@@ -6,6 +6,10 @@
 #                                          mounted or running: undoes what any scenario leaves, then fails
 #                                          naming what is still there (the test classes share one boot)
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
+#   scenario.sh multipath                  a second rail (rxe2 on veth2 198.51.100.1, rxe3 on veth3 198.51.100.2, a
+#                                          second nvmet rdma port on 198.51.100.1) and the subsystem connected over
+#                                          rdma on both rails, each path from its own address (-w): native multipath
+#   scenario.sh iopolicy POLICY            the connected subsystem's multipath I/O policy (numa, round-robin)
 #   scenario.sh storage-read               the node's storage I/O: paced direct reads of the connected NVMe
 #                                          namespace in the background (up to 10 minutes; reset stops it)
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
@@ -25,6 +29,9 @@ set -euo pipefail
 NQN=nqn.2014-08.org.example:vm-target
 ADDR0=192.0.2.1
 ADDR1=192.0.2.2
+# the second rail's pair (TEST-NET-2), set up by multipath only, taken down by reset
+ADDR2=198.51.100.1
+ADDR3=198.51.100.2
 NVMET=/sys/kernel/config/nvmet
 POD=/var/lib/probe-pod/rootfs
 NFS_EXPORT=/srv/nfs
@@ -43,7 +50,7 @@ image() {
   rm -f "$POD/tmp/image-cds.sh"
 }
 
-port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem, (re-)enabled
+port() {   # port ID TRTYPE [ADDR]: an nvmet port on ADDR (ADDR0 by default):4420 exporting the subsystem, (re-)enabled
   local dir=$NVMET/ports/$1
   mkdir -p "$dir"
   # unlinking disables the port (and drops its controllers); relinking listens anew, which an rdma
@@ -51,7 +58,7 @@ port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem
   rm -f "$dir/subsystems/$NQN"
   echo "$2" > "$dir/addr_trtype"
   echo ipv4 > "$dir/addr_adrfam"
-  echo "$ADDR0" > "$dir/addr_traddr"
+  echo "${3:-$ADDR0}" > "$dir/addr_traddr"
   echo 4420 > "$dir/addr_trsvcid"
   ln -s "$NVMET/subsystems/$NQN" "$dir/subsystems/$NQN"
 }
@@ -60,19 +67,20 @@ port() {   # port ID TRTYPE: an nvmet port on ADDR0:4420 exporting the subsystem
 # addresses: rxe0 and rxe1 then talk RoCE over a "wire" as two nodes' ports do (without this the
 # kernel routes it through lo and rxe1 cannot reach rxe0). soft-RoCE of this kernel works in the
 # initial network namespace only, so two namespaces are not an option. Idempotent.
-wire() {
-  ip rule show pref 100 | grep -q . || ip rule add pref 100 from "$ADDR1" to "$ADDR0" iif lo lookup 100
-  ip rule show pref 101 | grep -q . || ip rule add pref 101 from "$ADDR0" to "$ADDR1" iif lo lookup 101
-  ip route replace "$ADDR0" dev veth1 src "$ADDR1" table 100
-  ip route replace "$ADDR1" dev veth0 src "$ADDR0" table 101
+wire() {   # wire [TARGET_IF INITIATOR_IF TARGET_ADDR INITIATOR_ADDR RULE_PREF]: veth0/veth1 by default
+  local t=${1:-veth0} i=${2:-veth1} a=${3:-$ADDR0} b=${4:-$ADDR1} pref=${5:-100}
+  ip rule show pref "$pref" | grep -q . || ip rule add pref "$pref" from "$b" to "$a" iif lo lookup "$pref"
+  ip rule show pref $((pref + 1)) | grep -q . || ip rule add pref $((pref + 1)) from "$a" to "$b" iif lo lookup $((pref + 1))
+  ip route replace "$a" dev "$i" src "$b" table "$pref"
+  ip route replace "$b" dev "$t" src "$a" table $((pref + 1))
   ip rule show pref 1000 | grep -q . || ip rule add pref 1000 lookup local
   ! ip rule show pref 0 | grep -q local || ip rule del pref 0 lookup local
-  for i in all veth0 veth1; do
-    sysctl -qw "net.ipv4.conf.$i.accept_local=1" "net.ipv4.conf.$i.rp_filter=0"
+  for n in all "$t" "$i"; do
+    sysctl -qw "net.ipv4.conf.$n.accept_local=1" "net.ipv4.conf.$n.rp_filter=0"
   done
   # static neighbours: ARP between two local addresses is not answered
-  ip neigh replace "$ADDR1" lladdr "$(cat /sys/class/net/veth1/address)" dev veth0 nud permanent
-  ip neigh replace "$ADDR0" lladdr "$(cat /sys/class/net/veth0/address)" dev veth1 nud permanent
+  ip neigh replace "$b" lladdr "$(cat "/sys/class/net/$i/address")" dev "$t" nud permanent
+  ip neigh replace "$a" lladdr "$(cat "/sys/class/net/$t/address")" dev "$i" nud permanent
 }
 
 # What scenarios start and may leave running: node-probe (a latency or acceptance server, a run stopped
@@ -96,6 +104,7 @@ stop_leftovers() {   # TERM first (an acceptance run's hook removes its file and
 reset() {
   stop_leftovers
   nvme disconnect-all >/dev/null 2>&1 || true
+  unrail
   # every NFS client mount (the export's server, like the nvmet target, stays up: set up idempotently)
   awk '$3 == "nfs" || $3 == "nfs4" {print $2}' /proc/self/mounts | while read -r m; do umount -f "$m"; done
   # the tests' files (dd.pid, a server's output); the agent's own request folders are directories
@@ -171,6 +180,53 @@ clean() {
 
 connect() {
   nvme connect -t "$1" -a "$ADDR0" -s 4420 -n "$NQN" >&2
+}
+
+multipath() {
+  ip link show veth2 >/dev/null 2>&1 || ip link add veth2 type veth peer name veth3
+  ip addr replace "$ADDR2/24" dev veth2
+  ip addr replace "$ADDR3/24" dev veth3
+  ip link set veth2 mtu 1500 up
+  ip link set veth3 mtu 1500 up
+  wire veth2 veth3 "$ADDR2" "$ADDR3" 102
+  rdma link show rxe2/1 >/dev/null 2>&1 || rdma link add rxe2 type rxe netdev veth2
+  rdma link show rxe3/1 >/dev/null 2>&1 || rdma link add rxe3 type rxe netdev veth3
+  local active=""
+  for _ in $(seq 50); do
+    [ "$(cat /sys/class/infiniband/rxe3/ports/1/state)" = "4: ACTIVE" ] \
+      && grep -qs ':ffff:c633:6401$' /sys/class/infiniband/rxe2/ports/1/gids/* \
+      && grep -qs ':ffff:c633:6402$' /sys/class/infiniband/rxe3/ports/1/gids/* && active=1 && break
+    sleep 0.1
+  done
+  [ -n "$active" ] || { echo "rxe2/rxe3 not ACTIVE" >&2; return 1; }
+  port 3 rdma "$ADDR2"
+  nvme connect -t rdma -a "$ADDR0" -s 4420 -n "$NQN" -w "$ADDR1" >&2
+  nvme connect -t rdma -a "$ADDR2" -s 4420 -n "$NQN" -w "$ADDR3" >&2
+}
+
+iopolicy() {
+  local sub
+  for sub in /sys/class/nvme-subsystem/*; do
+    [ "$(cat "$sub/subsysnqn")" != "$NQN" ] || echo "$1" > "$sub/iopolicy"
+  done
+}
+
+# the second rail gone (reset: the test classes share one boot)
+unrail() {
+  if [ -d "$NVMET/ports/3" ]; then
+    rm -f "$NVMET/ports/3/subsystems/$NQN"
+    rmdir "$NVMET/ports/3"
+  fi
+  local dev
+  for dev in rxe2 rxe3; do
+    ! rdma link show "$dev/1" >/dev/null 2>&1 || rdma link delete "$dev"
+  done
+  ! ip link show veth2 >/dev/null 2>&1 || ip link del veth2
+  local pref
+  for pref in 102 103; do
+    ! ip rule show pref "$pref" | grep -q . || ip rule del pref "$pref"
+    ip route flush table "$pref" 2>/dev/null || true
+  done
 }
 
 storage-read() {

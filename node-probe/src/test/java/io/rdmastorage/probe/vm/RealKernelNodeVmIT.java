@@ -33,6 +33,9 @@ class RealKernelNodeVmIT extends VmNodeTest {
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(120);
     /** Counters read 5 s apart while (or while not) a read runs over the connected controller. */
     static final String TRAFFIC_SPEC = "{\"traffic\":{\"window\":\"5s\"}}";
+    /** The rails of an NVMe-oF subsystem reached over two paths: counters read 5 s apart while a read runs. */
+    static final String RAILS_SPEC = "{\"traffic\":{\"window\":\"5s\"},\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN
+            + "\",\"address\":\"192.0.2.1\",\"port\":4420},{\"nqn\":\"" + NQN + "\",\"address\":\"198.51.100.1\",\"port\":4420}]}}";
 
     static VmNode.Result sh(String script) {
         return vm.run("set -e\n" + script, Duration.ofSeconds(60)).requireSuccess(script);
@@ -174,6 +177,27 @@ class RealKernelNodeVmIT extends VmNodeTest {
 
         assertCheck(run, "NvmeofRdma", "False", "ControllerNotLive");
         assertThat(run.check("NvmeofRdma").path("message").asText()).contains("may still be reconnecting");
+    }
+
+    @Test
+    void anNvmeofPathTheMultipathPolicyLeavesIdleIsRailIdleAndRoundRobinLoadsBothRails() {
+        // one subsystem over two rails, each path from its own address: rxe1 (192.0.2.2) and rxe3 (198.51.100.2)
+        scenario("multipath").requireSuccess("two rdma paths");
+        scenario("iopolicy", "numa").requireSuccess("iopolicy numa");
+        scenario("storage-read").requireSuccess("storage read");
+
+        ProbeRun numa = probe(RAILS_SPEC);
+
+        assertCheck(numa, "RdmaTraffic", "False", "RailIdle");
+        assertThat(numa.check("RdmaTraffic").path("message").asText()).startsWith("NVMe-oF " + NQN + " (iopolicy numa): the rail ")
+                .containsAnyOf("the rail rxe1/1 (nvme", "the rail rxe3/1 (nvme").contains("round-robin");
+
+        scenario("iopolicy", "round-robin").requireSuccess("iopolicy round-robin");
+        ProbeRun roundRobin = probe(RAILS_SPEC);
+
+        assertCheck(roundRobin, "RdmaTraffic", "True", "DataOverRdma");
+        assertThat(roundRobin.check("RdmaTraffic").path("details").path("rails").toString())
+                .contains("\"port\":\"rxe1/1\"", "\"port\":\"rxe3/1\"").doesNotContain("\"sharePercent\":0");
     }
 
     @Test
