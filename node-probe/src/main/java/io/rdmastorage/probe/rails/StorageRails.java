@@ -7,6 +7,7 @@ import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.host.ToolResult;
 import io.rdmastorage.probe.host.ToolRunner;
+import io.rdmastorage.probe.parse.BeegfsClientConfig;
 import io.rdmastorage.probe.parse.GpfsConfig;
 import io.rdmastorage.probe.parse.GpfsYOutput;
 import io.rdmastorage.probe.parse.LnetNets;
@@ -26,7 +27,9 @@ import java.util.regex.Pattern;
  * is not a rail): GPFS's {@code verbsPorts} ({@code mmdiag --config -Y}), LNet's o2ib NIs and their
  * interfaces ({@code lnetctl net show}), each live NVMe-oF rdma controller of a subsystem (a native
  * multipath path) by its local address ({@code host_traddr}/{@code src_addr}) or interface
- * ({@code host_iface}), and each NFS-over-RDMA mount by its {@code clientaddr}. A path or mount that
+ * ({@code host_iface}), each NFS-over-RDMA mount by its {@code clientaddr}, and each interface of a
+ * mounted BeeGFS client's {@code connRDMAInterfacesFile} (BeeGFS's multi-rail list, as the client
+ * module runs with it: {@code /proc/fs/beegfs/<clientID>/config}). A path or mount that
  * names no local end (an rdma controller connected without {@code -w}, an NFSv3 mount) is placed by
  * the host's route to its server ({@code ip -o route get}, in the host's network namespace): the
  * netdev and source address the kernel sends from.
@@ -35,6 +38,7 @@ public final class StorageRails {
 
     static final String MOUNTS = "/proc/1/mounts";
     static final String SUBSYSTEMS = "/sys/class/nvme-subsystem";
+    static final String BEEGFS = "/proc/fs/beegfs";
     private static final Pattern ROUTE_SRC = Pattern.compile("\\ssrc\\s+(\\S+)");
     private static final Pattern ROUTE_DEV = Pattern.compile("\\sdev\\s+(\\S+)");
 
@@ -56,6 +60,9 @@ public final class StorageRails {
         }
         if (spec.nfs() != null) {
             host.read(MOUNTS).map(ProcMounts::parse).ifPresent(m -> nfs(m, ports, routed, rails));
+        }
+        if (spec.beegfs() != null) {
+            beegfs(host, ports, rails);
         }
         return rails;
     }
@@ -114,6 +121,19 @@ public final class StorageRails {
             Optional<DevicePort> port = clientaddr.isPresent() ? ports.ofAddress(clientaddr.get()) : server.flatMap(routed);
             into.add(new StorageRail("NFS " + server.orElse(m.device()), m.mountPoint() + clientaddr.map(a -> " from " + a)
                     .orElse(""), port));
+        }
+    }
+
+    static void beegfs(HostRoot host, RailPorts ports, List<StorageRail> into) {
+        for (String client : host.list(BEEGFS)) {
+            Optional<BeegfsClientConfig> config = host.read(BEEGFS + "/" + client + "/config").flatMap(BeegfsClientConfig::parse);
+            Optional<String> list = config.filter(c -> c.useRdma().orElse(true))
+                    .flatMap(c -> Optional.ofNullable(c.values().get("connRDMAInterfacesFile"))).filter(f -> f.startsWith("/"));
+            List<String> netdevs = list.flatMap(host::read).map(text -> text.lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()).orElse(List.of());
+            for (String netdev : netdevs) {
+                into.add(new StorageRail("BeeGFS " + client, "connRDMAInterfacesFile " + netdev, ports.ofNetdev(netdev)));
+            }
         }
     }
 

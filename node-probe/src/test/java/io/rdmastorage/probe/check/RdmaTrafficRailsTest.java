@@ -150,6 +150,50 @@ class RdmaTrafficRailsTest {
     }
 
     @Test
+    void gpfsVerbsPortsOneOfWhichCarriedNothingIsRailIdleNamingTheVerbsPort() throws Exception {
+        FixtureHost host = host();
+        host.tool(io.rdmastorage.probe.testing.GpfsFixtures.BIN + "/mmdiag").on("--config", "-Y")
+                .prints(io.rdmastorage.probe.testing.GpfsFixtures.mmdiagConfigY("enable", "rxe0/1 rxe1/1", 32L << 30));
+
+        CheckResult result = run(host, "{\"traffic\":{\"window\":\"1s\"},\"gpfs\":{}}", "rxe0");
+
+        assertThat(result.reason()).as(result.toString()).isEqualTo("RailIdle");
+        assertThat(result.message()).startsWith("GPFS: the rail rxe1/1 (verbsPorts rxe1/1) moved 0 packets/s")
+                .contains("mmfsadm test verbs conn");
+    }
+
+    @Test
+    void nfsOverRdmaMountedFromEachRailsAddressIsJudgedPerServer() throws Exception {
+        FixtureHost host = host();
+        // the recorded proto=rdma options of an NFSv3 mount, with a v4 client's clientaddr: one mount from each rail
+        String options = "rw,relatime,vers=4.2,rsize=1048576,wsize=1048576,namlen=255,hard,proto=rdma,port=20049,timeo=600,"
+                + "retrans=2,sec=sys,clientaddr=%s,local_lock=none,addr=172.16.40.20";
+        host.file("/proc/1/mounts", "/dev/sda2 / ext4 rw,relatime 0 0\n"
+                + "172.16.40.20:/export /data nfs4 " + options.formatted("192.0.2.2") + " 0 0\n"
+                + "172.16.40.20:/export /data2 nfs4 " + options.formatted("198.51.100.2") + " 0 0\n");
+
+        CheckResult result = run(host, "{\"traffic\":{\"window\":\"1s\"},\"nfs\":{}}", "rxe1");
+
+        assertThat(result.reason()).as(result.toString()).isEqualTo("RailIdle");
+        assertThat(result.message()).startsWith("NFS 172.16.40.20: the rail rxe0/1 (/data from 192.0.2.2) moved 0 packets/s");
+    }
+
+    @Test
+    void aBeegfsClientsRdmaInterfacesAreItsRails() throws Exception {
+        FixtureHost host = host();
+        String config = io.rdmastorage.probe.testing.LustreFixtures.part(
+                "beegfs/proc-fs-beegfs-config_connUseRDMA-1-and-0_constructed.txt", "rdma on");
+        host.file("/proc/fs/beegfs/5F6A1B2C-3D4E5F60-node1/config", config)
+                .file("/etc/beegfs/rdma-interfaces.conf", "veth0\nveth1\n");
+
+        CheckResult result = run(host, "{\"traffic\":{\"window\":\"1s\"},\"beegfs\":{}}", "rxe0", "rxe1");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(Status.TRUE);
+        assertThat(result.details().get("rails").toString()).contains("client=BeeGFS 5F6A1B2C-3D4E5F60-node1",
+                "rail=connRDMAInterfacesFile veth0", "port=rxe0/1", "port=rxe1/1", "sharePercent=50");
+    }
+
+    @Test
     void aRailWhosePortIsDownIsRdmaDevicesFindingNotRailIdle() throws Exception {
         FixtureHost host = host();
         nvmeofPaths(host, "numa");
