@@ -85,6 +85,8 @@ final class RailShares {
             row.put("rail", rails.get(e.getKey()).configured());
             row.put("port", e.getKey());
             row.put("sharePercent", Math.round(share));
+            // idle only beside moving siblings: a client that moved nothing proves nothing of its rails
+            row.put("idle", !moving.isEmpty() && (!moving.contains(e.getKey()) || share < spec.minRailSharePercent()));
             shown.add(row);
         }
         if (moving.isEmpty()) {

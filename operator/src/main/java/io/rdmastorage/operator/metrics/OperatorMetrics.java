@@ -90,6 +90,12 @@ public final class OperatorMetrics {
     public static final String STORAGE_BYTES = "rdmastorage.storage.bytes.per.second";
     /** {@code rdmastorage_storage_packets_per_second{profile, transport=rdma}}: RDMA packets per second, likewise. */
     public static final String STORAGE_PACKETS = "rdmastorage.storage.packets.per.second";
+    /**
+     * {@code rdmastorage_storage_rails{profile, state=carrying|idle}}: the storage clients' rails over
+     * the profile's nodes' last traffic windows ({@link StorageRailCounts}).
+     */
+    public static final String STORAGE_RAILS = "rdmastorage.storage.rails";
+    public static final String STATE = "state";
 
     /** Acceptance runs that ended, by target, phase and RdmaEffective (counter: rdmastorage_acceptance_runs_total). */
     public static final String ACCEPTANCE_RUNS = "rdmastorage.acceptance.runs";
@@ -143,7 +149,8 @@ public final class OperatorMetrics {
             RECOMMENDED_ACTION, "1 for each node's check whose condition recommends an action other than None",
             FLEET_DISTINCT_VALUES, "Distinct values of one inventory fact over the profile's nodes (1 = uniform)",
             STORAGE_BYTES, "Storage bytes per second the profile's nodes moved in their last traffic window, by transport",
-            STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window");
+            STORAGE_PACKETS, "RDMA packets per second the profile's nodes moved in their last traffic window",
+            STORAGE_RAILS, "Storage rails of the profile's nodes in their last traffic window, carrying their share or idle");
 
     private final MeterRegistry registry;
     private final Map<SeriesKey, GaugeSeries> gauges = new ConcurrentHashMap<>();
@@ -305,6 +312,17 @@ public final class OperatorMetrics {
         }
         setFamily(STORAGE_BYTES, profile, bytes);
         setFamily(STORAGE_PACKETS, profile, packets);
+    }
+
+    /** Sets a profile's rail gauges; a profile without any node's traffic window has none. */
+    public void updateRails(String profile, StorageRailCounts rails) {
+        Objects.requireNonNull(profile, "profile");
+        Map<SeriesKey, Double> series = new HashMap<>();
+        if (rails.windows() > 0) {
+            series.put(SeriesKey.of(STORAGE_RAILS, profile, STATE, "carrying"), (double) rails.carrying());
+            series.put(SeriesKey.of(STORAGE_RAILS, profile, STATE, "idle"), (double) rails.idle());
+        }
+        setFamily(STORAGE_RAILS, profile, series);
     }
 
     /**

@@ -30,6 +30,7 @@ import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.metrics.StorageRailCounts;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
@@ -271,8 +272,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         metrics.updateVerbsLatency(name, LatencyVerdicts.counting(byNode));
         metrics.updateRecommendedActions(name, OperatorMetrics.recommendedActions(byNode));
         metrics.updateFleet(name, fleet.distinctValues(), Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
-        metrics.updateTraffic(name, OperatorMetrics.storageTraffic(
-                stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull).toList()));
+        List<RdmaStorageNodeStatus> statuses = stored.values().stream().map(RdmaStorageNode::getStatus)
+                .filter(Objects::nonNull).toList();
+        metrics.updateTraffic(name, OperatorMetrics.storageTraffic(statuses));
+        metrics.updateRails(name, StorageRailCounts.of(statuses));
         return status;
     }
 

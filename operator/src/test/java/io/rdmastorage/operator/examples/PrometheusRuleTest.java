@@ -69,6 +69,7 @@ class PrometheusRuleTest {
                 new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L,
                 new OperatorMetrics.CheckReason("RdmaTraffic", "False", "DataOnTcp"), 1L));
         metrics.updateTraffic("gds", new OperatorMetrics.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
+        metrics.updateRails("gds", new io.rdmastorage.operator.metrics.StorageRailCounts(3, 1, 1));
         LatencyResult latency = new LatencyResult();
         latency.setTypicalMicros(1.01);
         latency.setP99Micros(1.3);

@@ -86,6 +86,25 @@ class OperatorMetricsTest {
     }
 
     @Test
+    void railGaugesCountTheRailsOfTheMeasuredWindowsCarryingOrIdle() throws Exception {
+        String twoRails = "{\"rdmaPacketsPerSecond\":10606,\"rails\":[{\"client\":\"NVMe-oF nqn.x\",\"port\":\"rxe1/1\","
+                + "\"sharePercent\":100,\"idle\":false},{\"client\":\"NVMe-oF nqn.x\",\"port\":\"rxe3/1\",\"sharePercent\":0,"
+                + "\"idle\":true}]}";
+        List<RdmaStorageNodeStatus> nodes = List.of(trafficNode("RailIdle", twoRails), trafficNode("DataOverRdma",
+                twoRails.replace("\"idle\":true", "\"idle\":false")), trafficNode("ResultExpired", twoRails));
+
+        StorageRailCounts rails = StorageRailCounts.of(nodes);
+        metrics.updateRails("data-path", rails);
+
+        assertThat(rails).isEqualTo(new StorageRailCounts(3, 1, 2));
+        assertThat(registry.scrape()).contains("rdmastorage_storage_rails{profile=\"data-path\",state=\"carrying\"} 3.0")
+                .contains("rdmastorage_storage_rails{profile=\"data-path\",state=\"idle\"} 1.0");
+
+        metrics.updateRails("data-path", StorageRailCounts.of(List.of()));
+        assertThat(registry.scrape()).doesNotContain("rdmastorage_storage_rails{");
+    }
+
+    @Test
     void fleetGaugesCountDistinctValuesPerFactAndDropFactsNoLongerReported() {
         metrics.updateFleet("gds", Map.of("hcaFirmware", 2, "kernel", 3), java.util.Set.of("kernel"));
 
