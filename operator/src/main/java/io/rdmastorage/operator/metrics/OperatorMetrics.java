@@ -16,7 +16,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.contract.CheckType;
 import io.rdmastorage.contract.RecommendedAction;
-import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
@@ -111,8 +110,6 @@ public final class OperatorMetrics {
     public static final String NODE = "node";
     public static final String STATISTIC = "statistic";
     public static final String TRANSPORT = "transport";
-    /** The RdmaTraffic check's condition type: the traffic gauges sum the facts of its details. */
-    static final String TRAFFIC_CHECK = RdmaTraffic.DESCRIPTOR.conditionType();
 
     /** Histogram buckets for probe durations: a full probe takes about a second, a timeout minutes. */
     private static final Duration[] PROBE_BUCKETS = {
@@ -333,22 +330,13 @@ public final class OperatorMetrics {
         long rdma = 0;
         long tcp = 0;
         long packets = 0;
-        int measured = 0;
-        for (RdmaStorageNodeStatus node : nodes) {
-            if (node == null || node.getConditions() == null || node.getDetails() == null) {
-                continue;
-            }
-            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
-                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
-            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
-            if (!windowed || facts == null) {
-                continue;
-            }
-            measured++;
+        List<JsonNode> windows = TrafficWindows.measured(nodes);
+        for (JsonNode facts : windows) {
             rdma += facts.path("rdmaBytesPerSecond").asLong(0);
             tcp += facts.path("tcpBytesPerSecond").asLong(0);
             packets += facts.path("rdmaPacketsPerSecond").asLong(0);
         }
+        int measured = windows.size();
         return new StorageTraffic(rdma, tcp, packets, measured);
     }
 

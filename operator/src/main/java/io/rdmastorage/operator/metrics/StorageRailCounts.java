@@ -1,8 +1,8 @@
 package io.rdmastorage.operator.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rdmastorage.contract.checks.RdmaTraffic;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import java.util.List;
 
 /**
  * A profile's storage rails over its nodes' last RdmaTraffic windows, from each window's
@@ -16,24 +16,12 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
  */
 public record StorageRailCounts(int carrying, int idle, int windows) {
 
-    private static final String TRAFFIC_CHECK = RdmaTraffic.DESCRIPTOR.conditionType();
-
-    /** The counts of nodes whose RdmaTraffic condition carries one of the probe's own reasons (a measured window). */
+    /** The counts over the nodes' measured traffic windows ({@link TrafficWindows}). */
     public static StorageRailCounts of(Iterable<RdmaStorageNodeStatus> nodes) {
         int carrying = 0;
         int idle = 0;
-        int windows = 0;
-        for (RdmaStorageNodeStatus node : nodes) {
-            if (node == null || node.getConditions() == null || node.getDetails() == null) {
-                continue;
-            }
-            boolean windowed = node.getConditions().stream().anyMatch(c -> TRAFFIC_CHECK.equals(c.getType())
-                    && RdmaTraffic.DESCRIPTOR.reasons().stream().anyMatch(r -> r.name().equals(c.getReason())));
-            JsonNode facts = node.getDetails().get(TRAFFIC_CHECK);
-            if (!windowed || facts == null) {
-                continue;
-            }
-            windows++;
+        List<JsonNode> windows = TrafficWindows.measured(nodes);
+        for (JsonNode facts : windows) {
             for (JsonNode rail : facts.path("rails")) {
                 if (rail.path("idle").asBoolean(false)) {
                     idle++;
@@ -42,6 +30,6 @@ public record StorageRailCounts(int carrying, int idle, int windows) {
                 }
             }
         }
-        return new StorageRailCounts(carrying, idle, windows);
+        return new StorageRailCounts(carrying, idle, windows.size());
     }
 }
