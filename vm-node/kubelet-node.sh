@@ -12,8 +12,9 @@
 #                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
 #   kubelet-node.sh start INDEX NODE_NAME NODE_IP  in the VM: node INDEX (0, 1), containerd on a copy of the
 #                                                image store (from the disk /dev/vda) and the kubelet, in the background;
-#                                                one after the other (each kubelet binds the same hard-coded
-#                                                device-plugin socket, /var/lib/kubelet/device-plugins/kubelet.sock)
+#                                                returns once the kubelet bound the device-plugin socket every
+#                                                kubelet binds (/var/lib/kubelet/device-plugins/kubelet.sock), so
+#                                                that the next node's start cannot race it
 #   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
@@ -172,9 +173,19 @@ nodeStatusUpdateFrequency: 5s
 # under TCG a container start takes a minute or more
 runtimeRequestTimeout: 10m
 YAML
+  # every kubelet binds this hard-coded path (not under --root-dir), removing the file first: two
+  # at once race between one's remove and the other's bind ("bind: address already in use", that
+  # kubelet never Ready), so start returns only once this kubelet has bound it
+  local socket=/var/lib/kubelet/device-plugins/kubelet.sock
+  rm -f "$socket"
   background "$state/kubelet.log" "$SHARE/kubelet" --config="$state/kubelet.yaml" \
     --kubeconfig="$SHARE/$node.kubeconfig" --root-dir="/var/lib/kubelet-$index" \
     --hostname-override="$node" --node-ip="$ip" --v=1
+  for _ in $(seq 600); do
+    [ -S "$socket" ] && return 0
+    sleep 0.25
+  done
+  echo "the kubelet of $node did not bind $socket within 150 s (see $state/kubelet.log)" >&2
 }
 
 stop() {

@@ -135,9 +135,10 @@ class RealKubeletVmIT {
             scenario("reset");
             try {
                 // one after the other: both kubelets bind the same hard-coded device-plugin socket, and two at once
-                // race for it ("bind: address already in use", the second never Ready)
+                // race for it ("bind: address already in use", the second never Ready); start returns once its
+                // kubelet has bound it (a start that only launched the kubelet let the two race under TCG)
                 vm.run("bash /mnt/share/kubelet-node.sh start 0 " + NODE_A + " 192.0.2.1 && bash /mnt/share/kubelet-node.sh start 1 "
-                        + NODE_B + " 192.0.2.2", Duration.ofMinutes(3)).requireSuccess("kubelet-node.sh start");
+                        + NODE_B + " 192.0.2.2", Duration.ofMinutes(6)).requireSuccess("kubelet-node.sh start");
                 for (String node : List.of(NODE_A, NODE_B)) {
                     Await.until(Duration.ofMinutes(3), Duration.ofSeconds(2), () -> plane.isNodeReady(node) ? Boolean.TRUE : null,
                             ready -> ready, node + "'s kubelet Ready");
