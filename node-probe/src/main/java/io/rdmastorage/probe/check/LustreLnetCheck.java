@@ -194,8 +194,8 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
                 .map(n -> n.type() + ": " + String.join(", ", n.nis().stream().map(LustreLnetCheck::showNi).toList())).toList());
         String networks = judgeNetworks(nets.get(), needed, lustre.minHealthValue(), facts, findings);
         Set<LnetNid> configurationOnly = LustreMountTransport.configurationOnly(devices, imports);
-        String peerText = facts.peerShow().map(r -> judgePeers(r, lustre.minHealthValue(), configurationOnly, details, findings))
-                .orElse("");
+        String peerText = facts.peerShow().map(r -> judgePeers(r, peers, lustre.minHealthValue(), configurationOnly, details,
+                findings)).orElse("");
         return Judgement.of(findings, Finding.passed(MOUNTS_OVER_RDMA, "Lustre over LNet o2ib: " + String.join("; ", passed)
                 + "; " + networks + peerText), details);
     }
@@ -279,14 +279,14 @@ public final class LustreLnetCheck extends FactsCheck<LustreLnetCheck.Facts> {
     }
 
     /** Every peer has an o2ib NID that is not down, with health; what True says of them. */
-    private static String judgePeers(ToolResult result, int minHealth, Set<LnetNid> configurationOnly, Details details,
-                                     List<Finding> findings) {
+    /** @param parsed peer show's list, parsed once by the judge (empty when it failed or is not a peer list) */
+    private static String judgePeers(ToolResult result, Optional<LnetPeers> parsed, int minHealth, Set<LnetNid> configurationOnly,
+                                     Details details, List<Finding> findings) {
         if (!result.succeeded()) {
             findings.add(ToolFindings.cannotTell(result, false, "Without the peer list, a server reached over TCP cannot "
                     + "be seen: run `lnetctl peer show -v 3` on the node"));
             return "";
         }
-        Optional<LnetPeers> parsed = LnetPeers.parse(result.stdout());
         if (parsed.isEmpty()) {
             findings.add(ToolFindings.unparseable(result, "lnetctl's YAML list of peers (peer: - primary nid: ...)"));
             return "";

@@ -106,14 +106,12 @@ final class LustreMountTransport {
                     + "port 988), not RDMA. " + fix, point + " " + overTcp.get(0).target() + " on "
                     + overTcp.get(0).current().get().network())), "", Set.of());
         }
-        List<LnetNid> used = data.stream().map(i -> i.current().get()).toList();
+        Set<String> used = networks(data.stream().map(i -> i.current().get()).filter(LnetNid::rdma).toList());
         boolean mgsOffRdma = !mgs.isEmpty() && mgs.stream().noneMatch(LnetNid::rdma);
         String mgsNote = mgsOffRdma ? "; its MGS " + String.join(", ", mgs.stream().map(LnetNid::toString).toList())
                 + " is reached over " + String.join(", ", new TreeSet<>(mgs.stream().map(LnetNid::network).toList()))
                 + ", which carries the configuration log, no file data" : "";
-        return new Outcome(Optional.empty(), point + " (" + targets + " over " + String.join(", ",
-                networks(used.stream().filter(LnetNid::rdma).toList())) + mgsNote + ")", networks(used.stream()
-                .filter(LnetNid::rdma).toList()));
+        return new Outcome(Optional.empty(), point + " (" + targets + " over " + String.join(", ", used) + mgsNote + ")", used);
     }
 
     /** A tcp NID of a Multi-Rail peer that also has an o2ib NID up: LNet may send over either. */

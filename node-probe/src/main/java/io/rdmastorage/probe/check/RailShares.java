@@ -84,31 +84,26 @@ final class RailShares {
                 .filter(e -> traffic.perSecond(e.getValue().packets().getAsLong()) >= spec.minRdmaPacketsPerSecond())
                 .map(Map.Entry::getKey).toList();
         for (Map.Entry<String, Long> e : amount.entrySet()) {
-            double share = total == 0 ? 0 : 100.0 * e.getValue() / total;
+            String port = e.getKey();
+            double share = share(e.getValue(), total);
+            boolean still = !moving.contains(port);
+            // idle only beside moving siblings: a client that moved nothing proves nothing of its rails
+            boolean idle = !moving.isEmpty() && (still || share < spec.minRailSharePercent());
+            StorageRail rail = rails.get(port);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("client", client);
-            row.put("rail", rails.get(e.getKey()).configured());
-            row.put("port", e.getKey());
+            row.put("rail", rail.configured());
+            row.put("port", port);
             row.put("sharePercent", Math.round(share));
-            // idle only beside moving siblings: a client that moved nothing proves nothing of its rails
-            row.put("idle", !moving.isEmpty() && (!moving.contains(e.getKey()) || share < spec.minRailSharePercent()));
+            row.put("idle", idle);
             shown.add(row);
-        }
-        if (moving.isEmpty()) {
-            return;   // the client moved nothing on any rail: an idle client proves nothing
-        }
-        for (Map.Entry<String, Long> e : amount.entrySet()) {
-            String port = e.getKey();
-            double share = total == 0 ? 0 : 100.0 * e.getValue() / total;
-            boolean idle = !moving.contains(port);
-            if (!idle && share >= spec.minRailSharePercent()) {
+            if (!idle) {
                 continue;
             }
-            StorageRail rail = rails.get(port);
             String siblings = String.join(", ", amount.entrySet().stream().filter(o -> !o.getKey().equals(port))
                     .map(o -> o.getKey() + " " + amountText(traffic, o.getValue(), bytes)
-                            + String.format(Locale.ROOT, " (%.0f%%)", total == 0 ? 0 : 100.0 * o.getValue() / total)).toList());
-            String what = idle ? "moved " + amountText(traffic, e.getValue(), bytes) + " (below traffic.minRdmaPacketsPerSecond "
+                            + String.format(Locale.ROOT, " (%.0f%%)", share(o.getValue(), total))).toList());
+            String what = still ? "moved " + amountText(traffic, e.getValue(), bytes) + " (below traffic.minRdmaPacketsPerSecond "
                     + spec.minRdmaPacketsPerSecond() + ")" : String.format(Locale.ROOT, "carried %.0f%% of its %s (below "
                     + "traffic.minRailSharePercent %d%%)", share, unit, spec.minRailSharePercent());
             findings.add(Finding.of(Status.FALSE, RAIL_IDLE, client + ": the rail " + port + " (" + rail.configured() + ") " + what
@@ -116,6 +111,10 @@ final class RailShares {
                     + "fewer rails than it is configured for and loses that rail's bandwidth. " + advice(client, port),
                     client + " rail " + port + " idle"));
         }
+    }
+
+    private static double share(long amount, long total) {
+        return total == 0 ? 0 : 100.0 * amount / total;
     }
 
     private static String amountText(TransportTraffic traffic, long amount, boolean bytes) {

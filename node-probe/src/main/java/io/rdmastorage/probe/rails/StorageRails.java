@@ -15,7 +15,9 @@ import io.rdmastorage.probe.parse.NvmeController;
 import io.rdmastorage.probe.parse.ProcMounts;
 import io.rdmastorage.probe.ports.PortView;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -95,6 +97,7 @@ public final class StorageRails {
 
     static void nvmeof(HostRoot host, List<NvmeController> controllers, RailPorts ports, Function<String, Optional<DevicePort>> routed,
                        List<StorageRail> into) {
+        Map<String, String> policies = new HashMap<>();   // per subsystem, not per path
         for (NvmeController c : controllers) {
             if (!c.transport().equals("rdma") || !c.state().equals("live") || c.subsysnqn().equals(NvmeController.DISCOVERY_NQN)) {
                 continue;
@@ -103,7 +106,8 @@ public final class StorageRails {
             Optional<String> iface = field(c, "host_iface");
             Optional<DevicePort> port = local.flatMap(ports::ofAddress).or(() -> iface.flatMap(ports::ofNetdev))
                     .or(() -> local.isEmpty() && iface.isEmpty() ? c.address().traddr().flatMap(routed) : Optional.empty());
-            String policy = iopolicy(host, c.subsysnqn()).map(p -> " (iopolicy " + p + ")").orElse("");
+            String policy = policies.computeIfAbsent(c.subsysnqn(), nqn -> iopolicy(host, nqn).map(p -> " (iopolicy " + p + ")")
+                    .orElse(""));
             into.add(new StorageRail("NVMe-oF " + c.subsysnqn() + policy, c.name() + " to " + c.address().traddr().orElse("?")
                     + ":" + c.address().port(NvmeController.DEFAULT_PORT).map(String::valueOf).orElse("?")
                     + local.map(a -> " from " + a).or(() -> iface.map(i -> " on " + i)).orElse(""), port));
