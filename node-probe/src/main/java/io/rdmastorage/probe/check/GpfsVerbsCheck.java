@@ -157,7 +157,7 @@ public final class GpfsVerbsCheck extends FactsCheck<GpfsVerbsCheck.Facts> {
         for (String port : parsedConfig(config).map(GpfsConfig::verbsPorts).orElse(List.of())) {
             if (Rules.DEVICE_PORT.matcher(port).matches()) {
                 DevicePort p = DevicePort.parse(port);
-                context.ports().port(p).flatMap(RdmaPort::linkLayer).ifPresent(layer -> linkLayers.put(port, layer));
+                context.allPorts().port(p).flatMap(RdmaPort::linkLayer).ifPresent(layer -> linkLayers.put(port, layer));
             }
         }
         return new Facts(state, Optional.of(config), verbsStatus, network, verbsConn, cluster, logErrors, linkLayers,

@@ -4,6 +4,7 @@ import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.probe.host.HostRoot;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.ports.PortView;
+import io.rdmastorage.probe.ports.StorageNicSelection;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -33,9 +34,22 @@ public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, bool
         this(host, tools, spec, discovery, node, now, Optional.empty());
     }
 
-    /** The host's RDMA ports: every check of a run sees the same reading. */
+    /**
+     * The host's RDMA ports that carry storage: every port, or with {@code rdma.storageNics} only the
+     * storage NICs' (compute NICs left out). Every check of a run sees the same reading.
+     */
     public PortView ports() {
+        return storageNics().storage();
+    }
+
+    /** Every RDMA port of the host, compute NICs included: for what a storage client's own configuration names. */
+    public PortView allPorts() {
         return portView.get();
+    }
+
+    /** The host's RDMA devices split into storage NICs and compute NICs by {@code rdma.storageNics}. */
+    public StorageNicSelection storageNics() {
+        return StorageNicSelection.of(portView.get(), spec);
     }
 
     private static Supplier<PortView> once(Supplier<PortView> reader) {

@@ -57,9 +57,22 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
      * @param links   GIDs, netdev MTUs, PCIe links and firmware: the link expectations and the fleet's facts
      * @param nodes   the uverbs/umad/issm character devices sysfs announces, against the host's /dev/infiniband
      * @param log     the mlx5 fault signatures of the host's kernel log
+     * @param computeNics the devices {@code rdma.storageNics} leaves out, by name: {@code devices} and
+     *                {@code ports} are the storage NICs' only
      */
     public record Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
-                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes, RdmaKernelLog.Facts log) {
+                        Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes, RdmaKernelLog.Facts log,
+                        List<String> computeNics) {
+
+        public Facts {
+            computeNics = List.copyOf(computeNics);
+        }
+
+        /** Without storage NICs named: every device carries storage. */
+        public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
+                     Optional<VerbsAttempt> verbs, RdmaLinks.Facts links, DeviceNodes nodes, RdmaKernelLog.Facts log) {
+            this(hostRoot, sysfsVisible, devices, ports, verbs, links, nodes, log, List.of());
+        }
 
         /** Without kernel-log facts: a host whose log was read and shows no mlx5 signature. */
         public Facts(String hostRoot, boolean sysfsVisible, List<String> devices, Map<String, SysfsIbPort> ports,
@@ -124,13 +137,14 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         Map<String, SysfsIbPort> ports = view.sysfsPorts();
         Optional<VerbsAttempt> attempt = Optional.empty();
         if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
-            SysfsJudgement sysfs = judgeSysfs(devices, ports, rdma.devicePorts());
+            SysfsJudgement sysfs = judgeSysfs(devices, ports, expectedPorts(ports, context.storageNics().computeNics(), rdma));
             if (sysfs.findings().isEmpty()) {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
+        List<String> computeNics = context.storageNics().computeNics();
         return new Facts(host.root().toString(), view.sysfsVisible(), devices, ports, attempt, RdmaLinks.gather(host, view),
-                DeviceNodes.read(host), RdmaKernelLog.gather(host, view, context.now()));
+                DeviceNodes.read(host), RdmaKernelLog.gather(host, context.allPorts(), computeNics, context.now()), computeNics);
     }
 
     private VerbsAttempt tryVerbs(List<SysfsIbPort> working) {
@@ -181,6 +195,15 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             // a probe that cannot see /sys knows nothing about the HCAs: never tell the admin to load a driver
             return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), details);
         }
+        if (!facts.computeNics().isEmpty()) {
+            details.list("computeNics", facts.computeNics());
+        }
+        if (facts.devices().isEmpty() && !facts.computeNics().isEmpty()) {
+            return Judgement.only(Finding.of(Status.FALSE, STORAGE_NIC_MISSING, "no RDMA device matches rdma.storageNics ("
+                    + rdma.storageNics().describe() + "); the node's RDMA devices are " + String.join(", ", facts.computeNics())
+                    + ": the storage NIC is missing, its driver is not bound, or the selectors name another tray's NICs; "
+                    + "compare `ibdev2netdev` and `lspci -D | grep -i mellanox` with the profile"), details);
+        }
         if (facts.devices().isEmpty()) {
             // /sys is there (net, block, ... have entries) but the RDMA class is not: no HCA or no driver
             return Judgement.only(Finding.of(Status.FALSE, NO_RDMA_DEVICES, "no RDMA devices under " + SYSFS_CLASS
@@ -188,8 +211,8 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
                     + "`dmesg | grep -i mlx5`, then `modprobe mlx5_ib` and `ibv_devinfo`"), details);
         }
         details.list("ports", facts.ports().values().stream().map(SysfsIbPort::summary).toList());
-        List<DevicePort> expected = rdma == null ? List.of() : rdma.devicePorts();
-        SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(), expected);
+        SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(),
+                expectedPorts(facts.ports(), facts.computeNics(), rdma));
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
         findings.addAll(deviceNodes(facts, sysfs.working()));
@@ -260,6 +283,22 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     }
 
     /** rdma.devices given: each must exist and work; else every port is reported and one working port is enough. */
+    /**
+     * The ports that must work: {@code rdma.devices} less the compute NICs {@code rdma.storageNics}
+     * leaves out; with storage NICs named and no ports listed, every port of every storage NIC (the
+     * profile named them as storage rails, so none of them is a spare); else none in particular.
+     */
+    private static List<DevicePort> expectedPorts(Map<String, SysfsIbPort> ports, List<String> computeNics, ProbeSpec.Rdma rdma) {
+        if (rdma == null) {
+            return List.of();
+        }
+        List<DevicePort> listed = rdma.devicePorts().stream().filter(p -> !computeNics.contains(p.device())).toList();
+        if (!listed.isEmpty() || rdma.storageNics() == null) {
+            return listed;
+        }
+        return ports.values().stream().map(p -> new DevicePort(p.device(), p.port())).toList();
+    }
+
     private static SysfsJudgement judgeSysfs(List<String> devices, Map<String, SysfsIbPort> ports, List<DevicePort> expected) {
         return expected.isEmpty() ? judgeAny(ports) : judgeExpected(expected, devices, ports);
     }

@@ -45,13 +45,22 @@ public final class RdmaKernelLog {
      * @param now       the probe's time, to say when a line was logged
      * @param entries   the records with an mlx5 signature, oldest first (the whole log: the window is the spec's)
      * @param devices   PCIe function or netdev → the RDMA device it belongs to
+     * @param computeNics the devices {@code rdma.storageNics} leaves out: their lines are not storage's concern
      */
-    public record Facts(Set<HostView> hidden, Optional<String> failure, OptionalLong uptimeUs, Instant now, List<Entry> entries, Map<String, String> devices) {
+    public record Facts(Set<HostView> hidden, Optional<String> failure, OptionalLong uptimeUs, Instant now, List<Entry> entries,
+                        Map<String, String> devices, Set<String> computeNics) {
 
         public Facts {
             hidden = Set.copyOf(hidden);
             entries = List.copyOf(entries);
             devices = Map.copyOf(devices);
+            computeNics = Set.copyOf(computeNics);
+        }
+
+        /** Without compute NICs: every RDMA device carries storage. */
+        public Facts(Set<HostView> hidden, Optional<String> failure, OptionalLong uptimeUs, Instant now, List<Entry> entries,
+                     Map<String, String> devices) {
+            this(hidden, failure, uptimeUs, now, entries, devices, Set.of());
         }
 
         /** A log read whole with nothing in it: the facts of a host whose HCAs logged nothing. */
@@ -67,10 +76,11 @@ public final class RdmaKernelLog {
     private RdmaKernelLog() {
     }
 
-    static Facts gather(HostRoot host, PortView view, Instant now) {
+    /** The log's signatures, with every RDMA device of the host ({@code all}) to name them by. */
+    static Facts gather(HostRoot host, PortView all, List<String> computeNics, Instant now) {
         KernelLog log = KernelLog.read(host);
         Map<String, String> devices = new LinkedHashMap<>();
-        for (RdmaDevice device : view.devices()) {
+        for (RdmaDevice device : all.devices()) {
             devices.put(device.bdf(), device.name());
             for (RdmaPort port : device.ports()) {
                 port.netdev().ifPresent(n -> devices.putIfAbsent(n, device.name()));
@@ -84,14 +94,16 @@ public final class RdmaKernelLog {
             }
         });
         OptionalLong uptime = log.uptime().map(Kmsg::uptimeMicros).orElse(OptionalLong.empty());
-        return new Facts(HostView.missing(host, HostView.DEV, HostView.PROCFS), log.failure(), uptime, now, entries, devices);
+        return new Facts(HostView.missing(host, HostView.DEV, HostView.PROCFS), log.failure(), uptime, now, entries, devices,
+                Set.copyOf(computeNics));
     }
 
     /**
      * One finding per device and kind of signature seen in the window, naming its latest line;
      * Unknown when the log or the host's uptime cannot be read. With {@code rdma.devices}, lines of
      * other RDMA devices are not this profile's concern; a line whose function is no RDMA device
-     * is still named (mlx5_ib may not have bound it).
+     * is still named (mlx5_ib may not have bound it). Lines of compute NICs ({@code rdma.storageNics})
+     * are left out the same way.
      */
     static List<Finding> judge(Facts facts, ProbeSpec.Rdma rdma, String hostRoot, Details details) {
         for (HostView view : List.of(HostView.DEV, HostView.PROCFS)) {
@@ -121,7 +133,8 @@ public final class RdmaKernelLog {
                 continue;
             }
             Optional<String> device = device(facts, entry.hit());
-            if (!wanted.isEmpty() && device.isPresent() && !wanted.contains(device.get())) {
+            if (device.isPresent() && (!wanted.isEmpty() && !wanted.contains(device.get())
+                    || facts.computeNics().contains(device.get()))) {
                 continue;
             }
             if (entry.hit().kind().severity() == Severity.RECOVERED) {

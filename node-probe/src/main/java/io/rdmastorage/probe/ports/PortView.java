@@ -63,7 +63,7 @@ public record PortView(boolean sysfsVisible, List<RdmaDevice> devices, Map<Strin
                 }
             }
             devices.add(new RdmaDevice(device, host.isDirectory(dir + "/ports"), iwarp, host.hostRealPath(dir + "/device"),
-                    ports));
+                    ports, host.list(dir + "/device/net")));
         }
         return new PortView(HostView.SYSFS.visible(host), devices, netdevs);
     }
@@ -78,6 +78,11 @@ public record PortView(boolean sysfsVisible, List<RdmaDevice> devices, Map<Strin
             portNumbers(host, device).forEach(n -> all.add(new DevicePort(device, n)));
         }
         return all;
+    }
+
+    /** The same host with only the devices {@code keep} accepts (the netdevs stay: they are looked up by name). */
+    public PortView only(java.util.function.Predicate<RdmaDevice> keep) {
+        return new PortView(sysfsVisible, devices.stream().filter(keep).toList(), netdevs);
     }
 
     public List<String> deviceNames() {

@@ -1,6 +1,8 @@
 package io.rdmastorage.probe.ports;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One RDMA device ({@code /sys/class/infiniband/<dev>}) and its ports.
@@ -13,11 +15,31 @@ import java.util.List;
  *                       {@code /sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0}; the link's own path when
  *                       it cannot be resolved (soft-RoCE has no PCIe function)
  * @param ports          its ports in number order
+ * @param functionNetdevs the netdevs of its PCIe function ({@code device/net/}): an InfiniBand port's IPoIB
+ *                       netdev ({@code ibp3s0}), which sysfs ties to no port; what {@code ibdev2netdev} lists
  */
-public record RdmaDevice(String name, boolean portsDirectory, boolean iwarp, String pciFunction, List<RdmaPort> ports) {
+public record RdmaDevice(String name, boolean portsDirectory, boolean iwarp, String pciFunction, List<RdmaPort> ports,
+                         List<String> functionNetdevs) {
 
     public RdmaDevice {
         ports = List.copyOf(ports);
+        functionNetdevs = List.copyOf(functionNetdevs);
+    }
+
+    /** Without the function's netdevs. */
+    public RdmaDevice(String name, boolean portsDirectory, boolean iwarp, String pciFunction, List<RdmaPort> ports) {
+        this(name, portsDirectory, iwarp, pciFunction, ports, List.of());
+    }
+
+    /** Every netdev that belongs to it: its ports' own, the Ethernet ports under them, its function's. */
+    public Set<String> netdevNames() {
+        Set<String> names = new LinkedHashSet<>();
+        for (RdmaPort port : ports) {
+            port.netdev().ifPresent(names::add);
+            names.addAll(port.ethernetPorts());
+        }
+        names.addAll(functionNetdevs);
+        return names;
     }
 
     /** The PCIe function's address ({@code 0000:3b:00.0}): the last component of {@link #pciFunction}. */

@@ -234,10 +234,15 @@ public final class RdmaFixtures {
     }
 
     private static void hca(FixtureHost host, String device, String pci, String uverbs, String guid) {
+        hca(host, device, pci, uverbs, guid, "0x1021");        // ConnectX-7
+    }
+
+    /** An mlx5 device at {@code pci} (the PCI device id {@code 0x1021} ConnectX-7, {@code 0xa2dc} BlueField-3), as the kernel lays it out. */
+    static void hca(FixtureHost host, String device, String pci, String uverbs, String guid, String pciDeviceId) {
         String dev = pci + "/infiniband/" + device;
         String function = pci.substring(pci.lastIndexOf('/') + 1);
         host.file(pci + "/vendor", "0x15b3\n")
-                .file(pci + "/device", "0x1021\n")          // ConnectX-7
+                .file(pci + "/device", pciDeviceId + "\n")
                 .file(pci + "/class", "0x020700\n")         // InfiniBand controller
                 // ConnectX-7 is a PCIe Gen5 x16 card, trained at full width and speed
                 .file(pci + "/current_link_speed", "32.0 GT/s PCIe\n")
@@ -258,7 +263,9 @@ public final class RdmaFixtures {
                 // the character device udev made for it (a plain file stands in for the char device)
                 .file("/dev/infiniband/uverbs" + uverbs, "");
         quietKernelLog(host);
-        for (String bridge : new String[] {"/sys/devices/pci0000:00/0000:00:01.0", SWITCH, pci.substring(0, pci.lastIndexOf('/'))}) {
+        String parent = pci.substring(0, pci.lastIndexOf('/'));
+        for (String bridge : pci.startsWith(SWITCH) ? new String[] {"/sys/devices/pci0000:00/0000:00:01.0", SWITCH, parent}
+                : new String[] {parent}) {
             host.file(bridge + "/class", "0x060400\n");    // PCI-to-PCI bridge
         }
     }

@@ -48,6 +48,12 @@ public class RdmaCheckSpec {
             message = "must be between 1s and 1440m")
     private String kernelLogWindow;
 
+    @JsonPropertyDescription("Which RDMA devices carry storage (a GB200/GB300 tray's BlueField-3 storage NICs beside its "
+            + "ConnectX compute NICs), by device name, netdev or PCI address. When given, RdmaDevices, RdmaTraffic, "
+            + "RdmaPortErrors, RoceLossless, GdsReady's NIC placement and the fleet comparison judge only these devices; the "
+            + "others' faults do not fail storage. Absent: every RDMA device of the node.")
+    private StorageNicsSpec storageNics;
+
     public List<String> getDevices() {
         return devices;
     }
@@ -78,6 +84,14 @@ public class RdmaCheckSpec {
 
     public void setMinRate(String minRate) {
         this.minRate = minRate;
+    }
+
+    public StorageNicsSpec getStorageNics() {
+        return storageNics;
+    }
+
+    public void setStorageNics(StorageNicsSpec storageNics) {
+        this.storageNics = storageNics;
     }
 
     public String getKernelLogWindow() {

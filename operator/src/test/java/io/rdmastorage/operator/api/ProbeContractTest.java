@@ -109,6 +109,9 @@ class ProbeContractTest {
                 Class<?> javaItem = (Class<?>) itemType(CheckSections.getter(javaType, c.getName()).getGenericReturnType());
                 compare(field + "[]", property.path("items"), itemRecord, javaItem);
             }
+            if (c.getType().isRecord()) {
+                compare(field, property, c.getType(), CheckSections.getter(javaType, c.getName()).getReturnType());
+            }
         }
     }
 
@@ -243,6 +246,9 @@ class ProbeContractTest {
         }
         if (type instanceof ParameterizedType p && p.getRawType() == List.class) {
             return "array";
+        }
+        if (type instanceof Class<?> c && c.isRecord()) {
+            return "object";
         }
         throw new AssertionError("the contract's spec model has a field of type " + type + " this test does not know");
     }

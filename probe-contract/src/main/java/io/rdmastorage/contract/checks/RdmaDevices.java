@@ -23,6 +23,7 @@ public final class RdmaDevices {
 
     public static final String NO_RDMA_DEVICES = "NoRdmaDevices";
     public static final String DEVICE_MISSING = "DeviceMissing";
+    public static final String STORAGE_NIC_MISSING = "StorageNicMissing";
     public static final String PORT_DOWN = "PortDown";
     public static final String PORT_DISABLED = "PortDisabled";
     public static final String PORT_NOT_ACTIVATED = "PortNotActivated";
@@ -47,6 +48,7 @@ public final class RdmaDevices {
             Reason.probe(PORTS_ACTIVE, TRUE, "every expected port is ACTIVE with the link up (and usable through libibverbs when asked)", NONE),
             Reason.probe(NO_RDMA_DEVICES, FALSE, "no device under /sys/class/infiniband: driver not loaded, or no HCA", INVESTIGATE_NODE),
             Reason.probe(DEVICE_MISSING, FALSE, "an expected device/port does not exist", INVESTIGATE_NODE),
+            Reason.probe(STORAGE_NIC_MISSING, FALSE, "the node has RDMA devices but none matches rdma.storageNics: the storage NIC (a BlueField-3 beside ConnectX compute NICs) is missing or unbound, or the selectors name another kind of node's NICs", INVESTIGATE_NODE),
             Reason.probe(PORT_DOWN, FALSE, "a port is not ACTIVE and its physical link is not up (Polling: no signal from the cable, transceiver or switch port; training or error recovery)", RESEAT_CABLE),
             Reason.probe(PORT_DISABLED, FALSE, "a port's physical link is Disabled (or Sleep): its netdev is administratively down (`ip link set ... down`), or the port was disabled on the switch or with ibportstate; no cable work brings it up", FIX_CONFIG),
             Reason.probe(PORT_NOT_ACTIVATED, FALSE, "an InfiniBand port's link is up but the port is INIT or ARMED: no subnet manager has configured it (SM lid 0), or the subnet manager has not activated it; the fabric's subnet manager is what to fix", FIX_CONFIG),

@@ -36,9 +36,11 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
      * acceptable port rate as sysfs writes it ("400 Gb/sec"). Both absent = not checked.
      * {@code kernelLogWindow}: how far back the host's kernel log is searched for mlx5 fault
      * signatures (default 15m, the profile's default interval: "since the previous round").
+     * {@code storageNics}: which devices carry storage ({@link StorageNics}); when given, the checks
+     * judge those and leave the node's other RDMA devices (compute NICs) out. Absent: every device.
      */
     public record Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate,
-                       String kernelLogWindow) implements Section {
+                       String kernelLogWindow, StorageNics storageNics) implements Section {
         /**
          * How far back the host's kernel log is searched for mlx5 fault signatures: the profile's
          * default interval, so a probe round sees what the log gained since the round before.
@@ -51,6 +53,11 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             devices = devices == null ? List.of() : List.copyOf(devices);
             userspaceVerbs = userspaceVerbs != null && userspaceVerbs;
             kernelLogWindow = kernelLogWindow == null ? DEFAULT_KERNEL_LOG_WINDOW : kernelLogWindow;
+        }
+
+        /** Without storage NICs: every RDMA device carries storage. */
+        public Rdma(List<String> devices, Boolean userspaceVerbs, Integer minMtu, String minRate, String kernelLogWindow) {
+            this(devices, userspaceVerbs, minMtu, minRate, kernelLogWindow, null);
         }
 
         /** Without the kernel-log window: its default. */
@@ -95,6 +102,9 @@ public record ProbeSpec(Rdma rdma, Gpfs gpfs, Nvmeof nvmeof, Gds gds, Latency la
             if (w.isEmpty() || w.get().compareTo(MIN_KERNEL_LOG_WINDOW) < 0 || w.get().compareTo(MAX_KERNEL_LOG_WINDOW) > 0) {
                 throw new InvalidSpecException("rdma.kernelLogWindow", Rules.show(kernelLogWindow) + " must be a duration "
                         + "from 1s to 1440m such as 15m, 90s or 1440m");
+            }
+            if (storageNics != null) {
+                storageNics.validate();
             }
         }
     }

@@ -23,6 +23,16 @@ public final class Rules {
     /** device/port as GPFS verbsPorts writes it (mlx5_0/1); the optional /fabric suffix is GPFS's too. */
     public static final String DEVICE_PORT_REGEX = "^([A-Za-z0-9][A-Za-z0-9_.-]{0,63})/([0-9]{1,3})(/[0-9]{1,3})?$";
     public static final Pattern DEVICE_PORT = Pattern.compile(DEVICE_PORT_REGEX);
+    /**
+     * A storage NIC selector ({@link StorageNics}): a device name, netdev or PCI address, or a glob of
+     * one: {@code *} any characters, {@code ?} one, {@code [0-3]}/{@code [!45]} one of a class of
+     * letters, digits and ranges. No other character, so a class always closes and nothing escapes;
+     * no leading dash.
+     */
+    public static final String NIC_PATTERN_REGEX =
+            "^([A-Za-z0-9_.:*?]|\\[!?[A-Za-z0-9-]+\\])([A-Za-z0-9_.:*?-]|\\[!?[A-Za-z0-9-]+\\])*$";
+    public static final Pattern NIC_PATTERN = Pattern.compile(NIC_PATTERN_REGEX);
+    public static final int NIC_PATTERN_MAX_LENGTH = 64;
     /** HCA port numbers: ports are numbered from 1, and an 8-bit field holds them. */
     public static final int MIN_HCA_PORT = 1;
     public static final int MAX_HCA_PORT = 255;

@@ -92,6 +92,10 @@ public final class SpecReader {
         if (type == Double.class) {
             return node.number(name);
         }
+        if (type.isRecord()) {
+            Section nested = node.section(name, fieldNames(type));
+            return nested.map(n -> bind(type, n, false));
+        }
         if (type == List.class && c.getGenericType() instanceof ParameterizedType list) {
             Type item = list.getActualTypeArguments()[0];
             if (item == String.class) {
