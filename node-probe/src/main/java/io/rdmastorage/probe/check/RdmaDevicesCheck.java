@@ -137,7 +137,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         Map<String, SysfsIbPort> ports = view.sysfsPorts();
         Optional<VerbsAttempt> attempt = Optional.empty();
         if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
-            SysfsJudgement sysfs = judgeSysfs(devices, ports, expectedPorts(ports, context.storageNics().computeNics(), rdma));
+            SysfsJudgement sysfs = judgeSysfs(devices, ports, StorageNicPorts.expected(ports, context.storageNics().computeNics(), rdma));
             if (sysfs.findings().isEmpty()) {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
@@ -195,14 +195,9 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
             // a probe that cannot see /sys knows nothing about the HCAs: never tell the admin to load a driver
             return Judgement.only(HostView.SYSFS.missing(facts.hostRoot()), details);
         }
-        if (!facts.computeNics().isEmpty()) {
-            details.list("computeNics", facts.computeNics());
-        }
-        if (facts.devices().isEmpty() && !facts.computeNics().isEmpty()) {
-            return Judgement.only(Finding.of(Status.FALSE, STORAGE_NIC_MISSING, "no RDMA device matches rdma.storageNics ("
-                    + rdma.storageNics().describe() + "); the node's RDMA devices are " + String.join(", ", facts.computeNics())
-                    + ": the storage NIC is missing, its driver is not bound, or the selectors name another tray's NICs; "
-                    + "compare `ibdev2netdev` and `lspci -D | grep -i mellanox` with the profile"), details);
+        Optional<Finding> noStorageNic = StorageNicPorts.judge(facts.devices(), facts.computeNics(), rdma, details);
+        if (noStorageNic.isPresent()) {
+            return Judgement.only(noStorageNic.get(), details);
         }
         if (facts.devices().isEmpty()) {
             // /sys is there (net, block, ... have entries) but the RDMA class is not: no HCA or no driver
@@ -212,7 +207,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         }
         details.list("ports", facts.ports().values().stream().map(SysfsIbPort::summary).toList());
         SysfsJudgement sysfs = judgeSysfs(facts.devices(), facts.ports(),
-                expectedPorts(facts.ports(), facts.computeNics(), rdma));
+                StorageNicPorts.expected(facts.ports(), facts.computeNics(), rdma));
         Optional<VerbsReport> report = facts.verbs().flatMap(VerbsAttempt::report);
         List<Finding> findings = new ArrayList<>(sysfs.findings());
         findings.addAll(deviceNodes(facts, sysfs.working()));
@@ -283,22 +278,6 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
     }
 
     /** rdma.devices given: each must exist and work; else every port is reported and one working port is enough. */
-    /**
-     * The ports that must work: {@code rdma.devices} less the compute NICs {@code rdma.storageNics}
-     * leaves out; with storage NICs named and no ports listed, every port of every storage NIC (the
-     * profile named them as storage rails, so none of them is a spare); else none in particular.
-     */
-    private static List<DevicePort> expectedPorts(Map<String, SysfsIbPort> ports, List<String> computeNics, ProbeSpec.Rdma rdma) {
-        if (rdma == null) {
-            return List.of();
-        }
-        List<DevicePort> listed = rdma.devicePorts().stream().filter(p -> !computeNics.contains(p.device())).toList();
-        if (!listed.isEmpty() || rdma.storageNics() == null) {
-            return listed;
-        }
-        return ports.values().stream().map(p -> new DevicePort(p.device(), p.port())).toList();
-    }
-
     private static SysfsJudgement judgeSysfs(List<String> devices, Map<String, SysfsIbPort> ports, List<DevicePort> expected) {
         return expected.isEmpty() ? judgeAny(ports) : judgeExpected(expected, devices, ports);
     }
