@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Builds the project's images without a container engine, as OCI image archives:
+# Builds the project's images without a container engine, as OCI image archives holding one image
+# index with a manifest per platform (linux/amd64 and linux/arm64: each node pulls its own):
 #   mvn -B -pl node-probe,operator -am package -DskipTests
 #   scripts/build-image.sh node-probe [IMAGE_TAG] [OUTPUT]   # default output node-probe/target/node-probe-image.oci.tar
 #   scripts/build-image.sh operator   [IMAGE_TAG] [OUTPUT]   # default output operator/target/operator-image.oci.tar
-# The same image as `docker build -f <module>/Dockerfile <module>`: the root file system of
-# scripts/image-rootfs.sh (Debian bookworm + <module>/image-packages.txt, the list the Dockerfile
-# installs), the module's jar where its Dockerfile copies it (the probe's with its class-data-sharing
-# archive, node-probe/image-cds.sh), and the Dockerfile's ENTRYPOINT, CMD and USER. Two layers: the
-# packages, cached under ~/.cache/rdma-storage-operator/image-rootfs/ keyed by the package list (so a
-# rebuild after a code change takes seconds, not a Debian bootstrap), then the jar. Load it with
-# `podman load -i OUTPUT`, `skopeo copy oci-archive:OUTPUT docker-daemon:IMAGE:TAG` (Docker), or
-# `ctr -n k8s.io images import OUTPUT`. Needs root (or sudo); installs mmdebstrap and umoci (Debian
-# packages) when missing; about a minute cold, 20 s warm; an archive whose inputs (the jar, the
-# Dockerfile, the package list, these scripts, the tag) have not changed is kept as it is.
+#   IMAGE_PLATFORMS=linux/amd64 scripts/build-image.sh ...   # fewer platforms (default linux/amd64,linux/arm64)
+# The same image as `docker buildx build --platform linux/amd64,linux/arm64 -f <module>/Dockerfile
+# <module>`: per platform, the root file system of scripts/image-rootfs.sh (Debian bookworm +
+# <module>/image-packages.txt for that architecture, the list the Dockerfile installs), the module's
+# jar where its Dockerfile copies it (the probe's with its class-data-sharing archive, made by that
+# platform's JVM: node-probe/image-cds.sh), and the Dockerfile's ENTRYPOINT, CMD and USER. Two
+# layers: the packages, cached under ~/.cache/rdma-storage-operator/image-rootfs/ keyed by the
+# package list and architecture (so a rebuild after a code change takes seconds, not a Debian
+# bootstrap), then the jar. A foreign architecture's maintainer scripts and JVM run through
+# qemu-user (binfmt_misc; registered for the build and unregistered after it when this script
+# registered it). Load it with `podman load -i OUTPUT`, `skopeo copy --all oci-archive:OUTPUT
+# docker://REGISTRY/IMAGE:TAG`, or `ctr -n k8s.io images import OUTPUT`. Needs root (or sudo);
+# installs mmdebstrap, umoci, jq and qemu-user-static (Debian packages) when missing; about a
+# minute for the host's platform and several for arm64 cold, 20 s and about a minute warm; an
+# archive whose inputs (the jar, the Dockerfile, the package list, these scripts, the tag, the
+# platforms) have not changed is kept as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 module=${1:?usage: scripts/build-image.sh node-probe|operator [IMAGE_TAG] [OUTPUT]}
@@ -22,19 +29,27 @@ case "$module" in
   operator) jar_dest=/opt/rdma-storage-operator/operator.jar ;;
   *) echo "build-image: no image for '$module' (node-probe or operator)" >&2; exit 2 ;;
 esac
+platforms=${IMAGE_PLATFORMS:-linux/amd64,linux/arm64}
+archs=()
+for platform in ${platforms//,/ }; do
+  case "$platform" in
+    linux/amd64|linux/arm64) archs+=("${platform#linux/}") ;;
+    *) echo "build-image: no platform '$platform' (linux/amd64, linux/arm64)" >&2; exit 2 ;;
+  esac
+done
 output=$(realpath -m "${3:-$module/target/$module-image.oci.tar}")
 jar=$module/target/$module.jar
 [ -f "$jar" ] || { echo "no $jar: run mvn -B -pl $module -am package -DskipTests first" >&2; exit 1; }
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 source scripts/prerequisites.sh
-for tool in mmdebstrap umoci; do command -v "$tool" >/dev/null || apt_install "$tool"; done
+for tool in mmdebstrap umoci jq; do command -v "$tool" >/dev/null || apt_install "$tool"; done
 
 # an archive built from the same inputs is kept (a second test, a second run): the inputs' digest
 # beside it says which
-inputs=$( { echo "$tag"; cat "$jar" "$module/Dockerfile" "$module/image-packages.txt" scripts/build-image.sh \
-            scripts/image-rootfs.sh scripts/dockerfile-array.sh; [ "$module" != node-probe ] || cat node-probe/image-cds.sh; } \
-          | sha256sum | cut -c1-64)
+inputs=$( { echo "$tag ${archs[*]}"; cat "$jar" "$module/Dockerfile" "$module/image-packages.txt" scripts/build-image.sh \
+            scripts/image-rootfs.sh scripts/image-rootfs-cached.sh scripts/dockerfile-array.sh scripts/foreign-arch.sh; \
+            [ "$module" != node-probe ] || cat node-probe/image-cds.sh; } | sha256sum | cut -c1-64)
 if [ -f "$output" ] && [ "$(cat "$output.inputs" 2>/dev/null)" = "$inputs" ]; then
   echo "==> $output is up to date"
   exit 0
@@ -42,43 +57,10 @@ fi
 rm -f "$output.inputs"
 
 work=$(mktemp -d)
-trap '$sudo rm -rf "$work"' EXIT
+source scripts/foreign-arch.sh
+trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
 layout=$work/oci
 umoci init --layout "$layout"
-umoci new --image "$layout:$tag"
-
-# layer 1: the packages, bootstrapped once per package list
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/image-rootfs
-key=$(cat "$module/image-packages.txt" scripts/image-rootfs.sh | sha256sum | cut -c1-16)
-rootfs_tar=$cache/$module-$key.tar
-if [ ! -f "$rootfs_tar" ]; then
-  echo "==> rootfs (mmdebstrap: $(grep -v -e '^#' -e '^[[:space:]]*$' "$module/image-packages.txt" | paste -sd' ' -)), cached as $rootfs_tar"
-  $sudo scripts/image-rootfs.sh "$work/bootstrap" "$module/image-packages.txt" >"$work/rootfs.log" 2>&1 \
-    || { cat "$work/rootfs.log" >&2; exit 1; }
-  mkdir -p "$cache"
-  $sudo tar -C "$work/bootstrap" --numeric-owner -cf "$rootfs_tar.partial" .
-  $sudo mv "$rootfs_tar.partial" "$rootfs_tar"
-  # other package lists of this module are not needed any more
-  find "$cache" -maxdepth 1 -name "$module-*.tar" -not -path "$rootfs_tar" -delete
-  $sudo rm -rf "$work/bootstrap"
-fi
-rootfs=$work/rootfs
-mkdir -p "$rootfs"
-$sudo tar -C "$rootfs" --numeric-owner -xf "$rootfs_tar"
-$sudo umoci insert --image "$layout:$tag" "$rootfs" / >/dev/null
-
-# layer 2: the jar (and the probe's CDS archive, made by running the jar in the image's rootfs)
-add=$work/add
-$sudo install -D -m 0644 "$jar" "$add$jar_dest"
-if [ "$module" = node-probe ]; then
-  echo "==> class-data-sharing archive"
-  $sudo install -D -m 0644 "$jar" "$rootfs$jar_dest"
-  $sudo install -m 0755 node-probe/image-cds.sh "$rootfs/tmp/image-cds.sh"
-  $sudo unshare --mount --propagation private sh -ec \
-    'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$rootfs"
-  $sudo install -D -m 0644 "$rootfs/opt/node-probe/node-probe.jsa" "$add/opt/node-probe/node-probe.jsa"
-fi
-$sudo umoci insert --image "$layout:$tag" "$add" / >/dev/null
 
 # ENTRYPOINT, CMD and USER: the Dockerfile's, so both builds start the same command as the same user
 config=()
@@ -87,12 +69,57 @@ while read -r word; do config+=(--config.cmd "$word"); done < <(scripts/dockerfi
 user=$(sed -n 's/^USER[[:space:]]\+\([^[:space:]]*\).*/\1/p' "$module/Dockerfile" | tail -1)
 [ -z "$user" ] || config+=(--config.user "$user")
 
-echo "==> OCI image $module:$tag (umoci)"
-umoci config --image "$layout:$tag" --os linux --architecture amd64 \
-  --config.workingdir / --config.env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  "${config[@]}"
+# one image per architecture, tagged <tag>-<arch> in the layout until the index takes them in
+platform_image() {
+  local arch=$1 image="$layout:$tag-$arch"
+  [ "$arch" = "$(dpkg --print-architecture)" ] || foreign_arch_enable "$arch"
+  umoci new --image "$image"
+
+  # layer 1: the packages, bootstrapped once per package list and architecture (and shared with
+  # vm-node/), added as the cached tar itself. Layers are tars of our own, added with `umoci raw
+  # add-layer`: umoci 0.4's `insert` ends a layer without its last file's padding and the tar's end
+  # blocks (GNU tar: "Unexpected EOF in archive"), which lenient readers hide
+  local rootfs_tar add=$work/add-$arch
+  rootfs_tar=$($sudo scripts/image-rootfs-cached.sh "$module/image-packages.txt" "$arch" "$module")
+  $sudo umoci raw add-layer --image "$image" "$rootfs_tar"
+
+  # layer 2: the jar (and the probe's CDS archive, made by this architecture's JVM in the image's rootfs)
+  $sudo install -D -m 0644 "$jar" "$add$jar_dest"
+  if [ "$module" = node-probe ]; then
+    echo "==> $arch class-data-sharing archive"
+    local rootfs=$work/rootfs-$arch
+    $sudo mkdir -p "$rootfs"
+    $sudo tar -C "$rootfs" --numeric-owner -xf "$rootfs_tar"
+    $sudo install -D -m 0644 "$jar" "$rootfs$jar_dest"
+    $sudo install -m 0755 node-probe/image-cds.sh "$rootfs/tmp/image-cds.sh"
+    $sudo unshare --mount --propagation private sh -ec \
+      'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$rootfs"
+    $sudo install -D -m 0644 "$rootfs/opt/node-probe/node-probe.jsa" "$add/opt/node-probe/node-probe.jsa"
+    $sudo rm -rf "$rootfs"
+  fi
+  $sudo tar -C "$add" --numeric-owner --owner=0 --group=0 -cf "$work/jar-$arch.tar" .
+  $sudo umoci raw add-layer --image "$image" "$work/jar-$arch.tar"
+  $sudo rm -rf "$add" "$work/jar-$arch.tar"
+
+  echo "==> OCI image $module:$tag for linux/$arch (umoci)"
+  umoci config --image "$image" --os linux --architecture "$arch" \
+    --config.workingdir / --config.env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    "${config[@]}"
+}
+for arch in "${archs[@]}"; do platform_image "$arch"; done
 umoci gc --layout "$layout"
+
+# the image index: one manifest per platform, the only image the archive names (by the tag)
+manifests=$(jq -c --arg tag "$tag" '[.manifests[] | select(.annotations["org.opencontainers.image.ref.name"] | startswith($tag + "-"))
+  | {mediaType, digest, size, platform: {os: "linux", architecture: (.annotations["org.opencontainers.image.ref.name"] | ltrimstr($tag + "-"))}}]' \
+  "$layout/index.json")
+jq -cn --argjson m "$manifests" '{schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json", manifests: $m}' > "$work/image-index.json"
+index_digest=$(sha256sum "$work/image-index.json" | cut -c1-64)
+cp "$work/image-index.json" "$layout/blobs/sha256/$index_digest"
+jq -cn --arg d "sha256:$index_digest" --argjson size "$(stat -c %s "$work/image-index.json")" --arg tag "$tag" \
+  '{schemaVersion: 2, mediaType: "application/vnd.oci.image.index.v1+json", manifests: [{mediaType: "application/vnd.oci.image.index.v1+json",
+    digest: $d, size: $size, annotations: {"org.opencontainers.image.ref.name": $tag}}]}' > "$layout/index.json"
 mkdir -p "$(dirname "$output")"
 tar -C "$layout" -cf "$output" .
 echo "$inputs" > "$output.inputs"
-echo "==> $output ($(du -h "$output" | cut -f1)): podman load -i $output"
+echo "==> $output ($(du -h "$output" | cut -f1)): image index sha256:$index_digest (${archs[*]}); podman load -i $output"

@@ -21,6 +21,8 @@ ensure_prerequisites() {
   # the VM tier (vm-node/, the *VmIT tests): qemu under TCG, and what vm-node/build.sh builds with
   if [ "${RSO_SKIP_VM:-}" != 1 ]; then
     command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
+    # the arm64 VM node (Arm64KernelNodeVmIT): a Grace node's kernel under TCG
+    command -v qemu-system-aarch64 >/dev/null || missing+=(qemu-system-arm)
     command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
     command -v cpio >/dev/null || missing+=(cpio)
     PATH="$PATH:/usr/sbin:/sbin" command -v depmod >/dev/null || missing+=(kmod)
@@ -29,6 +31,9 @@ ensure_prerequisites() {
   command -v unshare >/dev/null && command -v nsenter >/dev/null || missing+=(util-linux)
   PATH="$PATH:/usr/sbin:/sbin" command -v ip >/dev/null || missing+=(iproute2)
   command -v umoci >/dev/null || missing+=(umoci)
+  # the image index of both images (scripts/build-image.sh); their arm64 halves need qemu-user,
+  # which scripts/foreign-arch.sh installs and registers for each build, and unregisters after it
+  command -v jq >/dev/null || missing+=(jq)
   command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
   if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"

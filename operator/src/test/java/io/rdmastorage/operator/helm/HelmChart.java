@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The chart in helm/rdma-storage-operator, rendered with the Helm library (helm-java, in-process and offline). */
-final class HelmChart {
+public final class HelmChart {
 
     static final Path DIR = Path.of(System.getProperty("rdmastorage.chart.dir", "../helm/rdma-storage-operator"));
     static final String RELEASE = "rso";
@@ -32,7 +32,7 @@ final class HelmChart {
     }
 
     /** The chart's appVersion: the images' tag by default. */
-    static String appVersion() {
+    public static String appVersion() {
         try {
             return java.nio.file.Files.readAllLines(DIR.resolve("Chart.yaml")).stream().filter(l -> l.startsWith("appVersion:"))
                     .map(l -> l.substring("appVersion:".length()).replace("\"", "").strip()).findFirst().orElseThrow();

@@ -59,7 +59,7 @@ class OperatorJarIT {
         }
     }
 
-    private static HttpResponse<String> get(HttpClient http, int port, String path) {
+    static HttpResponse<String> get(HttpClient http, int port, String path) {
         try {
             return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -71,7 +71,7 @@ class OperatorJarIT {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
