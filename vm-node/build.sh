@@ -3,31 +3,44 @@
 # RDMA storage "host" (vm-node/host-packages.txt) with the probe image's root file system inside
 # it at /var/lib/probe-pod/rootfs, where a pod's root would be. Prints the cache folder (holding
 # vmlinuz, initramfs.cpio, kernel-version) as the last line of stdout; progress goes to stderr.
-#   vm-node/build.sh
-# The cache key is the kernel package and a hash of the package lists and of the files baked in
-# (guest/, this script, scripts/image-rootfs.sh); node-probe's jar is not baked in (the tests
-# share it into the VM), so a jar change never rebuilds the userland. Needs root (or sudo),
-# mmdebstrap, apt-get, cpio; about 2 minutes and 700 MB of disk on the cold path.
+#   vm-node/build.sh [ARCH]        # amd64 (default: this machine's) or arm64
+# The cache key is the architecture, the kernel package (amd64: the version Debian's
+# linux-image-amd64 depends on today; a foreign architecture's kernel comes with its host userland)
+# and a hash of the package lists and of the files baked in (guest/, this script, the rootfs
+# scripts); node-probe's jar is not baked in (the tests share it into the VM), so a jar change never
+# rebuilds the userland. The probe image's rootfs comes from the image builds' cache
+# (scripts/image-rootfs-cached.sh). A foreign architecture's maintainer scripts run through
+# qemu-user (scripts/foreign-arch.sh, undone after the build). Needs root (or sudo), mmdebstrap,
+# apt-get, cpio; amd64 about 2 minutes and 700 MB of disk on the cold path, arm64 about 10.
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/vm
-say() { echo "==> [vm-node] $*" >&2; }
+arch=${1:-$(dpkg --print-architecture)}
+case "$arch" in amd64|arm64) ;; *) echo "vm-node/build.sh: no VM node for '$arch' (amd64, arm64)" >&2; exit 2 ;; esac
+native=$([ "$arch" = "$(dpkg --print-architecture)" ] && echo true || echo false)
+cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/vm/$arch
+say() { echo "==> [vm-node $arch] $*" >&2; }
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
-# The kernel: the version Debian's linux-image-amd64 depends on today.
-kernel_package=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
-if [ -z "$kernel_package" ]; then
-  $sudo apt-get update -qq
-  kernel_package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+if $native; then
+  # The kernel: the version Debian's linux-image-amd64 depends on today.
+  kernel_package=$(apt-cache depends "linux-image-$arch" 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  if [ -z "$kernel_package" ]; then
+    $sudo apt-get update -qq
+    kernel_package=$(apt-cache depends "linux-image-$arch" | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  fi
+  kernel_version=$(apt-cache policy "$kernel_package" | awk '/Candidate:/ {print $2}')
+else
+  # bootstrapped with the host userland: the release's linux-image-<arch> when the cache is built
+  kernel_package=linux-image-$arch
+  kernel_version=bookworm
 fi
-kernel_version=$(apt-cache policy "$kernel_package" | awk '/Candidate:/ {print $2}')
-key=$( { echo "$kernel_package $kernel_version"
+key=$( { echo "$arch $kernel_package $kernel_version"
          cat "$here/host-packages.txt" "$repo/node-probe/image-packages.txt" "$here/build.sh" \
-             "$repo/scripts/image-rootfs.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
+             "$repo/scripts/image-rootfs.sh" "$repo/scripts/image-rootfs-cached.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
 dir="$cache_root/$key"
 if [ -f "$dir/ready" ]; then
   echo "$dir"
@@ -42,32 +55,53 @@ if [ -f "$dir/ready" ]; then
   exit 0
 fi
 start=$SECONDS
-say "building the VM node (cold path, about 2 minutes): kernel $kernel_package $kernel_version, cache $dir"
+say "building the VM node (cold path, about $($native && echo 2 || echo 10) minutes): kernel $kernel_package $kernel_version, cache $dir"
 work=$(mktemp -d "$cache_root/build.XXXXXX")
-trap '$sudo rm -rf "$work"' EXIT
+source "$repo/scripts/prerequisites.sh"
+source "$repo/scripts/foreign-arch.sh"
+trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
+$native || foreign_arch_enable "$arch"
 
-say "[1/5] kernel: apt-get download $kernel_package"
-(cd "$work" && apt-get download -q "$kernel_package=$kernel_version" >/dev/null 2>&1 \
-  || $sudo apt-get download -q "$kernel_package=$kernel_version" >/dev/null)
-dpkg -x "$work"/linux-image-*.deb "$work/kernel"
-kver=$(ls "$work/kernel/lib/modules")
+host_packages=$(grep -v -e '^#' -e '^$' "$here/host-packages.txt" | paste -sd, -)
+if $native; then
+  say "[1/5] kernel: apt-get download $kernel_package"
+  (cd "$work" && apt-get download -q "$kernel_package=$kernel_version" >/dev/null 2>&1 \
+    || $sudo apt-get download -q "$kernel_package=$kernel_version" >/dev/null)
+  dpkg -x "$work"/linux-image-*.deb "$work/kernel"
+else
+  say "[1/5] kernel: $kernel_package, installed with the host userland"
+  host_packages="$host_packages,$kernel_package"
+fi
 
-say "[2/5] host userland: mmdebstrap $(grep -v -e '^#' -e '^$' "$here/host-packages.txt" | paste -sd' ' -)"
+say "[2/5] host userland: mmdebstrap --architectures=$arch ${host_packages//,/ }"
 root="$work/root"
-$sudo mmdebstrap --variant=apt --mode=root --quiet \
+# a kernel installed with the userland would have its postinst build an initrd the VM never uses
+# (minutes of shell under qemu-user): update-initramfs is diverted to true before it is installed
+$sudo mmdebstrap --architectures="$arch" --variant=apt --mode=root --quiet \
+  --essential-hook='chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs' \
+  --essential-hook='ln -s /bin/true "$1/usr/sbin/update-initramfs"' \
   --aptopt='APT::Install-Recommends "false"' \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/locale/*' \
   --dpkgopt='path-exclude=/usr/share/doc/*' \
-  --include="$(grep -v -e '^#' -e '^$' "$here/host-packages.txt" | paste -sd, -)" \
+  --include="$host_packages" \
   bookworm "$root" \
   "deb http://deb.debian.org/debian bookworm main" \
   "deb http://deb.debian.org/debian bookworm-updates main" \
   "deb http://deb.debian.org/debian-security bookworm-security main" >&2
+if ! $native; then
+  # the kernel and its modules leave the userland: only the modules the guest loads go back in (step 4)
+  mkdir -p "$work/kernel/boot" "$work/kernel/lib/modules"
+  kver=$(ls "$root/lib/modules")
+  $sudo mv "$root/boot/vmlinuz-$kver" "$work/kernel/boot/"
+  $sudo mv "$root/lib/modules/$kver" "$work/kernel/lib/modules/"
+  $sudo rm -rf "$root/boot"/*
+fi
+kver=$(ls "$work/kernel/lib/modules")
 
-say "[3/5] probe image rootfs (node-probe/image-packages.txt) at /var/lib/probe-pod/rootfs"
+say "[3/5] probe image rootfs (node-probe/image-packages.txt, $arch) at /var/lib/probe-pod/rootfs"
 $sudo mkdir -p "$root/var/lib/probe-pod"
-$sudo "$repo/scripts/image-rootfs.sh" "$root/var/lib/probe-pod/rootfs" "$repo/node-probe/image-packages.txt" >/dev/null 2>"$work/probe-rootfs.log" \
-  || { cat "$work/probe-rootfs.log" >&2; exit 1; }
+$sudo "$repo/scripts/image-rootfs-cached.sh" "$repo/node-probe/image-packages.txt" "$arch" node-probe \
+  "$root/var/lib/probe-pod/rootfs" >/dev/null 2>"$work/probe-rootfs.log" || { cat "$work/probe-rootfs.log" >&2; exit 1; }
 # mount points a pod's runtime would provide: the host root, and the jar (shared in at run time)
 $sudo mkdir -p "$root/var/lib/probe-pod/rootfs/host" "$root/var/lib/probe-pod/rootfs/opt/node-probe"
 $sudo touch "$root/var/lib/probe-pod/rootfs/opt/node-probe/node-probe.jar"

@@ -38,7 +38,7 @@ class RealKernelNodeVmIT extends VmNodeTest {
             + "\",\"address\":\"192.0.2.1\",\"port\":4420},{\"nqn\":\"" + NQN + "\",\"address\":\"198.51.100.1\",\"port\":4420}]}}";
 
     static VmNode.Result sh(String script) {
-        return vm.run("set -e\n" + script, Duration.ofSeconds(60)).requireSuccess(script);
+        return vm.run("set -e\n" + script, vm.guest().allow(Duration.ofSeconds(60))).requireSuccess(script);
     }
 
     /** node-probe in the pod's view of the node, with the spec and any extra scenario.sh probe options. */
@@ -46,7 +46,7 @@ class RealKernelNodeVmIT extends VmNodeTest {
         List<String> command = new ArrayList<>(List.of("bash", "/mnt/share/scenario.sh", "probe",
                 Base64.getEncoder().encodeToString(spec.getBytes(StandardCharsets.UTF_8))));
         command.addAll(List.of(options));
-        VmNode.Result result = vm.run(String.join(" ", command), PROBE_TIMEOUT);
+        VmNode.Result result = vm.run(String.join(" ", command), vm.guest().allow(PROBE_TIMEOUT));
         return new ProbeRun(result.exitCode(), result.stdout(), result.stderr());
     }
 
@@ -200,6 +200,26 @@ class RealKernelNodeVmIT extends VmNodeTest {
                 .contains("\"port\":\"rxe1/1\"", "\"port\":\"rxe3/1\"").doesNotContain("\"sharePercent\":0");
     }
 
+    /**
+     * Storage NICs apart from compute NICs on a real kernel: rxe0/rxe1 (veth0/veth1) are named the
+     * storage NICs, the second rail's rxe2/rxe3 are left out as compute NICs, and their link goes down.
+     */
+    @Test
+    void aDownComputeNicLeavesStorageTrueWhileTheSameNicNamedStorageFails() {
+        scenario("multipath").requireSuccess("second rail");
+        sh("ip link set veth2 down");
+
+        ProbeRun storage = probe("{\"rdma\":{\"storageNics\":{\"netdevs\":[\"veth[01]\"]}}}");
+
+        assertCheck(storage, "RdmaDevices", "True", "PortsActive");
+        assertThat(storage.check("RdmaDevices").path("details").path("computeNics").toString()).isEqualTo("[\"rxe2\",\"rxe3\"]");
+
+        ProbeRun named = probe("{\"rdma\":{\"storageNics\":{\"devices\":[\"rxe[23]\"]}}}");
+
+        assertCheck(named, "RdmaDevices", "False", "PortDisabled");
+        assertThat(named.check("RdmaDevices").path("message").asText()).startsWith("rxe2/1 is DOWN/Disabled");
+    }
+
     @Test
     void anIdleConnectedNodeIsNoStorageTraffic() {
         // connected over rdma, keep-alives only: an idle node proves nothing
@@ -244,7 +264,7 @@ class RealKernelNodeVmIT extends VmNodeTest {
     }
 
     /** latency-server on rxe0 (192.0.2.1), then latency-client on rxe1 against it: {client, server}. */
-    private static ProbeRun[] latencyPair() {
+    static ProbeRun[] latencyPair() {
         String serverSpec = Base64.getEncoder().encodeToString(LATENCY_SERVER_SPEC.getBytes(StandardCharsets.UTF_8));
         sh("rm -f /tmp/latency-server.json; setsid bash /mnt/share/scenario.sh probe " + serverSpec
                 + " --host-network -- latency-server --tcp-port 18515 --bind 192.0.2.1 --tool-timeout 100s"

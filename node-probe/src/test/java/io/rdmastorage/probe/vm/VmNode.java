@@ -46,7 +46,47 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
-    private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+    /**
+     * The guest's architecture: its qemu, machine, kernel command line and boot allowance. An
+     * arm64 guest is emulated instruction by instruction on this x86 machine (TCG), about three
+     * times slower than an amd64 one.
+     */
+    public enum Guest {
+        // the TSC as clock, as on a real server: under TCG the kernel marks it unstable and falls back to
+        // the HPET, and perftest's cycle-counter sample against a syscall clock grows too noisy on a loaded
+        // host to time anything ("Correlation coefficient r^2 < 0.9", every statistic inf); with the TSC
+        // both are one counter read in user space
+        AMD64("amd64", List.of("qemu-system-x86_64"), "console=ttyS0 panic=-1 loglevel=4 tsc=reliable clocksource=tsc",
+                Duration.ofMinutes(4), 1),
+        // qemu's virt board (PCIe, so the same virtio-pci devices) with its PL011 serial; the arm64
+        // generic timer is the clock user space reads, no TSC to choose
+        ARM64("arm64", List.of("qemu-system-aarch64", "-machine", "virt"), "console=ttyAMA0 panic=-1 loglevel=4",
+                Duration.ofMinutes(8), 3);
+
+        private final String debianArch;
+        private final List<String> qemu;
+        private final String append;
+        private final Duration bootTimeout;
+        private final int slowdown;
+
+        Guest(String debianArch, List<String> qemu, String append, Duration bootTimeout, int slowdown) {
+            this.debianArch = debianArch;
+            this.qemu = qemu;
+            this.append = append;
+            this.bootTimeout = bootTimeout;
+            this.slowdown = slowdown;
+        }
+
+        /** A guest command's time limit, set for an amd64 guest, allowed for this one. */
+        public Duration allow(Duration amd64Limit) {
+            return amd64Limit.multipliedBy(slowdown);
+        }
+
+        /** Debian's name of the architecture: vm-node/build.sh's argument. */
+        public String debianArch() {
+            return debianArch;
+        }
+    }
     /** Added to a command's own timeout for the answer to come back over the channel. */
     private static final Duration CHANNEL_SLACK = Duration.ofSeconds(20);
 
@@ -57,8 +97,10 @@ public final class VmNode implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final Thread shutdownHook;
     private final String kernelVersion;
+    private final Guest guest;
 
-    private VmNode(Process qemu, Path workDir, SocketChannel channel, String kernelVersion) {
+    private VmNode(Guest guest, Process qemu, Path workDir, SocketChannel channel, String kernelVersion) {
+        this.guest = guest;
         this.qemu = qemu;
         this.workDir = workDir;
         this.channel = channel;
@@ -102,13 +144,19 @@ public final class VmNode implements AutoCloseable {
      * {@link #apiServerLink}) and any {@link #disk}.
      */
     public static VmNode boot(Path repository, Path share, Path workDir, List<String> devices) throws IOException, InterruptedException {
-        Path image = build(repository);
+        return boot(Guest.AMD64, repository, share, workDir, devices);
+    }
+
+    /** {@link #boot(Path, Path, Path, List)} of a {@code guest} of another architecture. */
+    public static VmNode boot(Guest guest, Path repository, Path share, Path workDir, List<String> devices)
+            throws IOException, InterruptedException {
+        Path image = build(repository, guest);
         String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
         Files.createDirectories(workDir);
         Path socket = workDir.resolve("agent.sock");
         Files.deleteIfExists(socket);
-        List<String> command = new ArrayList<>(List.of("qemu-system-x86_64",
-                "-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "4G",
+        List<String> command = new ArrayList<>(guest.qemu);
+        command.addAll(List.of("-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "4G",
                 "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
         // API server's forward
@@ -117,18 +165,14 @@ public final class VmNode implements AutoCloseable {
                 "-serial", "file:" + workDir.resolve("console.log"),
                 "-kernel", image.resolve("vmlinuz").toString(),
                 "-initrd", image.resolve("initramfs.cpio").toString(),
-                // the TSC as clock, as on a real server: under TCG the kernel marks it unstable and falls
-                // back to the HPET, and perftest's cycle-counter sample against a syscall clock grows too
-                // noisy on a loaded host to time anything ("Correlation coefficient r^2 < 0.9", every
-                // statistic inf); with the TSC both are one counter read in user space
-                "-append", "console=ttyS0 panic=-1 loglevel=4 tsc=reliable clocksource=tsc",
+                "-append", guest.append,
                 "-device", "virtio-serial-pci",
                 "-chardev", "socket,id=agent,path=" + socket + ",server=on,wait=off",
                 "-device", "virtserialport,chardev=agent,name=vm-agent",
                 "-virtfs", "local,path=" + share + ",mount_tag=share,security_model=none,readonly=on"));
         Process qemu = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("qemu.log").toFile()).start();
-        long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+        long deadline = System.nanoTime() + guest.bootTimeout.toNanos();
         SocketChannel channel = null;
         try {
             while (channel == null) {
@@ -136,7 +180,7 @@ public final class VmNode implements AutoCloseable {
                     throw new IllegalStateException("qemu exited with " + qemu.exitValue() + ": " + log(workDir));
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("qemu's command channel did not open in " + BOOT_TIMEOUT + log(workDir));
+                    throw new IllegalStateException("qemu's command channel did not open in " + guest.bootTimeout + log(workDir));
                 }
                 if (Files.exists(socket)) {
                     SocketChannel attempt = SocketChannel.open(StandardProtocolFamily.UNIX);
@@ -151,8 +195,8 @@ public final class VmNode implements AutoCloseable {
                     Thread.sleep(200);
                 }
             }
-            VmNode node = new VmNode(qemu, workDir, channel, kernelVersion);
-            node.awaitAgent(deadline);
+            VmNode node = new VmNode(guest, qemu, workDir, channel, kernelVersion);
+            node.awaitAgent(deadline, guest.bootTimeout);
             return node;
         } catch (IOException | InterruptedException | RuntimeException e) {
             qemu.destroyForcibly();
@@ -218,7 +262,13 @@ public final class VmNode implements AutoCloseable {
      */
     public static VmNode bootWithScripts(Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
-        Path share = target.resolve("vm-share");
+        return bootWithScripts(Guest.AMD64, repository, jar, target, devices);
+    }
+
+    private static VmNode bootWithScripts(Guest guest, Path repository, Path jar, Path target, List<String> devices)
+            throws IOException, InterruptedException {
+        String suffix = guest == Guest.AMD64 ? "" : "-" + guest.debianArch;
+        Path share = target.resolve("vm-share" + suffix);
         deleteTree(share);
         Files.createDirectories(share);
         Files.copy(jar, share.resolve("node-probe.jar"));
@@ -227,7 +277,7 @@ public final class VmNode implements AutoCloseable {
             Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
         }
         long start = System.nanoTime();
-        VmNode vm = boot(repository, share, target.resolve("vm-node"), devices);
+        VmNode vm = boot(guest, repository, share, target.resolve("vm-node" + suffix), devices);
         System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
         return vm;
     }
@@ -235,10 +285,20 @@ public final class VmNode implements AutoCloseable {
     /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
     public static VmNode bootWithProbe(Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
+        return bootWithProbe(Guest.AMD64, repository, jar, target, devices);
+    }
+
+    /** {@link #bootWithProbe(Path, Path, Path)} on a {@code guest} of another architecture, with no network device. */
+    public static VmNode bootWithProbe(Guest guest, Path repository, Path jar, Path target) throws IOException, InterruptedException {
+        return bootWithProbe(guest, repository, jar, target, List.of("-nic", "none"));
+    }
+
+    private static VmNode bootWithProbe(Guest guest, Path repository, Path jar, Path target, List<String> devices)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
-        VmNode vm = bootWithScripts(repository, jar, target, devices);
+        VmNode vm = bootWithScripts(guest, repository, jar, target, devices);
         try {
-            vm.run("bash /mnt/share/scenario.sh image", Duration.ofSeconds(180)).requireSuccess("scenario.sh image");
+            vm.run("bash /mnt/share/scenario.sh image", guest.allow(Duration.ofSeconds(180))).requireSuccess("scenario.sh image");
             System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
             return vm;
         } catch (RuntimeException e) {
@@ -248,8 +308,8 @@ public final class VmNode implements AutoCloseable {
     }
 
     /** Runs vm-node/build.sh (a no-op when cached) and returns the cache folder it printed last. */
-    private static Path build(Path repository) throws IOException, InterruptedException {
-        Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString())
+    private static Path build(Path repository, Guest guest) throws IOException, InterruptedException {
+        Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString(), guest.debianArch)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String> lines = new ArrayList<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(build.getInputStream(), StandardCharsets.UTF_8))) {
@@ -265,7 +325,7 @@ public final class VmNode implements AutoCloseable {
     }
 
     /** The agent restarts until the host side is connected: ping until it answers. */
-    private void awaitAgent(long deadline) throws InterruptedException {
+    private void awaitAgent(long deadline, Duration bootTimeout) throws InterruptedException {
         while (true) {
             try {
                 if (run("echo ready", Duration.ofSeconds(5), Duration.ofSeconds(3)).stdout().strip().equals("ready")) {
@@ -273,7 +333,7 @@ public final class VmNode implements AutoCloseable {
                 }
             } catch (IllegalStateException noAnswerYet) {
                 if (System.nanoTime() > deadline || !qemu.isAlive()) {
-                    throw new IllegalStateException("the VM's agent did not answer in " + BOOT_TIMEOUT + log(workDir));
+                    throw new IllegalStateException("the VM's agent did not answer in " + bootTimeout + log(workDir));
                 }
             }
         }
@@ -287,6 +347,11 @@ public final class VmNode implements AutoCloseable {
 
     public String kernelVersion() {
         return kernelVersion;
+    }
+
+    /** The guest's architecture (its commands' time limits scale with it: {@link Guest#allow}). */
+    public Guest guest() {
+        return guest;
     }
 
     /** Runs a bash script in the guest, killed there after {@code timeout}. */
