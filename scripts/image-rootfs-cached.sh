@@ -29,8 +29,9 @@ if [ ! -f "$tar" ]; then
   $sudo scripts/image-rootfs.sh "$work/root" "$packages" "$arch" >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }
   $sudo tar -C "$work/root" --numeric-owner -cf "$tar.partial" .
   $sudo mv "$tar.partial" "$tar"
-  # other package lists of this name and architecture are not needed any more
-  find "$cache" -maxdepth 1 -name "$name-$arch-*.tar" -not -path "$tar" -delete
+  # other package lists of this name and architecture are not needed any more, nor the caches of
+  # the layout before the architecture was part of the name (NAME-KEY.tar)
+  find "$cache" -maxdepth 1 \( -name "$name-$arch-*.tar" -o -name "$name-????????????????.tar" \) -not -path "$tar" -delete
   echo "==> $arch rootfs $name bootstrapped in $((SECONDS - start)) s" >&2
 fi
 if [ -n "$out" ]; then

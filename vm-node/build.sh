@@ -134,7 +134,9 @@ echo "$kernel_package $kernel_version" > "$work/out/kernel-package"
 rm -rf "$dir"
 mv "$work/out" "$dir"
 touch "$dir/ready"
-# one VM node is kept: the builds of older keys are removed
+# one VM node per architecture is kept: the builds of older keys are removed, and those of the
+# layout before the architecture was part of the path (vm/KEY)
 find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$dir" -exec $sudo rm -rf {} +
+find "$(dirname "$cache_root")" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -exec $sudo rm -rf {} +
 say "built in $((SECONDS - start)) s: $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs"
 echo "$dir"
