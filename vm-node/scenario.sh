@@ -6,9 +6,10 @@
 #                                          mounted or running: undoes what any scenario leaves, then fails
 #                                          naming what is still there (the test classes share one boot)
 #   scenario.sh connect rdma|tcp           nvme connect to the target over that transport
-#   scenario.sh multipath                  a second rail (rxe2 on veth2 198.51.100.1, rxe3 on veth3 198.51.100.2, a
-#                                          second nvmet rdma port on 198.51.100.1) and the subsystem connected over
-#                                          rdma on both rails, each path from its own address (-w): native multipath
+#   scenario.sh rail                       a second rail: rxe2 on veth2 198.51.100.1, rxe3 on veth3 198.51.100.2, a
+#                                          second nvmet rdma port on 198.51.100.1; nothing connected over it
+#   scenario.sh multipath                  the second rail and the subsystem connected over rdma on both rails,
+#                                          each path from its own address (-w): native multipath
 #   scenario.sh iopolicy POLICY            the connected subsystem's multipath I/O policy (numa, round-robin)
 #   scenario.sh storage-read               the node's storage I/O: paced direct reads of the connected NVMe
 #                                          namespace in the background (up to 10 minutes; reset stops it)
@@ -182,7 +183,7 @@ connect() {
   nvme connect -t "$1" -a "$ADDR0" -s 4420 -n "$NQN" >&2
 }
 
-multipath() {
+rail() {
   ip link show veth2 >/dev/null 2>&1 || ip link add veth2 type veth peer name veth3
   ip addr replace "$ADDR2/24" dev veth2
   ip addr replace "$ADDR3/24" dev veth3
@@ -200,6 +201,10 @@ multipath() {
   done
   [ -n "$active" ] || { echo "rxe2/rxe3 not ACTIVE" >&2; return 1; }
   port 3 rdma "$ADDR2"
+}
+
+multipath() {
+  rail
   nvme connect -t rdma -a "$ADDR0" -s 4420 -n "$NQN" -w "$ADDR1" >&2
   nvme connect -t rdma -a "$ADDR2" -s 4420 -n "$NQN" -w "$ADDR3" >&2
 }
