@@ -38,9 +38,10 @@ public class RdmaCheckSpec {
     @Size(max = 16)
     private String minRate;
 
-    @JsonPropertyDescription("How far back the host's kernel log is searched for mlx5 fault lines (health compromised, "
-            + "command timeouts, insufficient PCIe slot power, module temperature, transmit timeouts), 1s to 1440m such as "
-            + "30m. Default 15m, the default interval: about one round.")
+    @JsonPropertyDescription("How far back the host's kernel log is searched for mlx5 fault lines (a fatal error or a lost "
+            + "PCIe link, firmware errors, the driver's error state or failed recovery, command timeouts, insufficient PCIe "
+            + "slot power, high temperature, cable module errors, transmit timeouts), 1s to 1440m such as 30m. Default 15m, "
+            + "the default interval: about one round.")
     @Default(ProbeSpec.Rdma.DEFAULT_KERNEL_LOG_WINDOW)
     @Pattern(Rules.WINDOW_REGEX)
     @Size(max = 12)
