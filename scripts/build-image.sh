@@ -72,7 +72,7 @@ user=$(sed -n 's/^USER[[:space:]]\+\([^[:space:]]*\).*/\1/p' "$module/Dockerfile
 # one image per architecture, tagged <tag>-<arch> in the layout until the index takes them in
 platform_image() {
   local arch=$1 image="$layout:$tag-$arch"
-  [ "$arch" = "$(dpkg --print-architecture)" ] || foreign_arch_enable "$arch"
+  foreign_arch_enable "$arch"
   umoci new --image "$image"
 
   # layer 1: the packages, bootstrapped once per package list and architecture (and shared with

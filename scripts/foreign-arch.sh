@@ -2,6 +2,7 @@
 # maintainer scripts, the JVM that makes the probe's class-data-sharing archive) through qemu-user
 # and binfmt_misc, and undoes what it set up. Sourced, after scripts/prerequisites.sh:
 #   source scripts/foreign-arch.sh; foreign_arch_enable arm64; ...; foreign_arch_release
+# (this machine's own architecture needs nothing: foreign_arch_enable does nothing for it)
 # The registration has the F flag (Debian's qemu-user-static): the kernel opens the interpreter
 # when it is registered, so binaries run inside a chroot that has no qemu of its own. Builds that
 # overlap share it: each holds a shared lock while it runs, and the one that registered it
@@ -11,6 +12,7 @@ _foreign_arch_lock=/run/lock/rdma-storage-operator-foreign-arch.lock
 
 foreign_arch_enable() {
   local arch=$1 qemu
+  [ "$arch" != "$(dpkg --print-architecture)" ] || return 0
   case "$arch" in
     arm64) qemu=aarch64 ;;
     amd64) qemu=x86_64 ;;

@@ -60,7 +60,7 @@ work=$(mktemp -d "$cache_root/build.XXXXXX")
 source "$repo/scripts/prerequisites.sh"
 source "$repo/scripts/foreign-arch.sh"
 trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
-$native || foreign_arch_enable "$arch"
+foreign_arch_enable "$arch"
 
 host_packages=$(grep -v -e '^#' -e '^$' "$here/host-packages.txt" | paste -sd, -)
 if $native; then

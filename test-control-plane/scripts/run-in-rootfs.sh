@@ -26,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT
-[ "$arch" = "$(dpkg --print-architecture)" ] || foreign_arch_enable "$arch"
+foreign_arch_enable "$arch"
 unshare --mount --propagation private sh -ec '
   rootfs=$1; user=$2; shift 2
   mount -t proc proc "$rootfs/proc"

@@ -302,10 +302,22 @@ public final class LocalControlPlane implements AutoCloseable {
         if (!nodeNames.contains(node)) {
             throw new IllegalArgumentException("no token for node " + node + ": start the control plane with it");
         }
+        // the CA inline: a kubelet in a VM reads the file where the CA's path means nothing
+        return writeSelfContained(file, server, "system:node:" + node, nodeToken(node));
+    }
+
+    /**
+     * The admin kubeconfig with the CA inline, for a process whose file system is not this machine's
+     * (one started in an image's root file system).
+     */
+    public Path writeSelfContainedKubeconfig(Path file) {
+        return writeSelfContained(file, url(), "admin", adminToken);
+    }
+
+    private Path writeSelfContained(Path file, String server, String user, String token) {
         try {
-            // the CA inline: a kubelet in a VM reads the file where the CA's path means nothing
             String ca = Base64.getEncoder().encodeToString(Files.readAllBytes(caBundle));
-            Files.writeString(file, kubeconfigYaml(server, "certificate-authority-data: " + ca, "system:node:" + node, nodeToken(node)));
+            Files.writeString(file, kubeconfigYaml(server, "certificate-authority-data: " + ca, user, token));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -18,15 +18,17 @@ import java.util.function.Supplier;
  * @param counterBaseline the previous round's error counters as the operator handed them
  *                        ({@code --counter-baseline}, a {@link io.rdmastorage.contract.spec.CounterBaseline}
  *                        document, unread); empty on a first round or by hand
- * @param portView  the host's RDMA ports, read at most once per run ({@link #ports()})
+ * @param portView  the host's RDMA ports split into storage and compute NICs, read and split at most
+ *                  once per run ({@link #ports()}, {@link #allPorts()}, {@link #storageNics()})
  */
 public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now,
-                           Optional<String> counterBaseline, Supplier<PortView> portView) {
+                           Optional<String> counterBaseline, Supplier<StorageNicSelection> portView) {
 
     /** With the host's RDMA ports read from {@code host} the first time a check asks. */
     public ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, boolean discovery, String node, Instant now,
                         Optional<String> counterBaseline) {
-        this(host, tools, spec, discovery, node, now, counterBaseline, once(() -> PortView.read(host)));
+        this(host, tools, spec, discovery, node, now, counterBaseline,
+                once(() -> StorageNicSelection.of(PortView.read(host), spec)));
     }
 
     /** Without a counter baseline (a first round). */
@@ -39,25 +41,25 @@ public record ProbeContext(HostRoot host, ToolRunner tools, ProbeSpec spec, bool
      * storage NICs' (compute NICs left out). Every check of a run sees the same reading.
      */
     public PortView ports() {
-        return storageNics().storage();
+        return portView.get().storage();
     }
 
     /** Every RDMA port of the host, compute NICs included: for what a storage client's own configuration names. */
     public PortView allPorts() {
-        return portView.get();
+        return portView.get().all();
     }
 
     /** The host's RDMA devices split into storage NICs and compute NICs by {@code rdma.storageNics}. */
     public StorageNicSelection storageNics() {
-        return StorageNicSelection.of(portView.get(), spec);
+        return portView.get();
     }
 
-    private static Supplier<PortView> once(Supplier<PortView> reader) {
+    private static Supplier<StorageNicSelection> once(Supplier<StorageNicSelection> reader) {
         return new Supplier<>() {
-            private PortView view;
+            private StorageNicSelection view;
 
             @Override
-            public synchronized PortView get() {
+            public synchronized StorageNicSelection get() {
                 if (view == null) {
                     view = reader.get();
                 }

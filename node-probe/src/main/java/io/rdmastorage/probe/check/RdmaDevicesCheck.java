@@ -135,14 +135,14 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         PortView view = context.ports();
         List<String> devices = view.deviceNames();
         Map<String, SysfsIbPort> ports = view.sysfsPorts();
+        List<String> computeNics = context.storageNics().computeNics();
         Optional<VerbsAttempt> attempt = Optional.empty();
         if (rdma != null && rdma.userspaceVerbs() && !devices.isEmpty()) {
-            SysfsJudgement sysfs = judgeSysfs(devices, ports, StorageNicPorts.expected(ports, context.storageNics().computeNics(), rdma));
+            SysfsJudgement sysfs = judgeSysfs(devices, ports, StorageNicPorts.expected(ports, computeNics, rdma));
             if (sysfs.findings().isEmpty()) {
                 attempt = Optional.of(tryVerbs(sysfs.working()));
             }
         }
-        List<String> computeNics = context.storageNics().computeNics();
         return new Facts(host.root().toString(), view.sysfsVisible(), devices, ports, attempt, RdmaLinks.gather(host, view),
                 DeviceNodes.read(host), RdmaKernelLog.gather(host, context.allPorts(), computeNics, context.now()), computeNics);
     }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The host's RDMA ports, read once per probe run and handed to every check that needs them
@@ -81,7 +82,7 @@ public record PortView(boolean sysfsVisible, List<RdmaDevice> devices, Map<Strin
     }
 
     /** The same host with only the devices {@code keep} accepts (the netdevs stay: they are looked up by name). */
-    public PortView only(java.util.function.Predicate<RdmaDevice> keep) {
+    public PortView only(Predicate<RdmaDevice> keep) {
         return new PortView(sysfsVisible, devices.stream().filter(keep).toList(), netdevs);
     }
 
