@@ -36,15 +36,39 @@ public final class ReportSchema {
     public static final String C_DETAILS = "details";
     /**
      * In details: they were dropped to keep the report under {@link #MAX_BYTES}; alone, or beside
-     * the {@link #HANDED_ON_DETAILS} the check had.
+     * the {@link #KEPT_DETAILS} the check had.
      */
     public static final String DETAILS_OMITTED = "detailsOmitted";
     /**
-     * Details the operator hands to the node's next probe (RdmaPortErrors' counter reading): kept
-     * when the rest of a check's details is dropped, since losing them costs the next round its
-     * comparison. Small by design.
+     * In details: the RDMA devices a False verdict is about, where a problem is one device's (its
+     * port is down, its firmware logged a fatal error, its error counters grew, its rail idles): a
+     * list of objects with {@link #FD_DEVICE}, {@link #FD_PCI_ADDRESS}, {@link #FD_NETDEVS} and
+     * {@link #FD_REASONS}. The operator fences these devices one by one (a DRA DeviceTaintRule)
+     * instead of the node. Absent when no False finding names a device.
      */
-    public static final Set<String> HANDED_ON_DETAILS = Set.of(RdmaPortErrors.BASELINE_DETAIL);
+    public static final String FAULTY_DEVICES = "faultyDevices";
+    /** The RDMA device's name, {@code mlx5_2}. */
+    public static final String FD_DEVICE = "device";
+    /** Its PCIe function, {@code 0006:03:00.0}; absent when sysfs does not show it. */
+    public static final String FD_PCI_ADDRESS = "pciAddress";
+    /** Its netdevs ({@code enP6p3s0f0np0}); absent when it has none. */
+    public static final String FD_NETDEVS = "netdevs";
+    /** The reasons of the False findings about it. */
+    public static final String FD_REASONS = "reasons";
+    /**
+     * In details, beside {@link #FAULTY_DEVICES}: true when some False finding is no one device's (a
+     * setting, the fabric), so fencing the faulty devices does not make the node fit for storage.
+     */
+    public static final String FAULTS_BEYOND_DEVICES = "faultsBeyondDevices";
+
+    /**
+     * Details kept when the rest of a check's details is dropped to keep the report under
+     * {@link #MAX_BYTES}, both small by design and read by the operator: RdmaPortErrors' counter
+     * reading, which it hands to the node's next probe (losing it costs the next round its
+     * comparison), and the faulty devices it fences.
+     */
+    public static final Set<String> KEPT_DETAILS = Set.of(RdmaPortErrors.BASELINE_DETAIL, FAULTY_DEVICES,
+            FAULTS_BEYOND_DEVICES);
 
     private ReportSchema() {
     }

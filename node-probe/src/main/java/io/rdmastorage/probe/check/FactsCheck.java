@@ -35,7 +35,8 @@ public abstract class FactsCheck<F> implements Check {
 
     @Override
     public final CheckResult run(ProbeContext context) {
-        return verdict(gather(context), context.spec());
+        // the judge names faulty devices; where they sit (PCI address, netdevs) is the host's to say
+        return FaultyDevices.locate(verdict(gather(context), context.spec()), () -> context.storageNics().all());
     }
 
     /** The condition these facts give, with their inventory facts: what {@link #run} returns, without the host. */

@@ -14,19 +14,29 @@ import java.util.Map;
  * @param mention  how it is named after another finding gave the verdict ({@code mlx5_1/1 DOWN/Polling});
  *                 the reason when nothing shorter says more
  * @param details  facts that belong to this finding only (the command that failed): shown when it gives the verdict
+ * @param device   the RDMA device the problem is on, when it is one device's ({@code mlx5_2}: its port is down, its
+ *                 firmware logged a fatal error, its counters grew); null when it is the node's or the fabric's.
+ *                 A False finding's device is listed in the check's {@code faultyDevices} ({@link FaultyDevices}),
+ *                 from which the operator can fence that one NIC instead of the node.
  */
-public record Finding(Status status, String reason, String message, String mention, Map<String, Object> details) {
+public record Finding(Status status, String reason, String message, String mention, Map<String, Object> details,
+                      String device) {
 
     public Finding {
         details = Collections.unmodifiableMap(new LinkedHashMap<>(details));
     }
 
     public static Finding of(Status status, String reason, String message) {
-        return new Finding(status, reason, message, reason, Map.of());
+        return new Finding(status, reason, message, reason, Map.of(), null);
     }
 
     public static Finding of(Status status, String reason, String message, String mention) {
-        return new Finding(status, reason, message, mention, Map.of());
+        return new Finding(status, reason, message, mention, Map.of(), null);
+    }
+
+    /** The same finding, about one RDMA device. */
+    public Finding onDevice(String rdmaDevice) {
+        return new Finding(status, reason, message, mention, details, rdmaDevice);
     }
 
     /** What the condition says when no problem was found. */
@@ -37,6 +47,6 @@ public record Finding(Status status, String reason, String message, String menti
     public Finding withDetail(String key, Object value) {
         Map<String, Object> d = new LinkedHashMap<>(details);
         d.put(key, value);
-        return new Finding(status, reason, message, mention, d);
+        return new Finding(status, reason, message, mention, d, device);
     }
 }

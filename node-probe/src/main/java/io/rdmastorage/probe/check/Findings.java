@@ -1,10 +1,12 @@
 package io.rdmastorage.probe.check;
 
+import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.contract.Status;
 import io.rdmastorage.contract.CheckType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one way a check's findings become its condition: the worst finding gives status, reason and
@@ -49,6 +51,13 @@ public final class Findings {
         details.putAll(first.details());
         if (reasons.size() > 1) {
             details.list("problems", reasons);
+        }
+        List<Map<String, Object>> faulty = FaultyDevices.of(sorted);
+        if (!faulty.isEmpty()) {
+            details.put(ReportSchema.FAULTY_DEVICES, faulty);   // whole: the operator fences each of them
+            if (sorted.stream().anyMatch(f -> f.status() == Status.FALSE && f.device() == null)) {
+                details.put(ReportSchema.FAULTS_BEYOND_DEVICES, true);
+            }
         }
         return build(type, first.status(), first.reason(), message(mention, first, others) + judgement.note(), details);
     }

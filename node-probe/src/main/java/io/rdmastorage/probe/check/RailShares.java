@@ -109,7 +109,7 @@ final class RailShares {
             findings.add(Finding.of(Status.FALSE, RAIL_IDLE, client + ": the rail " + port + " (" + rail.configured() + ") " + what
                     + " in the " + seconds + " window while " + siblings + " carried the client's traffic: the node runs on "
                     + "fewer rails than it is configured for and loses that rail's bandwidth. " + advice(client, port),
-                    client + " rail " + port + " idle"));
+                    client + " rail " + port + " idle").onDevice(DevicePort.parse(port).device()));
         }
     }
 

@@ -341,7 +341,7 @@ public final class RdmaDevicesCheck extends FactsCheck<RdmaDevicesCheck.Facts> {
         } else if (!port.linkUp() && disabled(port)) {
             reason = PORT_DISABLED;
         }
-        return Finding.of(Status.FALSE, reason, notWorking(port), port.name() + " " + port.states());
+        return Finding.of(Status.FALSE, reason, notWorking(port), port.name() + " " + port.states()).onDevice(port.device());
     }
 
     private static boolean notActivated(SysfsIbPort port) {

@@ -173,7 +173,9 @@ public final class RdmaKernelLog {
                 facts.uptimeUs().getAsLong() - r.record().usec())) + " ago: the driver brought it back, but its I/O failed "
                 + "meanwhile. If it recurs, ").orElse("; ") + advice(kind, hit);
         boolean fatal = kind.severity() == Severity.FATAL && recovery.isEmpty();
-        return Finding.of(Status.FALSE, fatal ? DEVICE_FATAL_LOGGED : DEVICE_WARNING_LOGGED, message, name + " " + kind.label());
+        Finding logged = Finding.of(Status.FALSE, fatal ? DEVICE_FATAL_LOGGED : DEVICE_WARNING_LOGGED, message, name + " " + kind.label());
+        // a fatal error fences the NIC; a warning (or a fatal one the driver recovered from) is for a person to look at
+        return fatal ? device(facts, hit).map(logged::onDevice).orElse(logged) : logged;
     }
 
     private static Optional<String> device(Facts facts, Hit hit) {

@@ -354,7 +354,7 @@ public final class RdmaLinks {
                 + ", below rdma.minRate " + rdma.minRate() + ": the link trained down (cable, transceiver or switch port "
                 + "speed); check `ibstat " + port.device() + " " + port.port() + "`"
                 + (port.infiniband() ? " and `iblinkinfo`" : " and `ethtool <netdev>`") + ", reseat or replace the cable",
-                port.name() + " " + port.rate()));
+                port.name() + " " + port.rate()).onDevice(port.device()));
     }
 
     private static Optional<Finding> pcie(String device, Hca hca) {
@@ -365,6 +365,6 @@ public final class RdmaLinks {
         return Optional.of(Finding.of(Status.FALSE, PCIE_LINK_DEGRADED, device + "'s PCIe link (" + link.bdf()
                 + ") trained at " + link.summary() + ": RDMA throughput is capped by the slot, not the network; check "
                 + "`lspci -vv -s " + link.bdf() + "` (LnkSta against LnkCap), reseat the card or move it to a full-width "
-                + "slot, and check the BIOS slot settings", device + " PCIe " + link.summary()));
+                + "slot, and check the BIOS slot settings", device + " PCIe " + link.summary()).onDevice(device));
     }
 }

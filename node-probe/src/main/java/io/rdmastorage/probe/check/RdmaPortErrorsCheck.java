@@ -253,7 +253,8 @@ public final class RdmaPortErrorsCheck extends FactsCheck<RdmaPortErrorsCheck.Fa
             if (perHour > max) {
                 findings.add(Finding.of(Status.FALSE, c.reason(), String.format(Locale.ROOT, "%s: %s grew by %,d in the %s "
                         + "since the previous round (%.1f per hour, above portErrors.%s %,d): %s", port, c.wire(), delta,
-                        human(since), perHour, c.field(), max, meaning(c)), port + " " + c.wire() + " +" + delta));
+                        human(since), perHour, c.field(), max, meaning(c)), port + " " + c.wire() + " +" + delta)
+                        .onDevice(DevicePort.parse(port).device()));
             }
         }
 

@@ -354,22 +354,23 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
         private void errors(Port port) {
             String subject = port.port().toString();
             for (String name : ERROR_COUNTERS) {
-                judgeCounter(key(subject, name), subject, false);
+                judgeCounter(key(subject, name), subject, false, port.port().device());
             }
             for (String name : CONGESTION_COUNTERS) {
-                judgeCounter(key(subject, name), subject, true);
+                judgeCounter(key(subject, name), subject, true, port.port().device());
             }
             for (String netdev : port.counted()) {
                 for (int prio = 0; prio <= ProbeSpec.Traffic.MAX_PRIORITY; prio++) {
                     for (String dir : List.of("rx", "tx")) {
                         judgeCounter(new CounterKey(Source.NETDEV, netdev, EthtoolStats.priorityCounter(dir, prio,
-                                "pause")), subject + " (" + netdev + ")", true);
+                                "pause")), subject + " (" + netdev + ")", true, port.port().device());
                     }
                 }
             }
         }
 
-        private void judgeCounter(CounterKey key, String where, boolean congestion) {
+        /** Link errors are the port's, so its device's; congestion, pauses and retries are the fabric's, no one NIC's. */
+        private void judgeCounter(CounterKey key, String where, boolean congestion, String device) {
             if (window.before().get(key) == null && window.after().get(key) == null) {
                 return;   // this driver has no such counter
             }
@@ -395,7 +396,8 @@ public final class RdmaTrafficCheck extends FactsCheck<RdmaTrafficCheck.Facts> {
                         key.name().startsWith("hw_counters/") ? "the transport retried or lost packets (a lossy fabric, "
                                 + "PFC/ECN off, or a peer that cannot keep up)" : "the link itself is faulty: reseat or replace "
                                 + "the cable or transceiver, check `ibdiagnet` or the switch port"),
-                        where + " " + key.name() + " +" + delta));
+                        // transport retries are the fabric's (lossy, PFC/ECN off); link errors are the port's
+                        where + " " + key.name() + " +" + delta).onDevice(key.name().startsWith("hw_counters/") ? null : device));
             }
         }
 

@@ -2,6 +2,8 @@ package io.rdmastorage.probe.ports;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.Set;
 
 /**
@@ -20,6 +22,9 @@ import java.util.Set;
  */
 public record RdmaDevice(String name, boolean portsDirectory, boolean iwarp, String pciFunction, List<RdmaPort> ports,
                          List<String> functionNetdevs) {
+
+    /** domain:bus:device.function, as sysfs names a PCIe function. */
+    private static final Pattern PCI_ADDRESS = Pattern.compile("[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\\.[0-7]");
 
     public RdmaDevice {
         ports = List.copyOf(ports);
@@ -40,6 +45,12 @@ public record RdmaDevice(String name, boolean portsDirectory, boolean iwarp, Str
         }
         names.addAll(functionNetdevs);
         return names;
+    }
+
+    /** The PCIe function's address, when the device has one (soft-RoCE has none). */
+    public Optional<String> pciAddress() {
+        String bdf = bdf();
+        return PCI_ADDRESS.matcher(bdf).matches() ? Optional.of(bdf) : Optional.empty();
     }
 
     /** The PCIe function's address ({@code 0000:3b:00.0}): the last component of {@link #pciFunction}. */

@@ -52,11 +52,11 @@ public final class ReportJson {
         return Json.write(document(report, checks));
     }
 
-    /** What is left of a check's details once dropped: the mark, and what the next round is handed. */
+    /** What is left of a check's details once dropped: the mark, what the next round is handed, the faulty devices. */
     private static Map<String, Object> omitted(Map<String, Object> details) {
         Map<String, Object> left = new LinkedHashMap<>();
         left.put(ReportSchema.DETAILS_OMITTED, true);
-        ReportSchema.HANDED_ON_DETAILS.stream().filter(details::containsKey).sorted()
+        ReportSchema.KEPT_DETAILS.stream().filter(details::containsKey).sorted()
                 .forEach(key -> left.put(key, details.get(key)));
         return left;
     }

@@ -54,4 +54,20 @@ class ReportJsonTest {
         assertThat(new ObjectMapper().readTree(json).path(ReportSchema.F_CHECKS).get(0).path(ReportSchema.C_DETAILS).toString())
                 .isEqualTo("{\"detailsOmitted\":true}");
     }
+
+    @Test
+    void theFaultyDevicesTheOperatorFencesSurviveTheDrop() throws Exception {
+        List<Map<String, Object>> faulty = List.of(Map.of("device", "mlx5_6", "pciAddress", "0016:03:00.0",
+                "netdevs", List.of("enP22p3s0f0np0"), "reasons", List.of("PortDown")));
+        List<CheckResult> checks = List.of(CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.FALSE, RdmaDevices.PORT_DOWN, "m")
+                .detail(ReportSchema.FAULTY_DEVICES, faulty).detail(ReportSchema.FAULTS_BEYOND_DEVICES, true)
+                .detail("big", "d".repeat(5000)).build());
+
+        String json = ReportJson.compact(Report.of("gpu-07", "test", "2026-03-01T12:00:00Z", 1, checks, new EnumMap<>(InventoryFact.class)));
+
+        JsonNode details = new ObjectMapper().readTree(json).path(ReportSchema.F_CHECKS).get(0).path(ReportSchema.C_DETAILS);
+        assertThat(details.has("big")).isFalse();
+        assertThat(details.path(ReportSchema.FAULTY_DEVICES).get(0).path("pciAddress").asText()).isEqualTo("0016:03:00.0");
+        assertThat(details.path(ReportSchema.FAULTS_BEYOND_DEVICES).asBoolean()).isTrue();
+    }
 }
