@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -35,12 +36,39 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
                 kubernetes.resolve("kube-controller-manager"),
                 k8s);
         if (!binaries.present()) {
-            runBuildScript();
+            runBuildScript(Map.of());
             if (!binaries.present()) {
                 throw new IllegalStateException("build-binaries.sh finished but binaries are missing: " + binaries);
             }
         }
         return binaries;
+    }
+
+    /**
+     * The control plane of the newest Kubernetes the tests run ({@code k8s.newest.version}):
+     * kube-apiserver, kube-scheduler and kube-controller-manager of that version, built first when
+     * absent (about 10 minutes on 2 cores, once per machine); etcd and kubectl of the default's.
+     */
+    public static ControlPlaneBinaries newest() {
+        ControlPlaneBinaries base = ensure();
+        String newest = versions().getProperty("k8s.newest.version");
+        Path kubernetes = cacheRoot().resolve("k8s").resolve(newest);
+        ControlPlaneBinaries binaries = new ControlPlaneBinaries(kubernetes.resolve("kube-apiserver"), base.kubectl(),
+                base.etcd(), base.kubelet(), kubernetes.resolve("kube-scheduler"),
+                kubernetes.resolve("kube-controller-manager"), newest);
+        if (!binaries.present()) {
+            runBuildScript(Map.of("K8S_VERSION", newest,
+                    "K8S_BINARIES", "kube-apiserver kube-scheduler kube-controller-manager"));
+            if (!binaries.present()) {
+                throw new IllegalStateException("build-binaries.sh finished but binaries are missing: " + binaries);
+            }
+        }
+        return binaries;
+    }
+
+    /** The minor version, 34 for 1.34.4. */
+    public int minor() {
+        return Integer.parseInt(kubernetesVersion.split("\\.")[1]);
     }
 
     boolean present() {
@@ -72,7 +100,7 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
         }
     }
 
-    private static void runBuildScript() {
+    private static void runBuildScript(Map<String, String> environment) {
         try {
             Path dir = Files.createTempDirectory("rso-build-binaries");
             for (String name : new String[] {"build-binaries.sh", "versions.properties"}) {
@@ -81,10 +109,11 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
                 }
             }
             // The script prints its progress; inherit the output so a long first build is visible.
-            Process process = new ProcessBuilder("bash", dir.resolve("build-binaries.sh").toString())
+            ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("build-binaries.sh").toString())
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
+                    .redirectError(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             int exit = process.waitFor();
             if (exit != 0) {
                 throw new IllegalStateException("build-binaries.sh failed with exit code " + exit);

@@ -101,8 +101,49 @@ public final class LocalControlPlane implements AutoCloseable {
         return start(List.of(nodeNames), List.of());
     }
 
+    /**
+     * A control plane where DRA device taints work (KEP-5055): the API server serves
+     * DeviceTaintRules, kube-scheduler honours device taints when it allocates ResourceClaims, and
+     * kube-controller-manager runs the device-taint eviction controller (NoExecute) and nothing else.
+     * Nodes are the test's own (a {@link SimulatedCluster}'s): no Node authorizer, no kubelet.
+     * {@code binaries} picks the Kubernetes version; the gates each needs are set here.
+     */
+    public static LocalControlPlane startWithDeviceTaints(ControlPlaneBinaries binaries, String... extraApiServerFlags) {
+        List<String> gates = deviceTaintGates(binaries.minor());
+        List<String> apiServer = new ArrayList<>(gates);
+        if (binaries.minor() < 36) {
+            apiServer.add("--runtime-config=resource.k8s.io/v1alpha3=true");
+        } else if (binaries.minor() == 36) {
+            apiServer.add("--runtime-config=resource.k8s.io/v1beta2=true");
+        }
+        apiServer.addAll(List.of(extraApiServerFlags));
+        LocalControlPlane plane = start(binaries, List.of(), apiServer);
+        try {
+            plane.startScheduling(gates);
+            return plane;
+        } catch (RuntimeException e) {
+            plane.close();
+            throw e;
+        }
+    }
+
+    /** The feature gates of device taints: alpha before 1.36, the rules' API beta but off in 1.36, GA after. */
+    static List<String> deviceTaintGates(int minor) {
+        if (minor < 35) {
+            return List.of("--feature-gates=DRADeviceTaints=true");
+        }
+        if (minor < 37) {
+            return List.of("--feature-gates=DRADeviceTaints=true,DRADeviceTaintRules=true");
+        }
+        return List.of();
+    }
+
     private static LocalControlPlane start(List<String> nodeNames, List<String> extraApiServerFlags) {
-        ControlPlaneBinaries binaries = ControlPlaneBinaries.ensure();
+        return start(ControlPlaneBinaries.ensure(), nodeNames, extraApiServerFlags);
+    }
+
+    private static LocalControlPlane start(ControlPlaneBinaries binaries, List<String> nodeNames,
+                                           List<String> extraApiServerFlags) {
         Path workDir;
         try {
             workDir = Files.createTempDirectory("rso-control-plane-");
@@ -292,6 +333,18 @@ public final class LocalControlPlane implements AutoCloseable {
             controllers.forEach(ServerProcess::checkAlive);
             sleepUntil(deadline, "kube-controller-manager to create the default service account");
         }
+    }
+
+    /** kube-scheduler, and kube-controller-manager with the device-taint eviction controller only. */
+    private void startScheduling(List<String> gates) {
+        List<String> scheduler = controllerCommand(binaries.kubeScheduler(), "scheduler");
+        scheduler.addAll(gates);
+        List<String> controllerManager = controllerCommand(binaries.kubeControllerManager(), "controller-manager");
+        controllerManager.addAll(gates);
+        controllerManager.add("--controllers=device-taint-eviction-controller");
+        controllers.add(ServerProcess.start("kube-scheduler", scheduler, workDir.resolve("kube-scheduler.log")));
+        controllers.add(ServerProcess.start("kube-controller-manager", controllerManager,
+                workDir.resolve("kube-controller-manager.log")));
     }
 
     /**

@@ -68,6 +68,11 @@ public final class Gb200Fixtures {
         return port(host, nic(device), "1: DOWN", "2: Polling");
     }
 
+    /** One device's port back: ACTIVE / LinkUp, as {@link #tray} has it. */
+    public static FixtureHost portUp(FixtureHost host, String device) {
+        return port(host, nic(device), "4: ACTIVE", "5: LinkUp");
+    }
+
     public static Nic nic(String device) {
         return NICS.stream().filter(n -> n.device().equals(device)).findFirst().orElseThrow();
     }

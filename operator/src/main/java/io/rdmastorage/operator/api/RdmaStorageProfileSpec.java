@@ -74,6 +74,9 @@ public class RdmaStorageProfileSpec {
     @Default("false")
     private Boolean nodeCondition;
 
+    @JsonPropertyDescription("Fence a faulty NIC instead of the node: while a verdict is False because of one RDMA device (its port down, disabled or not activated, a fatal kernel-log line, error counters that grew, fabric errors on its port, its rail idle), the operator writes a DRA DeviceTaintRule on that device as its DRA driver publishes it, and deletes the rule when a later probe finds the device healthy or the profile goes. With taintNotReady, the node itself is then tainted only for faults that are not one device's, or where a faulty device cannot be fenced (the cluster serves no DeviceTaintRule API, or no configured driver publishes the device): the verdict's Events say which. Absent: no device taints.")
+    private DeviceTaintsSpec deviceTaints;
+
     @JsonPropertyDescription("Check RDMA devices: the ports must be present and ACTIVE, with at least the given MTU and rate. Absent: not checked.")
     private RdmaCheckSpec rdma;
     @JsonPropertyDescription("Check that IBM Storage Scale (GPFS) uses verbs RDMA: its verbsPorts, its RDMA connections to the required peers, verbsRdmaSend and the pagepool. Absent: not checked.")
@@ -163,6 +166,14 @@ public class RdmaStorageProfileSpec {
 
     public void setNodeCondition(Boolean nodeCondition) {
         this.nodeCondition = nodeCondition;
+    }
+
+    public DeviceTaintsSpec getDeviceTaints() {
+        return deviceTaints;
+    }
+
+    public void setDeviceTaints(DeviceTaintsSpec deviceTaints) {
+        this.deviceTaints = deviceTaints;
     }
 
     public RdmaCheckSpec getRdma() {

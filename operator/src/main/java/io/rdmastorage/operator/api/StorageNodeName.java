@@ -12,7 +12,11 @@ public final class StorageNodeName {
     }
 
     public static String of(String profile, String node) {
-        String name = profile + "." + node;
+        return fitted(profile + "." + node);
+    }
+
+    /** The name itself when it fits an object name, else cut with a hash of the whole kept. */
+    public static String fitted(String name) {
         if (name.length() <= MAX) {
             return name;
         }

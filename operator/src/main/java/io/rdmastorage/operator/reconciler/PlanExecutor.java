@@ -6,7 +6,11 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.nodes.MarkingOptions;
 import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.operator.quarantine.DeviceQuarantine;
+import io.rdmastorage.operator.quarantine.QuarantineNotices;
+import io.rdmastorage.operator.verdict.VerdictChange;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -31,9 +35,14 @@ final class PlanExecutor {
     private final NodeMarkings markings;
     private final VerdictEvents events;
     private final OperatorMetrics metrics;
+    private final DeviceQuarantine quarantine;
+    private final QuarantineNotices notices;
 
+    /**
+     * @param quarantine the device quarantine when the profile asks for device taints; null otherwise
+     */
     PlanExecutor(RdmaStorageProfile profile, ProfileSettings settings, ClusterWrites writes, NodeMarkings markings,
-                 VerdictEvents events, OperatorMetrics metrics) {
+                 VerdictEvents events, OperatorMetrics metrics, DeviceQuarantine quarantine, QuarantineNotices notices) {
         this.profile = profile;
         this.profileName = profile.getMetadata().getName();
         this.settings = settings;
@@ -41,6 +50,8 @@ final class PlanExecutor {
         this.markings = markings;
         this.events = events;
         this.metrics = metrics;
+        this.quarantine = profile.getSpec().getDeviceTaints() == null ? null : quarantine;
+        this.notices = notices;
     }
 
     /** @return every node's RdmaStorageNode as stored afterwards (forgotten nodes and nodes without one left out) */
@@ -88,26 +99,44 @@ final class PlanExecutor {
             writes.deleteVerdict(stored);
             stored = null;
         }
+        boolean verdictChanged = false;
         for (ProfilePlan.VerdictWrite write : change.writes()) {
             stored = writes.writeVerdict(profile, change.node(), stored, write.status());
             if (write.probeDuration()) {
                 metrics.recordProbeDuration(profileName, Duration.ofMillis(write.status().getProbeDurationMillis()));
             }
-            events.recordChanges(stored, write.previous() == null ? null : write.previous().getConditions(),
-                    write.status().getConditions()).forEach(c -> metrics.recordVerdictChange(profileName, c.type()));
+            List<VerdictChange> changes = events.recordChanges(stored, write.previous() == null ? null
+                    : write.previous().getConditions(), write.status().getConditions());
+            changes.forEach(c -> metrics.recordVerdictChange(profileName, c.type()));
+            verdictChanged |= !changes.isEmpty();
             write.thenDelete().forEach(writes::deletePod);
         }
+        RdmaStorageNode verdict = stored;
         if (change.forget() && stored != null) {
             writes.deleteVerdict(stored);
             stored = null;
         }
         ProfilePlan.Marking marking = change.marking();
+        DeviceQuarantine.Outcome fenced = null;
+        if (quarantine != null && (!change.writes().isEmpty() || marking != null || change.forget())) {
+            // a forgotten node's rules all go: no verdict is no faulty device, and no check to wait for
+            fenced = quarantine.converge(profileName, change.node(), profile.getSpec().getDeviceTaints(),
+                    stored == null ? null : stored.getStatus());
+            notices.tell(profileName, verdict, fenced, verdictChanged);
+        }
         if (marking != null && marking.remove()) {
             markings.remove(profileName, marking.node());
         } else if (marking != null) {
-            markings.apply(profileName, settings, marking.node(), marking.ready());
+            markings.apply(profileName, nodeMarking(fenced), marking.node(), marking.ready());
         }
         return stored;
+    }
+
+    /** The profile's node markings; without the node's taint while the faulty devices are fenced instead. */
+    private MarkingOptions nodeMarking(DeviceQuarantine.Outcome fenced) {
+        MarkingOptions options = MarkingOptions.of(settings);
+        return fenced != null && fenced.fencesInsteadOfNode()
+                ? new MarkingOptions(options.label(), false, options.condition()) : options;
     }
 
     private Pod delete(Pod pod) {

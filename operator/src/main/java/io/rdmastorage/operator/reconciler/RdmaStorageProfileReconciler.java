@@ -31,7 +31,11 @@ import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
 import io.rdmastorage.operator.metrics.StorageRailCounts;
+import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.events.EventWriter;
 import io.rdmastorage.operator.nodes.NodeMarkings;
+import io.rdmastorage.operator.quarantine.DeviceQuarantine;
+import io.rdmastorage.operator.quarantine.QuarantineNotices;
 import io.rdmastorage.operator.probe.InvalidProbeSpecException;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import io.rdmastorage.operator.probe.ProbeSpecDocument;
@@ -46,6 +50,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -88,6 +93,8 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
     private final OperatorConfig config;
     private final OperatorMetrics metrics;
     private final Clock clock;
+    /** One for the operator's life: it remembers which DeviceTaintRule API the server serves. */
+    private final AtomicReference<DeviceQuarantine> quarantine = new AtomicReference<>();
 
     public RdmaStorageProfileReconciler(OperatorConfig config, OperatorMetrics metrics, Clock clock) {
         this.config = config;
@@ -188,8 +195,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         }
         // write
         VerdictEvents events = new VerdictEvents(context.getClient());
-        Map<String, RdmaStorageNode> stored = new PlanExecutor(profile, snapshot.settings(), writes,
-                new NodeMarkings(context.getClient()), events, metrics).carryOut(plan);
+        Map<String, RdmaStorageNode> stored = executor(profile, snapshot.settings(), writes, events, context).carryOut(plan);
+        if (profile.getSpec().getDeviceTaints() == null && specChanged(profile)) {
+            quarantine(context).removeAll(profile.getMetadata().getName());   // deviceTaints switched off: its rules go
+        }
 
         // aggregate
         RdmaStorageProfileStatus status = aggregate(snapshot, stored, plan.fleet(), now);
@@ -246,9 +255,25 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 n -> n, (a, b) -> a));
         FailedReconcile.Expiry expiry = FailedReconcile.expireStale(profile,
                 context.getSecondaryResources(RdmaStorageNode.class), nodes, now);
-        new PlanExecutor(profile, expiry.settings(), writes(profile, context), new NodeMarkings(context.getClient()),
-                new VerdictEvents(context.getClient()), metrics).carryOutEach(expiry.changes());
+        executor(profile, expiry.settings(), writes(profile, context), new VerdictEvents(context.getClient()), context)
+                .carryOutEach(expiry.changes());
         return expiry.wakeAt().orElse(now.plus(ProfilePlanner.MAX_WAIT));
+    }
+
+    private PlanExecutor executor(RdmaStorageProfile profile, ProfileSettings settings, ClusterWrites writes,
+                                  VerdictEvents events, Context<RdmaStorageProfile> context) {
+        return new PlanExecutor(profile, settings, writes, new NodeMarkings(context.getClient()), events, metrics,
+                quarantine(context), new QuarantineNotices(new EventWriter(context.getClient()), metrics.registry()));
+    }
+
+    private DeviceQuarantine quarantine(Context<RdmaStorageProfile> context) {
+        return quarantine.updateAndGet(q -> q != null ? q : new DeviceQuarantine(context.getClient()));
+    }
+
+    /** Whether the spec changed since the status was written (a change of options, not a new round). */
+    private static boolean specChanged(RdmaStorageProfile profile) {
+        Long observed = profile.getStatus() == null ? null : profile.getStatus().getObservedGeneration();
+        return observed == null || !observed.equals(profile.getMetadata().getGeneration());
     }
 
     /** The profile's status from its matching nodes' verdicts as stored now, and the metrics that follow it. */
@@ -326,9 +351,10 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                 markings.remove(name, node);
             }
         }
+        quarantine(context).removeAll(name);
         writes.deleteConfigMap(config.namespace(), ProbeSpecConfigMap.name(name));
         metrics.removeProfile(name);
-        LOG.info("profile {} deleted: its probe pods, verdicts and node markings are removed", name);
+        LOG.info("profile {} deleted: its probe pods, verdicts, node markings and device taints are removed", name);
         writes.removeFinalizer(profile, context.getControllerConfiguration().getFinalizerName());
         return DeleteControl.noFinalizerRemoval();
     }

@@ -13,7 +13,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.events.VerdictEvents;
+import io.rdmastorage.probe.testing.Gb200Fixtures;
 import io.rdmastorage.testing.AuditLog;
+import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.OperatorRbac;
 import java.io.IOException;
@@ -31,8 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The operator's RBAC is exactly what it needs. It runs under the rules the Helm chart ships while
  * a control plane of its own records every request of the operator's service account in its audit
  * log, through a whole life: leader election, probes on healthy, failing and NotReady nodes, node
- * markings, a spec change, an acceptance run to its end and deleted, a node leaving, the profile
- * deleted. Then:
+ * markings, a spec change, an acceptance run to its end and deleted, a node leaving, a storage NIC
+ * fenced as a DRA device, the profiles deleted. Then:
  * <ul>
  * <li>no request was refused (403): every permission it needs is granted;</li>
  * <li>every (group, resource, verb) granted was used where it is granted (cluster-wide, in the
@@ -65,8 +67,9 @@ class LeastPrivilegeTest {
         OperatorRbac rbac = OperatorEnvironment.SHIPPED_RBAC;
         String namespace;
         Instant lifeEnded;
-        try (LocalControlPlane plane = LocalControlPlane.start("--audit-policy-file=" + policy,
-                "--audit-log-path=" + auditLog);
+        // with DRA device taints served, so that a profile's deviceTaints use what they are granted
+        try (LocalControlPlane plane = LocalControlPlane.startWithDeviceTaints(ControlPlaneBinaries.ensure(),
+                "--audit-policy-file=" + policy, "--audit-log-path=" + auditLog);
              OperatorEnvironment env = OperatorEnvironment.start(plane, NAME, rbac)) {
             namespace = env.namespace;
             live(env);
@@ -132,7 +135,7 @@ class LeastPrivilegeTest {
     /**
      * A whole life of the operator: leader election, probes on healthy, failing and NotReady nodes
      * (Warning and Normal Events), node markings, a spec change, an acceptance run to its end and
-     * deleted, a node leaving, the profile deleted.
+     * deleted, a node leaving, a storage NIC fenced as a DRA device, the profiles deleted.
      */
     private static void live(OperatorEnvironment env) {
         env.addNode("ok", null);
@@ -180,6 +183,27 @@ class LeastPrivilegeTest {
                 () -> env.admin.resources(RdmaStorageAcceptance.class).withName("rbac-accept").get() == null);
         env.cluster.removeNode("ok");
         await("node forgotten", Duration.ofSeconds(60), () -> env.verdict(NAME, "ok") == null);
+        // a GB200 tray whose storage NIC is down, fenced as a device; the rule goes with its profile
+        env.addFixtureNode("tray", h -> Gb200Fixtures.portDown(Gb200Fixtures.tray(h), "mlx5_6"));
+        env.plane.kubectl().applyYaml("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceSlice
+                metadata: {name: tray-dra.net}
+                spec:
+                  driver: dra.net
+                  nodeName: tray
+                  pool: {name: tray, generation: 1, resourceSliceCount: 1}
+                  devices:
+                  - name: pci-0016-03-00-0
+                    attributes: {dra.net/pciAddress: {string: "0016:03:00.0"}, dra.net/rdma: {bool: true}}
+                """).orThrow("kubectl apply slice");
+        env.plane.kubectl().applyYaml(GpuPool.profileYaml(NAME + "-nics", env.cluster.id(),
+                "matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [tray]}]",
+                "interval: 1m\nprobeTimeout: 30s\ndeviceTaints: {}", "rdma: {storageNics: {devices: [mlx5_2, mlx5_6]}}"))
+                .orThrow("kubectl apply profile");
+        await("the tray's NIC fenced", Duration.ofSeconds(90), () -> !env.admin.genericKubernetesResources(
+                "resource.k8s.io/v1alpha3", "DeviceTaintRule").list().getItems().isEmpty());
+        env.deleteProfile(NAME + "-nics");
         env.deleteProfile(NAME);
     }
 

@@ -1,0 +1,77 @@
+package io.rdmastorage.operator.quarantine;
+
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.VersionInfo;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which {@code resource.k8s.io} version serves DeviceTaintRules (KEP-5055): v1 from Kubernetes 1.37,
+ * v1beta2 from 1.36 where its gate is on, v1alpha3 from 1.33 behind DRADeviceTaints; and whether the
+ * server knows the effect None (1.35 and later). Asked again after a failure, since an admin may
+ * switch the API on while the operator runs.
+ */
+public final class DeviceTaintApi {
+
+    static final String GROUP = "resource.k8s.io";
+    static final List<String> VERSIONS = List.of("v1", "v1beta2", "v1alpha3");
+    static final String RESOURCE = "devicetaintrules";
+    /** The first minor version whose DeviceTaint has the effect None. */
+    static final int NONE_EFFECT_SINCE = 35;
+
+    /**
+     * What the server serves.
+     *
+     * @param apiVersion   {@code resource.k8s.io/v1} and the like
+     * @param noneEffect   whether the effect None is known
+     */
+    public record Served(String apiVersion, boolean noneEffect) {
+    }
+
+    private final KubernetesClient client;
+    private volatile Optional<Served> served;
+
+    public DeviceTaintApi(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /** The served API, discovered on first use and after {@link #forget}; empty when none serves it. */
+    public Optional<Served> served() {
+        Optional<Served> known = served;
+        if (known == null) {
+            known = discover();
+            served = known;
+        }
+        return known;
+    }
+
+    /** Discover again on next use: a write failed as if the API had gone, or it was absent. */
+    public void forget() {
+        served = null;
+    }
+
+    private Optional<Served> discover() {
+        for (String version : VERSIONS) {
+            String apiVersion = GROUP + "/" + version;
+            try {
+                APIResourceList resources = client.getApiResources(apiVersion);
+                if (resources != null && resources.getResources().stream().anyMatch(r -> RESOURCE.equals(r.getName()))) {
+                    return Optional.of(new Served(apiVersion, minor(client.getKubernetesVersion()) >= NONE_EFFECT_SINCE));
+                }
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "34", "34+" (some distributions) as a number; 0 when unreadable. */
+    static int minor(VersionInfo version) {
+        String digits = version == null || version.getMinor() == null ? "" : version.getMinor().replaceAll("[^0-9].*$", "");
+        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
+    }
+}
