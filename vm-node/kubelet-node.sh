@@ -10,11 +10,12 @@
 #   kubelet-node.sh store RUNTIME DISK OCI_TAR NAME...  on the host: the image store, an ext4 disk image
 #                                                holding a containerd root with the pause image and each
 #                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
-#   kubelet-node.sh start INDEX NODE_NAME NODE_IP  in the VM: node INDEX (0, 1), containerd on a copy of the
+#   kubelet-node.sh start INDEX NODE_NAME NODE_IP [TAINTS]  in the VM: node INDEX (0, 1), containerd on a copy of the
 #                                                image store (from the disk /dev/vda) and the kubelet, in the background;
 #                                                returns once the kubelet bound the device-plugin socket every
 #                                                kubelet binds (/var/lib/kubelet/device-plugins/kubelet.sock), so
-#                                                that the next node's start cannot race it
+#                                                that the next node's start cannot race it; TAINTS, the
+#                                                kubelet's --register-with-taints (key=value:Effect,...)
 #   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
@@ -128,7 +129,7 @@ node_host() {
 }
 
 start() {
-  local index=$1 node=$2 ip=$3
+  local index=$1 node=$2 ip=$3 taints=${4:-}
   local state=/run/rso-node-$index root=$CONTAINERD/node-$index cgroup=rso-node-$index
   node_host
   # the store's copy: hard links for the unpacked layers and blobs (never written), real copies of
@@ -180,7 +181,7 @@ YAML
   rm -f "$socket"
   background "$state/kubelet.log" "$SHARE/kubelet" --config="$state/kubelet.yaml" \
     --kubeconfig="$SHARE/$node.kubeconfig" --root-dir="/var/lib/kubelet-$index" \
-    --hostname-override="$node" --node-ip="$ip" --v=1
+    --hostname-override="$node" --node-ip="$ip" ${taints:+--register-with-taints="$taints"} --v=1
   for _ in $(seq 600); do
     [ -S "$socket" ] && return 0
     sleep 0.25

@@ -74,6 +74,9 @@ public class RdmaStorageProfileSpec {
     @Default("false")
     private Boolean nodeCondition;
 
+    @JsonPropertyDescription("A readiness gate for joining nodes: the key of a taint the kubelet registers the node with (--register-with-taints), which the operator lifts once the node's verdict for this profile is True, so that the node takes no storage jobs until its storage is proven; in mode Continuous it is put back while the verdict is False. Only that key, only on the nodes this profile selects. Absent: no startup taint is touched.")
+    private StartupTaintSpec startupTaint;
+
     @JsonPropertyDescription("Fence a faulty NIC instead of the node: while a verdict is False because of one RDMA device (its port down, disabled or not activated, a fatal kernel-log line, error counters that grew, fabric errors on its port, its rail idle), the operator writes a DRA DeviceTaintRule on that device as its DRA driver publishes it, and deletes the rule when a later probe finds the device healthy or the profile goes. With taintNotReady, the node itself is then tainted only for faults that are not one device's, or where a faulty device cannot be fenced (the cluster serves no DeviceTaintRule API, or no configured driver publishes the device): the verdict's Events say which. Absent: no device taints.")
     private DeviceTaintsSpec deviceTaints;
 
@@ -166,6 +169,14 @@ public class RdmaStorageProfileSpec {
 
     public void setNodeCondition(Boolean nodeCondition) {
         this.nodeCondition = nodeCondition;
+    }
+
+    public StartupTaintSpec getStartupTaint() {
+        return startupTaint;
+    }
+
+    public void setStartupTaint(StartupTaintSpec startupTaint) {
+        this.startupTaint = startupTaint;
     }
 
     public DeviceTaintsSpec getDeviceTaints() {

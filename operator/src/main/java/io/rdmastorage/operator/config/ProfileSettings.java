@@ -13,12 +13,13 @@ import java.util.regex.Pattern;
  * where the defaults of DESIGN.md live (the CRD schema states the same defaults for kubectl users).
  */
 public record ProfileSettings(Duration interval, Duration probeTimeout, int maxConcurrentProbes,
-                              boolean nodeLabels, boolean taintNotReady, boolean nodeCondition, Duration trafficWindow) {
+                              boolean nodeLabels, boolean taintNotReady, boolean nodeCondition, Duration trafficWindow,
+                              StartupTaint startupTaint) {
 
-    /** Without a traffic section: no sampling window. */
+    /** Without a traffic section (no sampling window) and without a startup taint. */
     public ProfileSettings(Duration interval, Duration probeTimeout, int maxConcurrentProbes,
                            boolean nodeLabels, boolean taintNotReady, boolean nodeCondition) {
-        this(interval, probeTimeout, maxConcurrentProbes, nodeLabels, taintNotReady, nodeCondition, Duration.ZERO);
+        this(interval, probeTimeout, maxConcurrentProbes, nodeLabels, taintNotReady, nodeCondition, Duration.ZERO, null);
     }
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(15);
@@ -39,7 +40,8 @@ public record ProfileSettings(Duration interval, Duration probeTimeout, int maxC
                 Boolean.TRUE.equals(spec.getNodeLabels()),
                 Boolean.TRUE.equals(spec.getTaintNotReady()),
                 Boolean.TRUE.equals(spec.getNodeCondition()),
-                trafficWindow(spec));
+                trafficWindow(spec),
+                StartupTaint.of(spec.getStartupTaint()));
     }
 
     /**

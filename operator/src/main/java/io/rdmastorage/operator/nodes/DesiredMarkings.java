@@ -3,6 +3,7 @@ package io.rdmastorage.operator.nodes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.rdmastorage.operator.config.StartupTaint;
 
 /**
  * What one profile wants on one node, derived from the node's verdict (its {@code Ready}
@@ -14,9 +15,20 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
  * @param conditionStatus the Node condition's status (True/False/Unknown), or null for no condition
  * @param reason          the condition's reason (CamelCase), may be null
  * @param message         the condition's message, may be null
+ * @param startup         what becomes of the node's startup taint; null to leave it as it is
  */
 public record DesiredMarkings(String key, String labelValue, Taint taint,
-                              String conditionStatus, String reason, String message) {
+                              String conditionStatus, String reason, String message, Startup startup) {
+
+    /**
+     * The node's startup taint of {@code key}: lifted (every taint of the key removed), or put back
+     * as {@code put} when the node has none of that key.
+     */
+    public record Startup(String key, Taint put) {
+        boolean lift() {
+            return put == null;
+        }
+    }
 
     public static final String READY = "ready";
     public static final String NOT_READY = "not-ready";
@@ -51,12 +63,27 @@ public record DesiredMarkings(String key, String labelValue, Taint taint,
         return new DesiredMarkings(key, label, taint,
                 options.condition() ? status : null,
                 options.condition() ? reason : null,
-                options.condition() ? message : null);
+                options.condition() ? message : null,
+                startup(options.startup(), status));
     }
 
-    /** The markings of nothing: what {@code remove} converges to. */
+    /** True lifts the startup taint; False puts it back in a continuous gate; Unknown proves nothing either way. */
+    private static Startup startup(StartupTaint gate, String status) {
+        if (gate == null) {
+            return null;
+        }
+        if ("True".equals(status)) {
+            return new Startup(gate.key(), null);
+        }
+        return gate.continuous() && "False".equals(status)
+                ? new Startup(gate.key(), new TaintBuilder().withKey(gate.key()).withValue(NOT_READY)
+                        .withEffect(StartupTaint.EFFECT).build())
+                : null;
+    }
+
+    /** The markings of nothing: what {@code remove} converges to (a startup taint is left as it is). */
     public static DesiredMarkings none(String profile) {
-        return new DesiredMarkings(MarkingKey.of(profile), null, null, null, null, null);
+        return new DesiredMarkings(MarkingKey.of(profile), null, null, null, null, null, null);
     }
 
     private static String normalisedStatus(Condition verdict) {

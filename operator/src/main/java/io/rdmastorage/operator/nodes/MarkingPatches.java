@@ -60,10 +60,18 @@ public final class MarkingPatches {
         boolean taintsMatch = desired.taint() == null
                 ? ours.isEmpty()
                 : ours.size() == 1 && sameTaint(ours.get(0), desired.taint());
-        if (!taintsMatch) {
+        DesiredMarkings.Startup startup = desired.startup();
+        boolean startupMatches = startup == null || key.equals(startup.key())
+                || current.stream().anyMatch(t -> startup.key().equals(t.getKey())) != startup.lift();
+        if (!taintsMatch || !startupMatches) {
             List<Taint> wanted = new ArrayList<>(current.stream().filter(t -> !key.equals(t.getKey())).toList());
             if (desired.taint() != null) {
                 wanted.add(desired.taint());
+            }
+            if (!startupMatches && startup.lift()) {
+                wanted.removeIf(t -> startup.key().equals(t.getKey()));
+            } else if (!startupMatches) {
+                wanted.add(startup.put());
             }
             ObjectNode spec = patch.putObject("spec");
             if (wanted.isEmpty()) {

@@ -2,11 +2,13 @@ package io.rdmastorage.operator.quarantine;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.contract.ReportSchema;
 import io.rdmastorage.operator.api.DeviceTaintEffect;
 import io.rdmastorage.operator.api.DeviceTaintsSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.verdict.CheckTypes;
+import java.net.HttpURLConnection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -91,7 +93,16 @@ public final class DeviceQuarantine {
             return new Outcome(List.of(), List.of(), Map.of(), unfenced(faulty, Unfenced.NoDeviceTaintApi), beyond, dryRun);
         }
         String apiVersion = served.get().apiVersion();
-        List<GenericKubernetesResource> existing = rules.list(apiVersion, profile, node);
+        List<GenericKubernetesResource> existing;
+        try {
+            existing = rules.list(apiVersion, profile, node);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
+                throw e;
+            }
+            api.forget();   // the API went (switched off, another version now): asked again next time
+            return new Outcome(List.of(), List.of(), Map.of(), unfenced(faulty, Unfenced.NoDeviceTaintApi), beyond, dryRun);
+        }
         if (faulty.isEmpty() && existing.isEmpty()) {
             return new Outcome(List.of(), List.of(), Map.of(), Map.of(), beyond, dryRun);
         }

@@ -4,14 +4,18 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.VersionInfo;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Which {@code resource.k8s.io} version serves DeviceTaintRules (KEP-5055): v1 from Kubernetes 1.37,
  * v1beta2 from 1.36 where its gate is on, v1alpha3 from 1.33 behind DRADeviceTaints; and whether the
- * server knows the effect None (1.35 and later). Asked again after a failure, since an admin may
- * switch the API on while the operator runs.
+ * server knows the effect None (1.35 and later). Asked again after a failure, and every
+ * {@link #RETRY_ABSENT} while no version serves it, since an admin may switch the API on while the
+ * operator runs.
  */
 public final class DeviceTaintApi {
 
@@ -20,6 +24,7 @@ public final class DeviceTaintApi {
     static final String RESOURCE = "devicetaintrules";
     /** The first minor version whose DeviceTaint has the effect None. */
     static final int NONE_EFFECT_SINCE = 35;
+    static final Duration RETRY_ABSENT = Duration.ofMinutes(5);
 
     /**
      * What the server serves.
@@ -30,26 +35,36 @@ public final class DeviceTaintApi {
     public record Served(String apiVersion, boolean noneEffect) {
     }
 
-    private final KubernetesClient client;
-    private volatile Optional<Served> served;
-
-    public DeviceTaintApi(KubernetesClient client) {
-        this.client = client;
+    private record Discovery(Optional<Served> served, Instant at) {
     }
 
-    /** The served API, discovered on first use and after {@link #forget}; empty when none serves it. */
+    private final KubernetesClient client;
+    private final Clock clock;
+    private volatile Discovery last;
+
+    public DeviceTaintApi(KubernetesClient client) {
+        this(client, Clock.systemUTC());
+    }
+
+    DeviceTaintApi(KubernetesClient client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
+    }
+
+    /** The served API, discovered on first use, after {@link #forget} and a while after none was; empty when none serves it. */
     public Optional<Served> served() {
-        Optional<Served> known = served;
-        if (known == null) {
-            known = discover();
-            served = known;
+        Discovery known = last;
+        Instant now = clock.instant();
+        if (known == null || (known.served().isEmpty() && !now.isBefore(known.at().plus(RETRY_ABSENT)))) {
+            known = new Discovery(discover(), now);
+            last = known;
         }
-        return known;
+        return known.served();
     }
 
     /** Discover again on next use: a write failed as if the API had gone, or it was absent. */
     public void forget() {
-        served = null;
+        last = null;
     }
 
     private Optional<Served> discover() {

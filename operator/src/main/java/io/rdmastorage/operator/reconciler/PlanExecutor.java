@@ -135,8 +135,7 @@ final class PlanExecutor {
     /** The profile's node markings; without the node's taint while the faulty devices are fenced instead. */
     private MarkingOptions nodeMarking(DeviceQuarantine.Outcome fenced) {
         MarkingOptions options = MarkingOptions.of(settings);
-        return fenced != null && fenced.fencesInsteadOfNode()
-                ? new MarkingOptions(options.label(), false, options.condition()) : options;
+        return fenced != null && fenced.fencesInsteadOfNode() ? options.withoutTaint() : options;
     }
 
     private Pod delete(Pod pod) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
 import io.rdmastorage.operator.config.ProfileSettings;
+import io.rdmastorage.operator.nodes.MarkingOptions;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
@@ -83,7 +84,7 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
 
         /** Whether the profile sets or has set markings on the node. */
         static boolean marks(ProfileSettings settings, String profile, Node node) {
-            return settings.nodeLabels() || settings.taintNotReady() || settings.nodeCondition()
+            return MarkingOptions.of(settings).any()
                     || NodeMarkings.carriesMarkings(profile, node);
         }
 

@@ -139,7 +139,12 @@ class CrdValidationTest {
                 Arguments.of("a fractional pagepool of whole bytes", "gpfs: {minPagepool: 1.5Gi}"),
                 Arguments.of("the longest interval", "{interval: 8760h, probeTimeout: 8759h}"),
                 Arguments.of("reference nodes by expression", "latency: {device: mlx5_0, referenceNodeSelector:"
-                        + " {matchExpressions: [{key: role, operator: In, values: [storage]}]}}"));
+                        + " {matchExpressions: [{key: role, operator: In, values: [storage]}]}}"),
+                Arguments.of("device taints with their defaults", "deviceTaints: {}"),
+                Arguments.of("device taints of another driver", "deviceTaints: {effect: NoExecute, drivers: [{driver: nic.example.com,"
+                        + " pciAddressAttributes: [nic.example.com/pciAddress, pciBusID], netdevAttributes: [ifName]}]}"),
+                Arguments.of("a startup taint, both modes", "startupTaint: {key: storage.example.com/unverified}"),
+                Arguments.of("a continuous startup taint without a domain", "startupTaint: {key: unverified, mode: Continuous}"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -251,7 +256,20 @@ class CrdValidationTest {
                 Arguments.of("spec.latency.referenceNodeSelector.matchExpressions[0].operator", "latency: {device: mlx5_0, referenceNodeSelector:"
                         + " {matchExpressions: [{key: role}]}}", "Required value"),
                 Arguments.of("spec.latency.referenceNodeSelector.matchExpressions[0]", "latency: {device: mlx5_0, referenceNodeSelector:"
-                        + " {matchExpressions: [{key: role, operator: DoesNotExist, values: [x]}]}}", "values must be empty for operator DoesNotExist"));
+                        + " {matchExpressions: [{key: role, operator: DoesNotExist, values: [x]}]}}", "values must be empty for operator DoesNotExist"),
+                // device taints and the startup taint: what reaches DeviceTaintRules and Node taints
+                Arguments.of("spec.deviceTaints.effect", "deviceTaints: {effect: PreferNoSchedule}", "Unsupported value"),
+                Arguments.of("spec.deviceTaints.drivers[0]", "deviceTaints: {drivers: [{driver: dra.net}]}",
+                        "a driver needs at least one attribute to find a device by"),
+                Arguments.of("spec.deviceTaints.drivers[0].driver", "deviceTaints: {drivers: [{driver: \"Dra.Net;x\", netdevAttributes: [ifName]}]}",
+                        "should match"),
+                Arguments.of("spec.deviceTaints.drivers[0].pciAddressAttributes[0]", "deviceTaints: {drivers: [{driver: dra.net,"
+                        + " pciAddressAttributes: [\"dra.net/pci address\"]}]}", "should match"),
+                Arguments.of("spec.startupTaint.key", "startupTaint: {key: rdmastorage.io/gate}",
+                        "the startup taint is the node's own, not one of the operator's rdmastorage.io/ keys"),
+                Arguments.of("spec.startupTaint.key", "startupTaint: {key: \"bad key\"}", "should match"),
+                Arguments.of("spec.startupTaint.key", "startupTaint: {mode: Continuous}", "Required value"),
+                Arguments.of("spec.startupTaint.mode", "startupTaint: {key: unverified, mode: Always}", "Unsupported value"));
     }
 
     @ParameterizedTest(name = "{0}: {1}")

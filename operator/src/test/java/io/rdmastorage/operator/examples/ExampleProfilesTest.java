@@ -43,7 +43,7 @@ class ExampleProfilesTest {
     static final List<String> PROFILES = List.of("gpfs-verbs.yaml", "nvmeof-rdma.yaml", "gpfs-gds-training.yaml",
             "verbs-latency.yaml", "ceph-messenger.yaml", "roce-lossless.yaml", "data-path.yaml", "nfs-rdma-gds.yaml",
             "lustre-lnet.yaml",
-            "beegfs-rdma.yaml", "gb200-storage-nics.yaml",
+            "beegfs-rdma.yaml", "gb200-storage-nics.yaml", "device-quarantine.yaml",
             "all-checks.yaml");
     /** The acceptance run's example: not a profile, but validated the same way. */
     static final String ACCEPTANCE = "acceptance.yaml";

@@ -60,9 +60,12 @@ class RealKubeletVmIT {
     private static final String NQN = "nqn.2014-08.org.example:vm-target";
     private static final Path JAR = Path.of(System.getProperty("operator.jar", "target/operator.jar"));
     /** What the healthy round checks on vm-a; the broken round adds RoCE's ToS. */
+    /** The taint vm-a's kubelet registers with, which the storage profile's verdict lifts (issue 39's readiness gate). */
+    private static final String STARTUP_TAINT = "storage.example.com/unverified";
     private static final String STORAGE_CHECKS = """
               interval: 30m
               probeTimeout: 10m
+              startupTaint: {key: %s, mode: Continuous}
               rdma:
                 devices: ["rxe0/1", "rxe1/1"]
                 userspaceVerbs: true
@@ -75,7 +78,7 @@ class RealKubeletVmIT {
                 mounts: ["/mnt/nfs"]
               traffic:
                 window: 5s
-            """.formatted(NQN);
+            """.formatted(STARTUP_TAINT, NQN);
     private static final String ROCE_CHECK = """
               roce:
                 dscp: 26
@@ -137,13 +140,16 @@ class RealKubeletVmIT {
                 // one after the other: both kubelets bind the same hard-coded device-plugin socket, and two at once
                 // race for it ("bind: address already in use", the second never Ready); start returns once its
                 // kubelet has bound it (a start that only launched the kubelet let the two race under TCG)
-                vm.run("bash /mnt/share/kubelet-node.sh start 0 " + NODE_A + " 192.0.2.1 && bash /mnt/share/kubelet-node.sh start 1 "
-                        + NODE_B + " 192.0.2.2", Duration.ofMinutes(6)).requireSuccess("kubelet-node.sh start");
+                // vm-a joins as a new storage node does: with the startup taint the storage profile lifts once proven
+                vm.run("bash /mnt/share/kubelet-node.sh start 0 " + NODE_A + " 192.0.2.1 " + STARTUP_TAINT
+                        + "=true:NoSchedule && bash /mnt/share/kubelet-node.sh start 1 " + NODE_B + " 192.0.2.2",
+                        Duration.ofMinutes(6)).requireSuccess("kubelet-node.sh start");
                 for (String node : List.of(NODE_A, NODE_B)) {
                     Await.until(Duration.ofMinutes(3), Duration.ofSeconds(2), () -> plane.isNodeReady(node) ? Boolean.TRUE : null,
                             ready -> ready, node + "'s kubelet Ready");
                 }
                 log("both kubelets Ready");
+                assertThat(startupTaint()).as("vm-a registered with the startup taint").hasValue("true");
                 admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                         .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
                 // the chart's RBAC and service account; the operator itself runs as a jar here (a JVM under TCG would
@@ -210,6 +216,9 @@ class RealKubeletVmIT {
                 .containsEntry("RdmaTraffic", "True/DataOverRdma")
                 .containsEntry("Ready", "True/AllChecksPassed");
         assertThat(storage.getStatus().getInventory()).containsEntry("kernel", vm.kernelVersion());
+        // proven: the startup taint the kubelet registered vm-a with is lifted, and only that
+        Await.until(Duration.ofMinutes(1), Duration.ofSeconds(1), () -> startupTaint().isEmpty() ? Boolean.TRUE : null,
+                lifted -> lifted, "vm-a's startup taint lifted");
         assertThat(RealNodeProfile.condition(storage, "RdmaDevices").orElseThrow().getMessage())
                 .startsWith("rxe0/1, rxe1/1 ACTIVE with the link up")
                 .contains("libibverbs opened rxe0, rxe1 and registered 1Mi on each");
@@ -327,6 +336,17 @@ class RealKubeletVmIT {
         assertThat(storage.getStatus().getDetails().get("RoceLossless").path("problems").toString())
                 .isEqualTo("[\"DefaultTosMismatch\",\"LosslessConfigUnreadable\"]");
         assertThat(OperatorMetrics.storageTraffic(List.of(storage.getStatus())).tcpBytesPerSecond()).isGreaterThan(1024 * 1024);
+        // Continuous: storage no longer proven, so the startup taint is back
+        Await.until(Duration.ofMinutes(1), Duration.ofSeconds(1), () -> startupTaint().isPresent() ? Boolean.TRUE : null,
+                back -> back, "vm-a's startup taint put back");
+        assertThat(startupTaint()).hasValue("not-ready");
+    }
+
+    /** The value of vm-a's startup taint; empty when it has none. */
+    private java.util.Optional<String> startupTaint() {
+        var taints = admin.nodes().withName(NODE_A).get().getSpec().getTaints();
+        return taints == null ? java.util.Optional.empty() : taints.stream().filter(t -> STARTUP_TAINT.equals(t.getKey()))
+                .map(t -> t.getValue() == null ? "" : t.getValue()).findFirst();
     }
 
     /** An nvmeof run on vm-a, connecting rdma and tcp itself (and disconnecting after). */

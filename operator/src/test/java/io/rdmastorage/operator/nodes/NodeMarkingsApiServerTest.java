@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.rdmastorage.operator.config.StartupTaint;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.time.Clock;
 import java.time.Duration;
@@ -149,6 +150,42 @@ class NodeMarkingsApiServerTest {
         assertOthersUntouched(clean);
         assertThat(NodeMarkings.carriesMarkings("gds", clean)).isFalse();
         assertThat(NodeMarkings.carriesMarkings("other", clean)).isTrue();
+    }
+
+    @Test
+    void aStartupTaintIsLiftedOnTrueAndPutBackOnFalseOnlyWhenContinuous() {
+        String key = "storage.example.com/unverified";
+        admin.nodes().withName(nodeName).edit(n -> {
+            n.getSpec().getTaints().add(new TaintBuilder().withKey(key).withValue("true").withEffect("NoSchedule").build());
+            return n;
+        });
+        MarkingOptions bootstrap = new MarkingOptions(false, false, false, new StartupTaint(key, false));
+        MarkingOptions continuous = new MarkingOptions(false, false, false, new StartupTaint(key, true));
+
+        assertThat(markings.apply("gds", bootstrap, node(), verdict("Unknown", "AwaitingProbe", "")).writes())
+                .as("not proven yet: the gate stays").isZero();
+        assertThat(markings.apply("gds", bootstrap, node(), verdict("False", "ChecksFailed", "")).writes()).isZero();
+        markings.apply("gds", bootstrap, node(), verdict("True", "AllChecksPassed", "ok"));
+        assertThat(taintKeys(node())).doesNotContain(key);
+        assertOthersUntouched(node());
+        assertThat(markings.apply("gds", bootstrap, node(), verdict("False", "ChecksFailed", "")).writes())
+                .as("bootstrap-only: never put back").isZero();
+
+        markings.apply("gds", continuous, node(), verdict("False", "ChecksFailed", ""));
+        assertThat(node().getSpec().getTaints()).anySatisfy(t -> {
+            assertThat(t.getKey()).isEqualTo(key);
+            assertThat(t.getEffect()).isEqualTo("NoSchedule");
+        });
+        assertThat(markings.apply("gds", continuous, node(), verdict("False", "ChecksFailed", "")).writes()).isZero();
+        assertThat(markings.apply("gds", continuous, node(), verdict("Unknown", "ResultExpired", "")).writes())
+                .as("Unknown proves nothing either way").isZero();
+        markings.apply("gds", continuous, node(), verdict("True", "AllChecksPassed", "ok"));
+        assertThat(taintKeys(node())).doesNotContain(key);
+        assertOthersUntouched(node());
+
+        markings.apply("gds", continuous, node(), verdict("False", "ChecksFailed", ""));
+        markings.remove("gds", node());
+        assertThat(taintKeys(node())).as("removing the profile's markings leaves the node's own gate").contains(key);
     }
 
     @Test
