@@ -116,10 +116,20 @@ class DeviceQuarantineTest {
                     || pod(env, "jobs-" + name, "job-2").getMetadata().getDeletionTimestamp() != null);
             assertThat(pod(env, "jobs-" + name, "job-1").getMetadata().getDeletionTimestamp()).isNull();
 
+            // another tool cordons the node: the verdict cannot tell (Unknown), so the rule stays; nothing lifts the cordon
+            env.admin.nodes().withName("tray-a").edit(n -> {
+                n.getSpec().setUnschedulable(true);
+                return n;
+            });
+            await("the cordoned node's verdict Unknown", Duration.ofSeconds(60),
+                    () -> env.conditions(name, "tray-a").get("Ready").startsWith("Unknown/"));
+            assertThat(rules(plane, ruleApi)).as("no fresh evidence of health").containsKey(rule);
+
             env.deleteProfile(name);
             assertThat(rules(plane, ruleApi).keySet()).as("the profile's rules went with it; the other tool's stayed")
                     .containsExactly(FOREIGN_RULE);
             assertThat(taintKeys(env, "tray-a")).containsExactly("other-tool/maintenance");
+            assertThat(env.admin.nodes().withName("tray-a").get().getSpec().getUnschedulable()).as("the cordon").isTrue();
         }
     }
 
