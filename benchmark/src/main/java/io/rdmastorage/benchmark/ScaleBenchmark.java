@@ -13,6 +13,7 @@ import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
+import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.SimulatedCluster;
@@ -51,13 +52,17 @@ import java.util.stream.IntStream;
  * </ul>
  * Usage: {@code ScaleBenchmark --nodes 1000[,5000] [--operator-jar PATH] [--heap 256m]
  * [--kubelet-workers 16] [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md]
- * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT]
+ * [--real-probes] [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT] [--device-taints]
  * [--heap-histogram] [--bare-nodes]}.
  *
  * <p>The Nodes carry what a real GPU node's kubelet, cloud and add-ons report (images, pressure
  * conditions, capacity, labels, annotations: {@link SimulatedCluster.Builder#realisticNodes}), so
  * the operator's Node cache costs what it would on a real cluster; {@code --bare-nodes} registers
  * them with only what the simulation needs, as before.
+ *
+ * <p>{@code --device-taints}: a control plane serving DRA device taints, a ResourceSlice per node with its
+ * two HCAs as dranet publishes them, the failing nodes' mlx5_1 port down instead of GPFS on TCP, and
+ * the profile with {@code deviceTaints} ({@link DeviceTaintScale}).
  *
  * <p>{@code --failing P}: P % of the nodes (every (100 / P)th) share a second fixture host whose GPFS
  * falls back to TCP, so their verdicts are False and the table's Events per round show what a
@@ -91,11 +96,12 @@ public final class ScaleBenchmark {
 
     record Options(List<Integer> nodes, Path operatorJar, String heap, int kubeletWorkers, int rounds,
                    boolean nodeLabels, Duration timeout, Path out, boolean realProbes, boolean finalStatusOnly, Path jfr,
-                   int failingPercent, int oddFirmwarePercent, boolean heapHistogram, boolean bareNodes) {
+                   int failingPercent, int oddFirmwarePercent, boolean heapHistogram, boolean bareNodes,
+                   boolean deviceTaints) {
         static final String USAGE = "--nodes 1000[,5000] [--operator-jar PATH] [--heap 256m] [--kubelet-workers 16]"
                 + " [--one-round | --rounds N] [--node-labels] [--timeout-minutes 15] [--out FILE.md] [--real-probes]"
                 + " [--all-pod-statuses] [--jfr FILE.jfr] [--failing PERCENT] [--odd-firmware PERCENT] [--heap-histogram]"
-                + " [--bare-nodes]";
+                + " [--bare-nodes] [--device-taints]";
 
         static Options parse(String[] args, Path root) {
             List<Integer> nodes = List.of(1000);
@@ -113,6 +119,7 @@ public final class ScaleBenchmark {
             int oddFirmware = 0;
             boolean histogram = false;
             boolean bareNodes = false;
+            boolean deviceTaints = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--nodes" -> nodes = Arrays.stream(args[++i].split(",")).map(String::trim).map(Integer::parseInt).toList();
@@ -131,6 +138,7 @@ public final class ScaleBenchmark {
                     case "--odd-firmware" -> oddFirmware = Integer.parseInt(args[++i]);
                     case "--heap-histogram" -> histogram = true;
                     case "--bare-nodes" -> bareNodes = true;
+                    case "--device-taints" -> deviceTaints = true;
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: " + USAGE);
                 }
             }
@@ -144,7 +152,7 @@ public final class ScaleBenchmark {
                 throw new IllegalArgumentException("--rounds is at least 1: " + rounds);
             }
             return new Options(nodes, jar, heap, workers, rounds, labels, timeout, out, realProbes, finalStatusOnly, jfr,
-                    failing, oddFirmware, histogram, bareNodes);
+                    failing, oddFirmware, histogram, bareNodes, deviceTaints);
         }
     }
 
@@ -255,8 +263,11 @@ public final class ScaleBenchmark {
         Path policy = Files.writeString(work.resolve("audit-policy.yaml"), AuditLog.policyFor(user));
         Path auditFile = work.resolve("audit.log");
         AuditLog audit = new AuditLog(auditFile, user);
-        try (LocalControlPlane plane = LocalControlPlane.start("--audit-policy-file=" + policy,
-                "--audit-log-path=" + auditFile, "--audit-log-maxsize=0")) {
+        String[] auditFlags = {"--audit-policy-file=" + policy, "--audit-log-path=" + auditFile, "--audit-log-maxsize=0"};
+        // --device-taints: DRA device taints served, and the scheduler and eviction controller beside
+        try (LocalControlPlane plane = options.deviceTaints()
+                ? LocalControlPlane.startWithDeviceTaints(ControlPlaneBinaries.ensure(), auditFlags)
+                : LocalControlPlane.start(auditFlags)) {
             KubernetesClient admin = plane.adminClient();
             plane.kubectl().apply(root.resolve("crds")).orThrow("kubectl apply -f crds");
             Path kubeconfig = plane.kubeconfigFor(NAMESPACE, SERVICE_ACCOUNT);
@@ -266,7 +277,8 @@ public final class ScaleBenchmark {
 
             FixtureHost host = FixtureHost.at(work.resolve("host"));
             NodeScenarios.healthy(host);
-            FixtureHost failingHost = NodeScenarios.withFailure(FixtureHost.at(work.resolve("host-failing")), "gpfs-tcp-fallback");
+            FixtureHost failingHost = NodeScenarios.withFailure(FixtureHost.at(work.resolve("host-failing")),
+                    options.deviceTaints() ? DeviceTaintScale.FAILING_SCENARIO : "gpfs-tcp-fallback");
             int failingEvery = options.failingPercent() == 0 ? 0 : Math.max(1, 100 / options.failingPercent());
             // --odd-firmware: every (100 / PERCENT)th node on a host with an older HCA firmware
             int every = options.oddFirmwarePercent() == 0 ? 0 : 100 / options.oddFirmwarePercent();
@@ -277,7 +289,8 @@ public final class ScaleBenchmark {
                     .recordedProbes(!options.realProbes()).finalStatusOnly(options.finalStatusOnly())
                     .realisticNodes(!options.bareNodes()).start()) {
                 step("registering " + n + " simulated nodes (one healthy fixture host shared by all"
-                        + (failingEvery == 0 ? ")" : ", every " + failingEvery + "th one whose GPFS falls back to TCP)"));
+                        + (failingEvery == 0 ? ")" : ", every " + failingEvery + "th one whose "
+                        + (options.deviceTaints() ? "mlx5_1 port is down)" : "GPFS falls back to TCP)")));
                 List<SimulatedNode> nodes = IntStream.range(0, n).mapToObj(i -> SimulatedNode.named("node-%05d".formatted(i))
                         .withLabel(NODE_LABEL, "true").withHostRoot(every > 0 && i % every == 0 ? oddHost.root()
                                 : failingEvery > 0 && i % failingEvery == 0 ? failingHost.root() : host.root()))
@@ -290,6 +303,12 @@ public final class ScaleBenchmark {
                 cluster.addNodes(nodes);
                 Duration register = Duration.ofNanos(System.nanoTime() - registerStart);
                 System.out.printf("      registered in %.1f s%n", register.toMillis() / 1000.0);
+                if (options.deviceTaints()) {
+                    long publishStart = System.nanoTime();
+                    DeviceTaintScale.publish(admin, nodes.stream().map(SimulatedNode::name).toList());
+                    System.out.printf("      %d ResourceSlices (two NICs each, as dranet publishes them) in %.1f s%n", n,
+                            (System.nanoTime() - publishStart) / 1e9);
+                }
 
                 List<String> jvmOptions = operatorJvmOptions();
                 step("starting the operator: java " + String.join(" ", jvmOptions) + " -jar " + options.operatorJar()
@@ -334,6 +353,13 @@ public final class ScaleBenchmark {
                                     return p;
                                 }), () -> allVerdicts(admin, verdictCache, n, round)));
                         histogram(operator, n, k);
+                    }
+                    if (options.deviceTaints()) {
+                        for (Round r : rounds) {
+                            System.out.printf("      %s: the operator's DRA requests %s%n", r.name(), DeviceTaintScale.requests(r.requests()));
+                        }
+                        System.out.printf("      DeviceTaintRules now: %d (failing nodes: %d)%n", DeviceTaintScale.rules(admin, PROFILE),
+                                failingEvery == 0 ? 0 : (n + failingEvery - 1) / failingEvery);
                     }
                     long[] rss = operator.rss();
                     String jvmScrape = operator.lastScrape();
@@ -493,6 +519,7 @@ public final class ScaleBenchmark {
                   maxConcurrentProbes: 1000
                   nodeLabels: %s
                 """.formatted(PROFILE, NODE_LABEL, options.nodeLabels())
+                + (options.deviceTaints() ? "  deviceTaints: {}\n" : "")
                 + NodeScenarios.healthyProfileChecks().lines().map(line -> "  " + line + "\n").collect(Collectors.joining());
     }
 

@@ -40,7 +40,7 @@ public final class DeviceTaintApi {
 
     private final KubernetesClient client;
     private final Clock clock;
-    private volatile Discovery last;
+    private Discovery last;
 
     public DeviceTaintApi(KubernetesClient client) {
         this(client, Clock.systemUTC());
@@ -52,7 +52,7 @@ public final class DeviceTaintApi {
     }
 
     /** The served API, discovered on first use, after {@link #forget} and a while after none was; empty when none serves it. */
-    public Optional<Served> served() {
+    public synchronized Optional<Served> served() {   // once, not once per write thread of the first round
         Discovery known = last;
         Instant now = clock.instant();
         if (known == null || (known.served().isEmpty() && !now.isBefore(known.at().plus(RETRY_ABSENT)))) {
@@ -63,7 +63,7 @@ public final class DeviceTaintApi {
     }
 
     /** Discover again on next use: a write failed as if the API had gone, or it was absent. */
-    public void forget() {
+    public synchronized void forget() {
         last = null;
     }
 
