@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.reconciler;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.config.ProfileSettings;
@@ -120,9 +121,16 @@ final class PlanExecutor {
         DeviceQuarantine.Outcome fenced = null;
         if (quarantine != null && (!change.writes().isEmpty() || marking != null || change.forget())) {
             // a forgotten node's rules all go: no verdict is no faulty device, and no check to wait for
-            fenced = quarantine.converge(profileName, change.node(), profile.getSpec().getDeviceTaints(),
-                    stored == null ? null : stored.getStatus());
-            notices.tell(profileName, verdict, fenced, verdictChanged);
+            try {
+                fenced = quarantine.converge(profileName, change.node(), profile.getSpec().getDeviceTaints(),
+                        stored == null ? null : stored.getStatus());
+                notices.tell(profileName, verdict, fenced, verdictChanged);
+            } catch (KubernetesClientException e) {
+                // never the verdict's reconcile failing for device taints: the node is marked as configured
+                // (taintNotReady), and the node's next verdict write tries the rules again
+                LOG.warn("profile {}: the device taints of node {} are not brought in line: {}", profileName,
+                        change.node(), e.getMessage());
+            }
         }
         if (marking != null && marking.remove()) {
             markings.remove(profileName, marking.node());

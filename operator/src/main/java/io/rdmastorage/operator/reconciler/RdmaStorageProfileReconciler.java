@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -197,7 +198,7 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         VerdictEvents events = new VerdictEvents(context.getClient());
         Map<String, RdmaStorageNode> stored = executor(profile, snapshot.settings(), writes, events, context).carryOut(plan);
         if (profile.getSpec().getDeviceTaints() == null && specChanged(profile)) {
-            quarantine(context).removeAll(profile.getMetadata().getName());   // deviceTaints switched off: its rules go
+            removeDeviceTaints(profile, context);   // deviceTaints switched off: its rules go
         }
 
         // aggregate
@@ -264,6 +265,19 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
                                   VerdictEvents events, Context<RdmaStorageProfile> context) {
         return new PlanExecutor(profile, settings, writes, new NodeMarkings(context.getClient()), events, metrics,
                 quarantine(context), new QuarantineNotices(new EventWriter(context.getClient()), metrics.registry()));
+    }
+
+    /**
+     * Best effort: a profile's verdicts never wait for its device taints (an API server restarting,
+     * a discovery that failed); the rules are listed again at the profile's next spec change, and
+     * all of them go with the profile.
+     */
+    private void removeDeviceTaints(RdmaStorageProfile profile, Context<RdmaStorageProfile> context) {
+        try {
+            quarantine(context).removeAll(profile.getMetadata().getName());
+        } catch (KubernetesClientException e) {
+            LOG.warn("profile {}: its device taints are not removed yet: {}", profile.getMetadata().getName(), e.getMessage());
+        }
     }
 
     private DeviceQuarantine quarantine(Context<RdmaStorageProfile> context) {
