@@ -3,6 +3,7 @@ package io.rdmastorage.benchmark;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
 import java.util.ArrayList;
@@ -77,6 +78,6 @@ final class DeviceTaintScale {
     /** The DeviceTaintRules the profile has now. */
     static int rules(KubernetesClient admin, String profile) {
         return admin.genericKubernetesResources("resource.k8s.io/v1alpha3", "DeviceTaintRule")
-                .withLabel("rdmastorage.io/profile", profile).list().getItems().size();
+                .withLabel(Labels.PROFILE, profile).list().getItems().size();
     }
 }

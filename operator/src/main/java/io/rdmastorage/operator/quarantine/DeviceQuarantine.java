@@ -133,9 +133,8 @@ public final class DeviceQuarantine {
         if (dryRun && !served.get().noneEffect()) {
             unfenced.putAll(unfenced(faulty, Unfenced.NoneEffectUnsupported));
         } else if (!faulty.isEmpty()) {
-            List<NicDriver> drivers = NicDriver.of(options.getDrivers());
-            List<PublishedNic> published = PublishedNic.onNode(client, node, drivers);
-            Map<String, NicDriver> byName = drivers.stream().collect(Collectors.toMap(NicDriver::driver, d -> d, (a, b) -> a));
+            Map<String, NicDriver> byName = NicDriver.byName(NicDriver.of(options.getDrivers()));
+            List<PublishedNic> published = PublishedNic.onNode(client, node, byName);
             for (FaultyDevice device : faulty) {
                 List<PublishedNic> matches = published.stream().filter(n -> n.is(device, byName.get(n.driver()))).toList();
                 if (matches.isEmpty()) {

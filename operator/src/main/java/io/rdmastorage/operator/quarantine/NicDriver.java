@@ -1,7 +1,9 @@
 package io.rdmastorage.operator.quarantine;
 
 import io.rdmastorage.operator.api.NicDriverSpec;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A DRA driver that publishes NICs, and the attributes one of its devices is found by.
@@ -45,6 +47,13 @@ public record NicDriver(String driver, List<String> pciAddressAttributes, List<S
         }
         return specs.stream().map(s -> new NicDriver(s.getDriver(), orEmpty(s.getPciAddressAttributes()),
                 orEmpty(s.getNetdevAttributes()), orEmpty(s.getRdmaDeviceAttributes()))).toList();
+    }
+
+    /** The drivers by name (the first of a name wins), as a slice's {@code spec.driver} finds them. */
+    static Map<String, NicDriver> byName(List<NicDriver> drivers) {
+        Map<String, NicDriver> byName = new LinkedHashMap<>();
+        drivers.forEach(d -> byName.putIfAbsent(d.driver(), d));
+        return byName;
     }
 
     private static List<String> orEmpty(List<String> list) {

@@ -3,12 +3,12 @@ package io.rdmastorage.operator.quarantine;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A device a NIC driver publishes in a node's ResourceSlices, with just the attributes the match
@@ -23,8 +23,7 @@ public record PublishedNic(String driver, String pool, String device, Map<String
     }
 
     /** The devices the given drivers publish for {@code node} (one list call, by the node's field selector). */
-    static List<PublishedNic> onNode(KubernetesClient client, String node, List<NicDriver> drivers) {
-        Map<String, NicDriver> byName = drivers.stream().collect(Collectors.toMap(NicDriver::driver, d -> d, (a, b) -> a));
+    static List<PublishedNic> onNode(KubernetesClient client, String node, Map<String, NicDriver> byName) {
         List<PublishedNic> nics = new ArrayList<>();
         for (GenericKubernetesResource slice : client.genericKubernetesResources(RESOURCE_SLICES_API, "ResourceSlice")
                 .withField("spec.nodeName", node).list().getItems()) {
@@ -41,7 +40,7 @@ public record PublishedNic(String driver, String pool, String device, Map<String
             return List.of();
         }
         NicDriver driver = drivers.get(driverName);
-        Set<String> wanted = new java.util.HashSet<>();
+        Set<String> wanted = new HashSet<>();
         wanted.addAll(driver.pciAddressAttributes());
         wanted.addAll(driver.netdevAttributes());
         wanted.addAll(driver.rdmaDeviceAttributes());

@@ -136,14 +136,11 @@ class DeviceMatchTest {
     }
 
     private static List<PublishedNic> published(String slice) {
-        Map<String, NicDriver> drivers = new LinkedHashMap<>();
-        NicDriver.DEFAULTS.forEach(d -> drivers.put(d.driver(), d));
-        return PublishedNic.of(slice(slice), drivers);
+        return PublishedNic.of(slice(slice), NicDriver.byName(NicDriver.DEFAULTS));
     }
 
     private static List<String> matches(List<PublishedNic> nics, FaultyDevice faulty) {
-        Map<String, NicDriver> drivers = new LinkedHashMap<>();
-        NicDriver.DEFAULTS.forEach(d -> drivers.put(d.driver(), d));
+        Map<String, NicDriver> drivers = NicDriver.byName(NicDriver.DEFAULTS);
         return nics.stream().filter(n -> n.is(faulty, drivers.get(n.driver()))).map(PublishedNic::device).toList();
     }
 
