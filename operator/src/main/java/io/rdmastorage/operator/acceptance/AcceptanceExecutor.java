@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
-import io.rdmastorage.operator.reconciler.ClusterWrites;
+import io.rdmastorage.operator.cluster.ClusterWrites;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
 import org.slf4j.Logger;

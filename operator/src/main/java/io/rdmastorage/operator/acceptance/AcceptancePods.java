@@ -3,9 +3,11 @@ package io.rdmastorage.operator.acceptance;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
@@ -13,7 +15,6 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.contract.acceptance.Workload;
-import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.operator.api.Labels;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -22,9 +23,13 @@ import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.probe.ProbeSpecConfigMap;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What an acceptance run creates in the operator's namespace, all owned by the run: its pod
@@ -114,13 +119,17 @@ public final class AcceptancePods {
         labels.remove(Labels.COMPONENT);   // the pod shape sets it from the owner
         Pod pod = ProbePodFactory.pod(owner, run.getSpec().getNodeName(), podName(run), labels,
                 ProbePodFactory.arguments(List.of("acceptance"), TOOL_TIMEOUT), hostNetwork, budget, config);
-        return changesNode(document) ? journaled(pod, run) : pod;
+        return withWrites(changesNode(document) ? journaled(pod, run) : pod, document);
     }
 
-    /** Whether the run changes its node: it connects NVMe-oF controllers, or creates a path run's file. */
+    /** Whether the run changes its node, as its target says (it connects NVMe-oF controllers, or creates a path run's file). */
     static boolean changesNode(AcceptanceSpecDocument document) {
-        AcceptanceSpec spec = document.spec();
-        return spec != null && (spec.path() != null || spec.nvmeof() != null && spec.nvmeof().connect());
+        return document.target().changes(document).isPresent();
+    }
+
+    /** {@code pod} with the one host directory its target may write ({@link AcceptanceTarget#writableDirectory}), if any. */
+    private static Pod withWrites(Pod pod, AcceptanceSpecDocument document) {
+        return document.target().writableDirectory(document).map(directory -> writableDirectory(pod, directory)).orElse(pod);
     }
 
     /** {@code <run>-<node>-<hash>-acceptance-cleanup}, cut to a DNS label. */
@@ -142,8 +151,7 @@ public final class AcceptancePods {
         labels.remove(Labels.COMPONENT);
         Pod pod = journaled(ProbePodFactory.pod(owner, run.getSpec().getNodeName(), cleanupPodName(run), labels,
                 ProbePodFactory.arguments(List.of(CLEANUP), TOOL_TIMEOUT), false, budget, config), run);
-        AcceptanceSpec spec = document.spec();
-        return spec != null && spec.path() != null ? writableDirectory(pod, spec.path().directory()) : pod;
+        return withWrites(pod, document);
     }
 
     /** {@code pod} with {@code --run-uid} and the journal directory read-write (created on the node if missing). */
@@ -226,5 +234,27 @@ public final class AcceptancePods {
                 .withUid(uid)
                 .withController(true)
                 .build();
+    }
+
+    /** The run's own pods among {@code pods}, by UID. */
+    static Set<Pod> own(Set<Pod> pods, RdmaStorageAcceptance run) {
+        Set<Pod> own = new HashSet<>();
+        pods.stream().filter(pod -> ownedBy(pod, run)).forEach(own::add);
+        return own;
+    }
+
+    /** The run's measuring pods by name (its target's: the verbs target's server too), to delete. */
+    static List<Pod> measuring(RdmaStorageAcceptance run, OperatorConfig config) {
+        List<String> names = AcceptanceTarget.of(run.getSpec()).map(t -> t.podNames(run)).orElseGet(() -> List.of(podName(run)));
+        return names.stream().map(name -> stub(name, config.namespace())).toList();
+    }
+
+    /** A pod by name only: one to delete, or one that reads as in progress while the API has not shown it yet. */
+    static Pod stub(String name, String namespace) {
+        return new PodBuilder().withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build()).build();
+    }
+
+    static Optional<Pod> named(Collection<Pod> pods, String name) {
+        return pods.stream().filter(p -> name.equals(p.getMetadata().getName())).findFirst();
     }
 }

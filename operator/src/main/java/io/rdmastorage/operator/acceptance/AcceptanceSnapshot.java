@@ -32,7 +32,7 @@ import java.util.TreeSet;
  * @param endedMeanwhile the API server has the run finished or gone though the cache still shows it
  *                       Running: read only for a Running run whose pod is absent or being deleted
  *                       (its own end deleted the pods, and their events came first)
- * @param nodes          the run's nodes that exist ({@link AcceptancePlanner#nodes}): read for a run
+ * @param nodes          the run's nodes that exist ({@link AcceptanceNodes#of}): read for a run
  *                       that has not finished (a cordoned or NotReady node keeps it from starting; a
  *                       node gone or NotReady ends it), or whose changes to its node are to be cleaned up
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
@@ -44,14 +44,15 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
-        boolean cleanup = AcceptancePlanner.cleanupDue(status);
+        boolean cleanup = AcceptanceCleanupKind.changesToUndo(run);
+        // the informer's pods are in memory: a finished run gets them too, to delete leftovers
+        Set<Pod> pods = context.getSecondaryResources(Pod.class);
         if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run) && !cleanup) {
-            return new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, Map.of(), List.of(), Set.of());
+            return new AcceptanceSnapshot(run, pods, Optional.empty(), false, Map.of(), List.of(), Set.of());
         }
         KubernetesClient client = context.getClient();
-        Set<Pod> pods = context.getSecondaryResources(Pod.class);
         String podName = AcceptancePods.podName(run);
-        Optional<Pod> cached = AcceptancePlanner.named(pods, podName).filter(p -> AcceptancePods.ownedBy(p, run));
+        Optional<Pod> cached = AcceptancePods.named(pods, podName).filter(p -> AcceptancePods.ownedBy(p, run));
         boolean running = status != null && Reasons.Acceptance.PHASE_RUNNING.equals(status.getPhase());
         boolean ended = running && (cached.isEmpty() || cached.get().getMetadata().getDeletionTimestamp() != null)
                 && endedMeanwhile(client, run);
@@ -68,7 +69,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
             profileTargets.addAll(profileTargets(client));
         }
         if (!AcceptanceRunKind.finished(status) || cleanup) {
-            for (String name : AcceptancePlanner.nodes(run)) {
+            for (String name : AcceptanceNodes.of(run)) {
                 Node node = client.nodes().withName(name).get();
                 if (node != null) {
                     nodes.put(name, node);

@@ -2,7 +2,9 @@ package io.rdmastorage.operator.acceptance;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.operator.api.AcceptancePendingCleanup;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
@@ -75,6 +77,29 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
 
     /** Why the run cannot measure what its spec asks, checked once its nodes are free; empty when it can. */
     default Optional<String> refusal(AcceptanceSnapshot snapshot) {
+        return Optional.empty();
+    }
+
+    /**
+     * What a run with this target changes on its node, recorded in {@code status.pendingCleanup}
+     * before its pod exists (the record's node is set by the caller); empty when it changes nothing
+     * there. The run's journal, its cleanup pod and the node hold follow from it.
+     */
+    default Optional<AcceptancePendingCleanup> changes(AcceptanceSpecDocument document) {
+        return Optional.empty();
+    }
+
+    /** The one host directory the run's pods (and its cleanup pod) may write, besides the journal; empty for none. */
+    default Optional<String> writableDirectory(AcceptanceSpecDocument document) {
+        return Optional.empty();
+    }
+
+    /**
+     * Why the document is outside what the admin's bounds let node-probe do (the directory's prefix,
+     * the file's size, the NVMe-oF target, the workloads' time), as node-probe checks again on the
+     * node; empty when it is inside, or the target's commands have no such bounds.
+     */
+    default Optional<String> outside(AcceptanceSpec.Bounds bounds, AcceptanceSpecDocument document) {
         return Optional.empty();
     }
 

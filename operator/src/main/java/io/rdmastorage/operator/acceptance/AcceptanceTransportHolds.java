@@ -1,10 +1,7 @@
 package io.rdmastorage.operator.acceptance;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.AcceptancePendingCleanup;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
-import io.rdmastorage.operator.status.Conditions;
-import io.rdmastorage.operator.status.Reasons;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
@@ -18,8 +15,8 @@ import java.util.TreeSet;
  * probe a held node, and its checks read Unknown {@code AcceptanceRunInProgress} (no taint).
  * <p>Read from the runs' status ({@code status.pendingCleanup}, written before the pod exists) and
  * only where the operator's digest vouches for it: a status someone else wrote holds no node, or
- * whoever may edit a run's status could blind every profile to a node. A cleanup that failed for
- * good holds nothing either: a controller left behind is the node's state now, and the profile
+ * whoever may edit a run's status could blind every profile to a node. A run failed for an edited
+ * status holds nothing, and a cleanup that ended (even failed) holds nothing either: a controller left behind is the node's state now, and the profile
  * says what it is.
  */
 public final class AcceptanceTransportHolds {
@@ -27,19 +24,14 @@ public final class AcceptanceTransportHolds {
     private AcceptanceTransportHolds() {
     }
 
-    /** The node {@code run} holds, if it holds one. */
+    /** The node {@code run} holds, if it holds one: it records controllers no cleanup has ended, in a status the operator wrote. */
     public static Optional<String> heldNode(RdmaStorageAcceptance run) {
-        if (run == null || run.getStatus() == null || !AcceptanceDigest.matches(run)) {
+        if (run == null || !AcceptanceCleanupKind.changesToUndo(run)) {
             return Optional.empty();
         }
         AcceptancePendingCleanup pending = run.getStatus().getPendingCleanup();
-        if (pending == null || pending.getNodeName() == null || pending.getControllers() == null
-                || pending.getControllers().isEmpty()) {
-            return Optional.empty();
-        }
-        boolean cleanupFailed = Conditions.find(run.getStatus().getConditions(), Reasons.Acceptance.CLEANED_UP)
-                .map(Condition::getReason).filter(Reasons.Acceptance.CLEANUP_FAILED::equals).isPresent();
-        return cleanupFailed ? Optional.empty() : Optional.of(pending.getNodeName());
+        boolean controllers = pending.getControllers() != null && !pending.getControllers().isEmpty();
+        return controllers ? Optional.ofNullable(pending.getNodeName()) : Optional.empty();
     }
 
     /** Every node one of {@code runs} holds. */

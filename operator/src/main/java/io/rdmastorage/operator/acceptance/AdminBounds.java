@@ -3,6 +3,7 @@ package io.rdmastorage.operator.acceptance;
 import io.fabric8.kubernetes.api.model.Node;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.config.AcceptanceBounds;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -10,8 +11,8 @@ import java.util.TreeSet;
 
 /**
  * Whether a run stays where the cluster admin lets runs act ({@link AcceptanceBounds}), checked by
- * the planner before any pod exists: its nodes (the selector; never a control-plane node unless
- * allowed), its deadline, and what node-probe checks again on the node (the directory's prefix,
+ * the planner before any pod exists: its nodes (the selector; never a control-plane node, by any of its marks
+ * ({@link NodeAvailability#controlPlaneMark}), unless allowed), its deadline, and what node-probe checks again on the node (the directory's prefix,
  * the file's size, the NVMe-oF address, the workloads' time: {@code AcceptanceSpec.Bounds}).
  */
 final class AdminBounds {
@@ -22,11 +23,12 @@ final class AdminBounds {
     /** Why the run is outside the bounds, naming the admin's setting; empty when it is inside. */
     static Optional<String> refusal(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
                                     Set<String> profileTargets, AcceptanceBounds bounds) {
-        for (String name : new TreeSet<>(AcceptancePlanner.nodes(run))) {
-            Map<String, String> labels = Optional.ofNullable(nodes.get(name)).map(n -> n.getMetadata().getLabels())
-                    .orElse(Map.of());
-            if (!bounds.allowControlPlane() && labels.containsKey(AcceptanceBounds.CONTROL_PLANE_LABEL)) {
-                return Optional.of("node " + name + " is a control-plane node (" + AcceptanceBounds.CONTROL_PLANE_LABEL
+        for (String name : new TreeSet<>(AcceptanceNodes.of(run))) {
+            Node node = nodes.get(name);
+            Map<String, String> labels = Optional.ofNullable(node).map(n -> n.getMetadata().getLabels()).orElse(Map.of());
+            Optional<String> controlPlane = node == null ? Optional.empty() : NodeAvailability.controlPlaneMark(node);
+            if (!bounds.allowControlPlane() && controlPlane.isPresent()) {
+                return Optional.of("node " + name + " is a control-plane node (" + controlPlane.get()
                         + "); runs never go there unless the cluster admin sets acceptance.allowControlPlane");
             }
             for (Map.Entry<String, String> wanted : bounds.nodeSelector().entrySet()) {
@@ -40,6 +42,6 @@ final class AdminBounds {
             return Optional.of("the run's deadline " + document.deadline().toSeconds() + " s is above acceptance.maxDurationSeconds "
                     + bounds.maxDurationSeconds() + "; shorten the workloads or spec.timeoutSeconds");
         }
-        return document.spec() == null ? Optional.empty() : bounds.forProbe(profileTargets).refusal(document.spec());
+        return document.target().outside(bounds.forProbe(profileTargets), document);
     }
 }

@@ -6,6 +6,7 @@ import io.rdmastorage.contract.spec.AcceptanceSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.SpecReader;
 import io.rdmastorage.operator.api.AcceptancePathTarget;
+import io.rdmastorage.operator.api.AcceptancePendingCleanup;
 import io.rdmastorage.operator.api.AcceptanceTransportResult;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
@@ -63,12 +64,29 @@ record PathDirectory(AcceptancePathTarget section) implements AcceptanceTarget {
                 : PathComparison.refusal(snapshot.run(), snapshot.run(section.getCompareWith()));
     }
 
-    /** The directory, and nothing else of the host, read-write: the run writes its one file there. */
+    /** Its one file, in the directory. */
+    @Override
+    public Optional<AcceptancePendingCleanup> changes(AcceptanceSpecDocument document) {
+        AcceptancePendingCleanup changes = new AcceptancePendingCleanup();
+        changes.setFile(document.spec().path().file());
+        return Optional.of(changes);
+    }
+
+    /** The directory, and nothing else of the host: the run writes its one file there, its cleanup removes it. */
+    @Override
+    public Optional<String> writableDirectory(AcceptanceSpecDocument document) {
+        return Optional.of(document.spec().path().directory());
+    }
+
+    @Override
+    public Optional<String> outside(AcceptanceSpec.Bounds bounds, AcceptanceSpecDocument document) {
+        return bounds.refusal(document.spec());
+    }
+
     @Override
     public List<Pod> pods(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
                           OperatorConfig config) {
-        return List.of(AcceptancePods.writableDirectory(AcceptancePods.pod(run, document, false, config),
-                document.spec().path().directory()));
+        return List.of(AcceptancePods.pod(run, document, false, config));
     }
 
     /** This run's row beside the earlier run's, looked at again: it may have been deleted while this one measured. */

@@ -19,8 +19,9 @@ import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.events.EventWriter;
 import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
-import io.rdmastorage.operator.reconciler.ClusterWrites;
+import io.rdmastorage.operator.cluster.ClusterWrites;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,27 +74,33 @@ public class RdmaStorageAcceptanceReconciler implements Reconciler<RdmaStorageAc
     @Override
     public UpdateControl<RdmaStorageAcceptance> reconcile(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
-        AcceptancePlan plan = AcceptancePlanner.plan(snapshot, config, clock.instant());
+        AcceptancePlan plan = plan(snapshot, config, clock.instant());
         executor(context).carryOut(run, plan);
         return StatusPatch.update(run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new, plan.wakeAfter());
     }
 
+    /** The run's plan: its cleanup's, a kind of its own entered when the run needs cleaning, or else the run's. */
+    static AcceptancePlan plan(AcceptanceSnapshot snapshot, OperatorConfig config, Instant now) {
+        return AcceptanceCleanupKind.due(snapshot.run()) ? AcceptanceCleanupPlanner.plan(snapshot, config, now)
+                : AcceptancePlanner.plan(snapshot, config, now);
+    }
+
     /**
      * A deleted run goes once nothing it changed on its node is left to undo
-     * ({@link AcceptancePlanner#deleting}); until then its cleanup runs, and its status says how.
+     * ({@link AcceptanceCleanupPlanner#deleting}); until then its cleanup runs, and its status says how.
      */
     @Override
     public DeleteControl cleanup(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context) {
         AcceptanceSnapshot snapshot = AcceptanceSnapshot.read(run, context, config.namespace());
-        AcceptancePlan plan = AcceptancePlanner.deleting(snapshot, config, clock.instant());
+        AcceptancePlan plan = AcceptanceCleanupPlanner.deleting(snapshot, config, clock.instant());
         executor(context).carryOut(run, plan);
         if (plan.step() == AcceptancePlan.Step.DELETED) {
             return DeleteControl.defaultDelete();
         }
-        if (plan.status() != null && !AcceptancePlanner.changesToUndo(plan.status())) {
+        if (plan.status() != null && AcceptanceCleanupKind.harvested(plan.status())) {
             // the cleanup just ended (its Event says how): go now, or a cache that still shows the
             // record would start a second cleanup pod
-            executor(context).carryOut(run, AcceptancePlanner.deleted(run, config));
+            executor(context).carryOut(run, AcceptanceCleanupPlanner.deleted(run, config));
             return DeleteControl.defaultDelete();
         }
         StatusPatch.write(context.getClient(), run, AcceptanceDigest.stamp(run, plan.status()), RdmaStorageAcceptance::new,

@@ -33,25 +33,19 @@ final class VerbsServerState {
         String peer = run.getSpec().getVerbs().getPeerNode();
         Optional<Pod> server = pods.stream().filter(p -> name.equals(p.getMetadata().getName())).findFirst();
         if (server.isEmpty()) {
-            Instant started = AcceptancePlanner.startedAt(previous, now);
+            Instant started = AcceptanceStatuses.startedAt(previous, now);
             return now.isBefore(started.plus(AcceptancePlanner.CACHE_LAG)) ? Optional.empty()
                     : Optional.of("the server pod " + name + " on peer node " + peer + " is gone (deleted, or its node was "
                             + "lost); create a new run");
         }
         ProbeOutcome outcome = ProbeOutcomeReader.of(server.get(), now, deadline);
         String where = "the server pod " + name + " on peer node " + peer;
-        if (outcome instanceof ProbeOutcome.FailedToStart f) {
-            return Optional.of(where + " " + f.describe());
+        if (outcome instanceof ProbeOutcome.Finished f) {
+            return f.exitCode() < USAGE_EXIT ? Optional.empty() : Optional.of(where + " failed (node-probe exit "
+                    + f.exitCode() + "): " + SafeText.quote(f.terminationMessage(), SafeText.EXCERPT));
         }
-        if (outcome instanceof ProbeOutcome.Lost l) {
-            return Optional.of(where + " " + l.describe());
-        }
-        if (outcome instanceof ProbeOutcome.TimedOut t) {
-            return Optional.of(where + " passed the run's deadline after " + t.age().toSeconds() + "s");
-        }
-        if (outcome instanceof ProbeOutcome.Finished f && f.exitCode() >= USAGE_EXIT) {
-            return Optional.of(where + " failed (node-probe exit " + f.exitCode() + "): "
-                    + SafeText.quote(f.terminationMessage(), SafeText.EXCERPT));
+        if (!(outcome instanceof ProbeOutcome.InProgress)) {
+            return Optional.of(where + " " + outcome.describe());
         }
         return Optional.empty();
     }

@@ -1,7 +1,6 @@
 package io.rdmastorage.operator.api;
 
 import io.rdmastorage.contract.spec.Rules;
-import io.rdmastorage.operator.config.ProfileSettings;
 
 /**
  * Prefixes of the CEL rules that parse a string ({@code duration()}, {@code quantity()}): the rule
@@ -16,8 +15,8 @@ final class PatternGuards {
     private PatternGuards() {
     }
 
-    /** For a Go duration field ({@link ProfileSettings#DURATION_PATTERN}). */
-    static final String UNLESS_DURATION = "!self.matches(r'" + ProfileSettings.DURATION_PATTERN + "') || ";
+    /** For a Go duration field ({@link RdmaStorageProfileSpec#DURATION_PATTERN}). */
+    static final String UNLESS_DURATION = "!self.matches(r'" + RdmaStorageProfileSpec.DURATION_PATTERN + "') || ";
     /** For a sampling window field ({@link Rules#WINDOW_REGEX}). */
     static final String UNLESS_WINDOW = "!self.matches(r'" + Rules.WINDOW_REGEX + "') || ";
     /** For a byte quantity field ({@link Rules#BYTE_QUANTITY_REGEX}). */

@@ -12,20 +12,22 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.rdmastorage.contract.spec.Rules;
-import io.rdmastorage.operator.config.ProfileSettings;
 import java.util.List;
 
 /**
  * What must be true, and where: the desired state of an {@link RdmaStorageProfile}. The annotations
  * are the CRD's validation: the API server refuses bad values before any of them reaches a pod.
  */
-@ValidationRule(value = "!self.probeTimeout.matches(r'" + ProfileSettings.DURATION_PATTERN + "') || !self.interval.matches(r'"
-        + ProfileSettings.DURATION_PATTERN + "') || duration(self.probeTimeout) < duration(self.interval)", fieldPath = ".probeTimeout",
+@ValidationRule(value = "!self.probeTimeout.matches(r'" + RdmaStorageProfileSpec.DURATION_PATTERN + "') || !self.interval.matches(r'"
+        + RdmaStorageProfileSpec.DURATION_PATTERN + "') || duration(self.probeTimeout) < duration(self.interval)", fieldPath = ".probeTimeout",
         reason = "FieldValueInvalid",
         messageExpression = "'probeTimeout (' + self.probeTimeout + ') must be shorter than interval (' + self.interval"
                 + " + '); the defaults are 3m and 15m'")
 @JsonClassDescription("Which nodes to check, how often, what to do with the verdict, and one section per check: a check runs only when its section is present (spec: {} checks that the nodes can be probed at all).")
 public class RdmaStorageProfileSpec {
+
+    /** Go-style durations as Kubernetes writes them: 90s, 15m, 1h30m, 500ms (interval, probeTimeout). */
+    public static final String DURATION_PATTERN = "^([0-9]+(ms|s|m|h))+$";
 
     /** The shortest re-probe period: probing more often would only load the nodes. */
     public static final String MIN_INTERVAL = "1m";
@@ -46,7 +48,7 @@ public class RdmaStorageProfileSpec {
     private List<Toleration> tolerations;
     @JsonPropertyDescription("How often each node is probed again, a Go duration such as 15m or 1h30m, from 1m to 8760h. Default 15m. A node's result expires (Unknown) when it is older than three intervals.")
     @Default("15m")
-    @Pattern(ProfileSettings.DURATION_PATTERN)
+    @Pattern(DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
     @ValidationRule(value = PatternGuards.UNLESS_DURATION + "duration(self) >= duration('" + MIN_INTERVAL + "')",
             message = "must be at least " + MIN_INTERVAL)
@@ -55,7 +57,7 @@ public class RdmaStorageProfileSpec {
     private String interval;
     @JsonPropertyDescription("How long a probe pod may run, a Go duration such as 3m; a probe that has not finished by then failed and the node's verdict is Unknown. Must be shorter than interval. Default 3m.")
     @Default("3m")
-    @Pattern(ProfileSettings.DURATION_PATTERN)
+    @Pattern(DURATION_PATTERN)
     @Size(max = MAX_DURATION_LENGTH)
     @ValidationRule(value = PatternGuards.UNLESS_DURATION + "duration(self) > duration('0s')", message = "must be longer than 0s")
     private String probeTimeout;

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * bounds, not the run's author, decide which nodes, directories and NVMe-oF targets.
  *
  * @param nodeSelector       labels a node must have to take runs (empty: any node)
- * @param allowControlPlane  whether control-plane nodes ({@value #CONTROL_PLANE_LABEL}) may take runs
+ * @param allowControlPlane  whether control-plane nodes (by any role label or taint that marks them) may take runs
  * @param pathPrefixes       directories a path run may write under; empty: the path target is off
  * @param nvmeofAddresses    addresses and CIDR ranges a run may connect to, besides the profiles' targets
  * @param maxFileSizeMiB     the largest file a path run may lay out
@@ -27,7 +27,6 @@ import java.util.stream.Stream;
 public record AcceptanceBounds(Map<String, String> nodeSelector, boolean allowControlPlane, List<String> pathPrefixes,
                                List<String> nvmeofAddresses, int maxFileSizeMiB, int maxDurationSeconds) {
 
-    public static final String CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
     public static final int DEFAULT_MAX_FILE_SIZE_MIB = 16384;
     public static final int DEFAULT_MAX_DURATION_SECONDS = 3600;
     /** The chart's defaults: any worker node, the path target off, only the profiles' NVMe-oF targets. */

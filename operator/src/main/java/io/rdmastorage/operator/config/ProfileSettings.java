@@ -30,7 +30,6 @@ public record ProfileSettings(Duration interval, Duration probeTimeout, int maxC
 
     /** Go-style durations as Kubernetes writes them: 90s, 15m, 1h30m, 500ms. */
     private static final Pattern PART = Pattern.compile("([0-9]+)(ms|s|m|h)");
-    public static final String DURATION_PATTERN = "^([0-9]+(ms|s|m|h))+$";
 
     public static ProfileSettings of(RdmaStorageProfileSpec spec) {
         return new ProfileSettings(
@@ -74,7 +73,7 @@ public record ProfileSettings(Duration interval, Duration probeTimeout, int maxC
 
     /** Parses a duration the CRD schema accepted; anything else is a bug upstream of us. */
     public static Duration parseDuration(String text) {
-        if (!text.matches(DURATION_PATTERN)) {
+        if (!text.matches(RdmaStorageProfileSpec.DURATION_PATTERN)) {
             throw new IllegalArgumentException("not a duration such as 15m or 1h30m: " + text);
         }
         Duration total = Duration.ZERO;

@@ -45,7 +45,7 @@ public final class ProbeOutcomeReader {
         // the kubelet killed it at activeDeadlineSeconds; whatever the container left is not a report
         String podReason = status.getReason() != null ? status.getReason() : "";
         if (DEADLINE_EXCEEDED.equals(podReason)) {
-            return new ProbeOutcome.TimedOut(age);
+            return new ProbeOutcome.TimedOut(age, notStarted(pod));
         }
         if (LOST_REASONS.contains(podReason)) {
             return new ProbeOutcome.Lost(status.getReason(), text(status.getMessage(), "the node took the pod away"));
@@ -86,9 +86,38 @@ public final class ProbeOutcomeReader {
         }
         Instant timesOutAt = timesOutAt(pod, probeTimeout, now);
         if (now.isAfter(timesOutAt)) {
-            return new ProbeOutcome.TimedOut(age);
+            return new ProbeOutcome.TimedOut(age, notStarted(pod));
         }
         return new ProbeOutcome.InProgress(timesOutAt);
+    }
+
+    /**
+     * Why the pod's container has not started, where it has not: the scheduler's word when it is not
+     * placed ({@code PodScheduled} False: "0/3 nodes are available: ..."), the kubelet's while it
+     * waits ({@code ContainerCreating}); empty once the container runs or ran.
+     */
+    public static Optional<String> notStarted(Pod pod) {
+        PodStatus status = pod.getStatus() != null ? pod.getStatus() : new PodStatus();
+        Optional<ContainerStatus> probe = probeContainer(status);
+        boolean ran = probe.map(c -> c.getState() != null && (c.getState().getRunning() != null
+                || c.getState().getTerminated() != null)).orElse(false);
+        // past Pending, a container ran (Running, Succeeded) or the pod's end says more (Failed, Unknown)
+        if (ran || status.getPhase() != null && !"Pending".equals(status.getPhase())) {
+            return Optional.empty();
+        }
+        Optional<String> unscheduled = status.getConditions() == null ? Optional.empty() : status.getConditions().stream()
+                .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus())).findFirst()
+                .map(c -> "not scheduled: " + text(c.getReason(), "Unschedulable") + ": " + text(c.getMessage(), "no node fits"));
+        if (unscheduled.isPresent()) {
+            return unscheduled;
+        }
+        Optional<ContainerStateWaiting> waiting = probe.map(c -> c.getState() == null ? null : c.getState().getWaiting());
+        if (waiting.isPresent()) {
+            return Optional.of("its container is waiting: " + text(waiting.get().getReason(), "Waiting")
+                    + (waiting.get().getMessage() == null ? "" : ": " + waiting.get().getMessage()));
+        }
+        return Optional.of(pod.getSpec() == null || pod.getSpec().getNodeName() == null ? "not scheduled yet"
+                : "its container has not started on node " + pod.getSpec().getNodeName());
     }
 
     /** For a probe pod whose node left the cluster: it will never report. */

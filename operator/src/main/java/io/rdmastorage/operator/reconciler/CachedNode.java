@@ -1,5 +1,7 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.rdmastorage.operator.cluster.SharedTexts;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeSpec;
@@ -19,7 +21,7 @@ import java.util.List;
  * ({@code MarkingPatches.metadataPatch}), which replaces the whole taint list;</li>
  * <li>every label: profiles' node selectors ({@link NodeSelection}), our marking label; their values
  * held once across nodes ({@link SharedTexts}: most are the same on every node of a kind);</li>
- * <li>{@code spec.unschedulable}: a cordoned node is not probed ({@link NodeSelection#whyNotProbeable});</li>
+ * <li>{@code spec.unschedulable}: a cordoned node is not probed ({@link NodeAvailability#whyNotMeasurable});</li>
  * <li>every taint: the taint patch rewrites the list, so it must know the others' taints too;</li>
  * <li>the Ready condition ({@link NodeSelection}) and the profiles' own conditions, types under
  * {@link MarkingKey#PREFIX} ({@code MarkingPatches}); the kubelet's pressure conditions are dropped;</li>

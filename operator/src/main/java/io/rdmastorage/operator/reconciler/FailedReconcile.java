@@ -100,8 +100,8 @@ final class FailedReconcile {
 
     /** A duration the CRD's pattern refuses now (the whole message is quoted and bounded where it is written). */
     private static Optional<String> durationProblem(String value, String field) {
-        return value == null || value.matches(ProfileSettings.DURATION_PATTERN) ? Optional.empty()
-                : Optional.of(field + ": Invalid value '" + value + "': should match '" + ProfileSettings.DURATION_PATTERN + "'");
+        return value == null || value.matches(RdmaStorageProfileSpec.DURATION_PATTERN) ? Optional.empty()
+                : Optional.of(field + ": Invalid value '" + value + "': should match '" + RdmaStorageProfileSpec.DURATION_PATTERN + "'");
     }
 
     /** What the profile's Ready says of {@link #brokenRules}: which field breaks which rule, and that an edit fixes it. */

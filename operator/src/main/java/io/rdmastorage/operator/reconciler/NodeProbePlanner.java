@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.Labels;
@@ -36,11 +37,11 @@ final class NodeProbePlanner {
      */
     static NodeProbePlan plan(String nodeName, Node node, boolean matches, RdmaStorageNode verdict, List<Pod> pods,
                          long generation, ProfileSettings settings, Instant now) {
-        return plan(nodeName, node, matches, node == null ? Optional.empty() : NodeSelection.whyNotProbeable(node),
+        return plan(nodeName, node, matches, node == null ? Optional.empty() : NodeAvailability.whyNotMeasurable(node),
                 verdict, pods, generation, settings, now);
     }
 
-    /** @param notProbeable why the node cannot be probed now ({@link NodeSelection#whyNotProbeable}) */
+    /** @param notProbeable why the node cannot be probed now ({@link NodeAvailability#whyNotMeasurable}) */
     static NodeProbePlan plan(String nodeName, Node node, boolean matches, Optional<NotProbed> notProbeable,
                          RdmaStorageNode verdict, List<Pod> pods, long generation, ProfileSettings settings,
                          Instant now) {

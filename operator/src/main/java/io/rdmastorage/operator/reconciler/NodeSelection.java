@@ -7,7 +7,7 @@ import io.rdmastorage.operator.api.LabelSelectorSchema;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageProfileSpec;
 import io.rdmastorage.operator.nodes.MarkingKey;
-import io.rdmastorage.operator.verdict.NotProbed;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -16,10 +16,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
-/** Which nodes a profile covers, and whether a covered node can be probed now. */
+/** Which nodes a profile covers, and which node updates can change that ({@link NodeAvailability} says whether one can be measured now). */
 public final class NodeSelection {
 
     private NodeSelection() {
@@ -108,20 +107,6 @@ public final class NodeSelection {
             .map(Enum::name).toList();
 
     /**
-     * Why a node cannot be probed now, or empty when it can: a NotReady kubelet would never run the
-     * pod, and a cordoned node is being drained or repaired.
-     */
-    public static Optional<NotProbed> whyNotProbeable(Node node) {
-        if (node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
-            return Optional.of(NotProbed.NODE_UNSCHEDULABLE);
-        }
-        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
-                && node.getStatus().getConditions().stream()
-                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-        return ready ? Optional.empty() : Optional.of(NotProbed.NODE_NOT_READY);
-    }
-
-    /**
      * Whether a node update can change what profiles do with it: its labels (other than the
      * verdict labels we set ourselves, which would only echo our own writes), readiness, cordon.
      * Kubelet heartbeats change none of these and are ignored. Only the keys of existing
@@ -132,7 +117,7 @@ public final class NodeSelection {
      */
     public static boolean relevantChange(Node before, Node after, Set<String> profiles) {
         return !Objects.equals(foreignLabels(before, profiles), foreignLabels(after, profiles))
-                || !whyNotProbeable(before).equals(whyNotProbeable(after));
+                || !NodeAvailability.whyNotMeasurable(before).equals(NodeAvailability.whyNotMeasurable(after));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.rdmastorage.operator.cluster.ClusterWrites;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.rdmastorage.operator.api.RdmaStorageNode;

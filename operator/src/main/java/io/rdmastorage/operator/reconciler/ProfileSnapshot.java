@@ -3,6 +3,7 @@ package io.rdmastorage.operator.reconciler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.acceptance.AcceptanceTransportHolds;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
@@ -53,10 +54,7 @@ record ProfileSnapshot(RdmaStorageProfile profile, ProfileSettings settings, Map
             if (NodeSelection.matches(profile.getSpec().getNodeSelector(), node.getMetadata().getLabels())) {
                 matching.add(name);
             }
-            // the node's own state first: a cordoned node is not probed whatever a run does there
-            NodeSelection.whyNotProbeable(node)
-                    .or(() -> held.contains(name) ? Optional.of(NotProbed.ACCEPTANCE_RUN_IN_PROGRESS) : Optional.empty())
-                    .ifPresent(why -> notProbeable.put(name, why));
+            NodeAvailability.whyNotMeasurable(node, held).ifPresent(why -> notProbeable.put(name, why));
         }
         Map<String, RdmaStorageNode> byNode = new HashMap<>();
         for (RdmaStorageNode v : storageNodes) {

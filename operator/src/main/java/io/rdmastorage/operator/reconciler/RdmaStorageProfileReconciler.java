@@ -1,5 +1,8 @@
 package io.rdmastorage.operator.reconciler;
 
+import io.rdmastorage.operator.cluster.LeanItemStore;
+import io.rdmastorage.operator.cluster.CachedVerdict;
+import io.rdmastorage.operator.cluster.ClusterWrites;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -135,6 +135,8 @@ public final class Reasons {
         /** The pod never ran, was lost, or ended without a readable report. */
         public static final String PROBE_FAILED = "ProbeFailed";
         public static final String NODE_NOT_FOUND = "NodeNotFound";
+        /** Failed: the run's pod did not start within the start deadline (not placed, its image not pulled), or timed out before it started. */
+        public static final String POD_NOT_STARTED = "PodNotStarted";
         /** Pending: the node (or peer) is cordoned; a run does not start there. */
         public static final String NODE_UNSCHEDULABLE = Reasons.NODE_UNSCHEDULABLE;
         /** Pending: the node (or peer) is NotReady; Failed: it turned NotReady while the run measured. */

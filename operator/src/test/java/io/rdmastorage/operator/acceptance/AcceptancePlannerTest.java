@@ -18,6 +18,7 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.config.AcceptanceBounds;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.status.Conditions;
@@ -153,12 +154,12 @@ class AcceptancePlannerTest {
         assertThat(plan.status().getStartTime()).isEqualTo(run.getStatus().getStartTime());
         assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.NONE);
         // nodes send runs no events: a node that turns NotReady is seen within this, not at the deadline
-        assertThat(plan.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+        assertThat(plan.wakeAfter()).isEqualTo(AcceptanceNodes.NODE_RETRY);
 
         Duration deadline = AcceptanceSpecDocument.of(run.getSpec(), run.getMetadata().getName()).deadline();
         Pod nearlyDue = pod(run, NOW.minus(deadline).minusSeconds(20), null);
         Duration untilTimeout = Duration.between(NOW, ProbeOutcomeReader.timesOutAt(nearlyDue, deadline, NOW));
-        assertThat(untilTimeout).as("the pod's grace past the deadline").isPositive().isLessThan(AcceptancePlanner.NODE_RETRY);
+        assertThat(untilTimeout).as("the pod's grace past the deadline").isPositive().isLessThan(AcceptanceNodes.NODE_RETRY);
         AcceptancePlan lastLook = plan(snapshot(run, Set.of(nearlyDue), nodes("gpu-07"), List.of(run)));
         assertThat(lastLook.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
         assertThat(lastLook.wakeAfter()).isEqualTo(untilTimeout);
@@ -263,7 +264,7 @@ class AcceptancePlannerTest {
     @Test
     void deletingARunDeletesItsPodsAndBothConfigMaps() {
         RdmaStorageAcceptance run = verbs("gpu-07-verbs");
-        AcceptancePlan plan = AcceptancePlanner.deleted(run, CONFIG);
+        AcceptancePlan plan = AcceptanceCleanupPlanner.deleted(run, CONFIG);
 
         assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName())
                 .containsExactly(AcceptancePods.podName(run), VerbsAcceptancePods.serverName(run));
@@ -353,7 +354,7 @@ class AcceptancePlannerTest {
 
     @Test
     void aRunDoesNotStartOnACordonedOrNotReadyNodeButWaitsWithTheNodesReason() {
-        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:59:00Z");
         Node cordoned = node("gpu-07");
         cordoned.setSpec(new io.fabric8.kubernetes.api.model.NodeSpecBuilder().withUnschedulable(true).build());
 
@@ -365,7 +366,7 @@ class AcceptancePlannerTest {
         assertThat(complete(waits).getMessage()).contains("kubectl uncordon gpu-07");
         assertThat(effective(waits).getMessage()).isEqualTo("no measurement yet");
         assertThat(waits.step()).isEqualTo(AcceptancePlan.Step.WAITING);
-        assertThat(waits.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+        assertThat(waits.wakeAfter()).isEqualTo(AcceptanceNodes.NODE_RETRY);
 
         AcceptancePlan notReady = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
         assertThat(notReady.creates()).isEmpty();
@@ -398,7 +399,7 @@ class AcceptancePlannerTest {
     @Test
     void aRunOnAControlPlaneNodeIsRefusedUnlessTheAdminAllowsIt() {
         RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
-        Map<String, Node> controlPlane = Map.of("gpu-07", node("gpu-07", Map.of(AcceptanceBounds.CONTROL_PLANE_LABEL, "")));
+        Map<String, Node> controlPlane = Map.of("gpu-07", node("gpu-07", Map.of(NodeAvailability.CONTROL_PLANE_LABELS.get(0), "")));
 
         assertRefused(plan(snapshot(run, Set.of(), controlPlane, List.of(run))), "gpu-07 is a control-plane node");
 
@@ -699,7 +700,7 @@ class AcceptancePlannerTest {
         AcceptancePlan waiting = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
         assertThat(waiting.creates()).isEmpty();
         assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
-        assertThat(waiting.wakeAfter()).isEqualTo(AcceptancePlanner.NODE_RETRY);
+        assertThat(waiting.wakeAfter()).isEqualTo(AcceptanceNodes.NODE_RETRY);
         run.setStatus(AcceptanceDigest.stamp(run, waiting.status()));
 
         AcceptancePlan ready = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
@@ -720,7 +721,7 @@ class AcceptancePlannerTest {
         Pod measuring = pod(run, NOW.minusSeconds(300), null);
 
         // its own pod first: it may still undo its changes as it stops
-        AcceptancePlan stopping = AcceptancePlanner.deleting(snapshot(run, Set.of(measuring), nodes("gpu-07"), List.of(run)),
+        AcceptancePlan stopping = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(measuring), nodes("gpu-07"), List.of(run)),
                 CONFIG, NOW);
         assertThat(stopping.step()).isNotEqualTo(AcceptancePlan.Step.DELETED);
         assertThat(stopping.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(measuring.getMetadata().getName());
@@ -728,26 +729,26 @@ class AcceptancePlannerTest {
         run.setStatus(AcceptanceDigest.stamp(run, stopping.status()));
 
         // then the cleanup pod, from the node's journal
-        AcceptancePlan cleaning = AcceptancePlanner.deleting(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), CONFIG, NOW);
+        AcceptancePlan cleaning = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), CONFIG, NOW);
         assertThat(cleaning.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
-        assertThat(AcceptancePlanner.changesToUndo(cleaning.status())).isTrue();
+        assertThat(AcceptanceCleanupKind.harvested(cleaning.status())).isFalse();
         run.setStatus(AcceptanceDigest.stamp(run, cleaning.status()));
 
-        AcceptancePlan done = AcceptancePlanner.deleting(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"),
+        AcceptancePlan done = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"),
                 List.of(run)), CONFIG, NOW);
         assertThat(cleanedUp(done).getReason()).isEqualTo(Reasons.Acceptance.CLEANED_UP);
-        assertThat(AcceptancePlanner.changesToUndo(done.status())).as("the finalizer may go").isFalse();
+        assertThat(AcceptanceCleanupKind.harvested(done.status())).as("the finalizer may go").isTrue();
     }
 
     @Test
     void aRunDeletedWithNothingToUndoOrAStatusSomeoneElseWroteGoesAtOnce() {
         RdmaStorageAcceptance pathless = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
-        assertThat(AcceptancePlanner.deleting(snapshot(pathless, Set.of(), nodes("gpu-07"), List.of(pathless)), CONFIG, NOW)
+        assertThat(AcceptanceCleanupPlanner.deleting(snapshot(pathless, Set.of(), nodes("gpu-07"), List.of(pathless)), CONFIG, NOW)
                 .step()).isEqualTo(AcceptancePlan.Step.DELETED);
 
         RdmaStorageAcceptance forged = connectingRunning("gpu-07-connect");
         forged.getStatus().setStartTime("2999-01-01T00:00:00Z");
-        assertThat(AcceptancePlanner.deleting(snapshot(forged, Set.of(), nodes("gpu-07"), List.of(forged)), CONFIG, NOW)
+        assertThat(AcceptanceCleanupPlanner.deleting(snapshot(forged, Set.of(), nodes("gpu-07"), List.of(forged)), CONFIG, NOW)
                 .step()).isEqualTo(AcceptancePlan.Step.DELETED);
     }
 
@@ -778,7 +779,7 @@ class AcceptancePlannerTest {
         run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, NOW.minusSeconds(300)));
         run.getStatus().setPodName(AcceptancePods.podName(run));
         try {
-            run.getStatus().setPendingCleanup(AcceptancePlanner.intended(run, AcceptanceSpecDocument.of(run.getSpec(), name)));
+            run.getStatus().setPendingCleanup(AcceptanceCleanupPlanner.intended(run, AcceptanceSpecDocument.of(run.getSpec(), name)));
         } catch (io.rdmastorage.contract.spec.InvalidSpecException e) {
             throw new AssertionError(e);
         }
@@ -825,11 +826,11 @@ class AcceptancePlannerTest {
     }
 
     private static AcceptancePlan plan(AcceptanceSnapshot snapshot, AcceptanceBounds bounds) {
-        return AcceptancePlanner.plan(snapshot, CONFIG.withAcceptance(bounds), NOW);
+        return RdmaStorageAcceptanceReconciler.plan(snapshot, CONFIG.withAcceptance(bounds), NOW);
     }
 
     private static AcceptancePlan plan(AcceptanceSnapshot snapshot) {
-        return AcceptancePlanner.plan(snapshot, CONFIG, NOW);
+        return RdmaStorageAcceptanceReconciler.plan(snapshot, CONFIG, NOW);
     }
 
     private static AcceptanceSnapshot snapshot(RdmaStorageAcceptance run, Set<Pod> pods, Map<String, Node> nodes,

@@ -78,7 +78,7 @@ public class AcceptanceTransportHoldsTest {
         status.setPhase(Reasons.Acceptance.PHASE_RUNNING);
         status.setPodName(AcceptancePods.podName(run));
         try {
-            status.setPendingCleanup(AcceptancePlanner.intended(run, AcceptanceSpecDocument.of(spec, name)));
+            status.setPendingCleanup(AcceptanceCleanupPlanner.intended(run, AcceptanceSpecDocument.of(spec, name)));
         } catch (InvalidSpecException e) {
             throw new AssertionError(e);
         }

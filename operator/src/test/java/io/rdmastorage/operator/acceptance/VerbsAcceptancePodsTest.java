@@ -68,8 +68,8 @@ class VerbsAcceptancePodsTest {
 
     @Test
     void oneRunPerNodeCountsThePeer() {
-        assertThat(AcceptancePlanner.nodes(run("storage-01", "mlx5_0"))).isEqualTo(Set.of("gpu-07", "storage-01"));
-        assertThat(AcceptancePlanner.target(run("storage-01", "mlx5_0"))).isEqualTo("verbs mlx5_0 to storage-01");
+        assertThat(AcceptanceNodes.of(run("storage-01", "mlx5_0"))).isEqualTo(Set.of("gpu-07", "storage-01"));
+        assertThat(AcceptanceStatuses.target(run("storage-01", "mlx5_0"))).isEqualTo("verbs mlx5_0 to storage-01");
     }
 
     @Test

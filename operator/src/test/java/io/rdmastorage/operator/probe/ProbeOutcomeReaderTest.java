@@ -73,8 +73,20 @@ class ProbeOutcomeReaderTest {
     }
 
     @Test
-    void aPodStuckPendingTimesOutToo() {
-        assertThat(at(pod("Pending").build(), Duration.ofMinutes(10))).isEqualTo(new ProbeOutcome.TimedOut(Duration.ofMinutes(10)));
+    void aPodStuckPendingTimesOutTooAndSaysItNeverStarted() {
+        ProbeOutcome outcome = at(pod("Pending").build(), Duration.ofMinutes(10));
+        assertThat(outcome).isInstanceOf(ProbeOutcome.TimedOut.class);
+        assertThat(outcome.describe()).isEqualTo("did not start within 600s: its container has not started on node gpu-07");
+
+        Pod unschedulable = pod("Pending").editStatus().addNewCondition().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").withMessage("0/3 nodes are available: 1 node(s) were unschedulable.")
+                .endCondition().endStatus().build();
+        assertThat(ProbeOutcomeReader.notStarted(unschedulable)).contains(
+                "not scheduled: Unschedulable: 0/3 nodes are available: 1 node(s) were unschedulable.");
+        Pod creating = withProbe("Pending", new ContainerStateBuilder().withNewWaiting().withReason("ContainerCreating").endWaiting());
+        assertThat(ProbeOutcomeReader.notStarted(creating)).contains("its container is waiting: ContainerCreating");
+        assertThat(ProbeOutcomeReader.notStarted(withProbe("Running", new ContainerStateBuilder().withNewRunning().endRunning())))
+                .isEmpty();
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.rdmastorage.operator.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.cluster.LeanItemStore;
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
@@ -100,7 +102,7 @@ class CachedNodeTest {
             // selection and probeability
             assertThat(NodeSelection.matches(new LabelSelectorBuilder().addToMatchLabels("rdma", "true").build(),
                     kept.getMetadata().getLabels())).isTrue();
-            assertThat(NodeSelection.whyNotProbeable(kept)).isEqualTo(NodeSelection.whyNotProbeable(node));
+            assertThat(NodeAvailability.whyNotMeasurable(kept)).isEqualTo(NodeAvailability.whyNotMeasurable(node));
             // a latency pair's server address, by either type
             for (PeerAddressType type : PeerAddressType.values()) {
                 assertThat(Peer.of(kept, type)).isEqualTo(Peer.of(node, type));

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.reconciler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.nodes.NodeAvailability;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -129,15 +130,15 @@ class NodeSelectionTest {
 
         @Test
         void aReadyUncordonedNodeCanBeProbed() {
-            assertThat(NodeSelection.whyNotProbeable(node("True"))).isEmpty();
-            assertThat(NodeSelection.whyNotProbeable(new NodeBuilder(node("True")).editSpec().withUnschedulable(false)
+            assertThat(NodeAvailability.whyNotMeasurable(node("True"))).isEmpty();
+            assertThat(NodeAvailability.whyNotMeasurable(new NodeBuilder(node("True")).editSpec().withUnschedulable(false)
                     .endSpec().build())).isEmpty();
         }
 
         @Test
         void aNodeWhoseReadyConditionIsNotTrueIsNotReady() {
-            assertThat(NodeSelection.whyNotProbeable(node("False"))).contains(NotProbed.NODE_NOT_READY);
-            assertThat(NodeSelection.whyNotProbeable(node("Unknown"))).contains(NotProbed.NODE_NOT_READY);
+            assertThat(NodeAvailability.whyNotMeasurable(node("False"))).contains(NotProbed.NODE_NOT_READY);
+            assertThat(NodeAvailability.whyNotMeasurable(node("Unknown"))).contains(NotProbed.NODE_NOT_READY);
         }
 
         @Test
@@ -147,14 +148,14 @@ class NodeSelectionTest {
                     .endStatus().build();
             Node noStatus = new NodeBuilder().withNewMetadata().withName("gpu-07").endMetadata().build();
 
-            assertThat(NodeSelection.whyNotProbeable(onlyPressure)).contains(NotProbed.NODE_NOT_READY);
-            assertThat(NodeSelection.whyNotProbeable(noStatus)).contains(NotProbed.NODE_NOT_READY);
+            assertThat(NodeAvailability.whyNotMeasurable(onlyPressure)).contains(NotProbed.NODE_NOT_READY);
+            assertThat(NodeAvailability.whyNotMeasurable(noStatus)).contains(NotProbed.NODE_NOT_READY);
         }
 
         @Test
         void aCordonedNodeIsUnschedulableWhetherReadyOrNot() {
-            assertThat(NodeSelection.whyNotProbeable(cordoned(node("True")))).contains(NotProbed.NODE_UNSCHEDULABLE);
-            assertThat(NodeSelection.whyNotProbeable(cordoned(node("False")))).contains(NotProbed.NODE_UNSCHEDULABLE);
+            assertThat(NodeAvailability.whyNotMeasurable(cordoned(node("True")))).contains(NotProbed.NODE_UNSCHEDULABLE);
+            assertThat(NodeAvailability.whyNotMeasurable(cordoned(node("False")))).contains(NotProbed.NODE_UNSCHEDULABLE);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
@@ -19,18 +19,18 @@ import java.util.stream.Stream;
  * <p>The informer hands event handlers the object as it arrived and keeps the trimmed one: a
  * handler's "after" is whole, its "before" (and every later read of the cache) is trimmed.
  */
-final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
+public final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
 
     private final BasicItemStore<R> store = new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
     private final UnaryOperator<R> trim;
 
     /** Keeps each object as it arrives, less its managedFields. */
-    LeanItemStore() {
+    public LeanItemStore() {
         this(UnaryOperator.identity());
     }
 
     /** Keeps {@code trim}'s version of each object (which must keep its name, namespace and resourceVersion). */
-    LeanItemStore(UnaryOperator<R> trim) {
+    public LeanItemStore(UnaryOperator<R> trim) {
         this.trim = trim;
     }
 
@@ -45,7 +45,7 @@ final class LeanItemStore<R extends HasMetadata> implements ItemStore<R> {
     }
 
     /** {@code object} itself, its managedFields dropped: for objects kept beside the cache too. */
-    static <T extends HasMetadata> T withoutManagedFields(T object) {
+    public static <T extends HasMetadata> T withoutManagedFields(T object) {
         if (object.getMetadata() != null) {
             object.getMetadata().setManagedFields(null);
         }

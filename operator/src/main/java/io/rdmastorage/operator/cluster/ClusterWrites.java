@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -59,7 +59,7 @@ public final class ClusterWrites {
      *                     round, so a create repeated on a stale cache is refused (409), and a pod
      *                     deleted but still cached is a leftover of the round the verdict holds.
      */
-    ClusterWrites(KubernetesClient client, RecentOperationCacheFiller<RdmaStorageNode> verdictCache, ResourceID primary) {
+    public ClusterWrites(KubernetesClient client, RecentOperationCacheFiller<RdmaStorageNode> verdictCache, ResourceID primary) {
         this.client = client;
         this.verdictCache = verdictCache;
         this.primary = primary;
@@ -120,7 +120,7 @@ public final class ClusterWrites {
      * validates the whole object on this patch too; a spec stored before a rule it breaks passes
      * where the rule fails on it (the API server ratchets unchanged fields), not where it errs.
      */
-    void removeFinalizer(RdmaStorageProfile profile, String finalizer) {
+    public void removeFinalizer(RdmaStorageProfile profile, String finalizer) {
         List<String> finalizers = profile.getMetadata().getFinalizers();
         int index = finalizers == null ? -1 : finalizers.indexOf(finalizer);
         if (index < 0) {
@@ -140,7 +140,7 @@ public final class ClusterWrites {
     }
 
     /** Succeeded or Failed: every container has terminated, and with restartPolicy Never none starts again. */
-    static boolean ended(Pod pod) {
+    public static boolean ended(Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
@@ -154,7 +154,7 @@ public final class ClusterWrites {
      * its status (one apply on the status subresource), stamped with its {@link VerdictDigest}.
      * Returns the object as written.
      */
-    RdmaStorageNode writeVerdict(RdmaStorageProfile profile, String node, RdmaStorageNode existing,
+    public RdmaStorageNode writeVerdict(RdmaStorageProfile profile, String node, RdmaStorageNode existing,
                                  RdmaStorageNodeStatus status) {
         RdmaStorageNode verdict = existing;
         if (verdict == null) {
@@ -187,7 +187,7 @@ public final class ClusterWrites {
         return written;
     }
 
-    void deleteVerdict(RdmaStorageNode verdict) {
+    public void deleteVerdict(RdmaStorageNode verdict) {
         client.resources(RdmaStorageNode.class).withName(verdict.getMetadata().getName()).delete();
     }
 }

@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,24 +16,24 @@ import java.util.Map;
  * interned strings holds them weakly: a text that no cached object holds any more is collected.
  * Only for values kept for long and read, never written to: the replacement is equal, not the same.
  */
-final class SharedTexts {
+public final class SharedTexts {
 
     private SharedTexts() {
     }
 
-    static String of(String text) {
+    public static String of(String text) {
         return text == null ? null : text.intern();
     }
 
     /** Replaces each value of {@code map} by its shared copy (the keys are the parser's own shared names). */
-    static <M extends Map<String, String>> M values(M map) {
+    public static <M extends Map<String, String>> M values(M map) {
         if (map != null) {
             map.replaceAll((key, value) -> of(value));
         }
         return map;
     }
 
-    static void conditions(List<Condition> conditions) {
+    public static void conditions(List<Condition> conditions) {
         if (conditions == null) {
             return;
         }
@@ -47,7 +47,7 @@ final class SharedTexts {
     }
 
     /** {@code json} with every text in it shared: objects and arrays changed in place, a text replaced. */
-    static JsonNode json(JsonNode json) {
+    public static JsonNode json(JsonNode json) {
         if (json instanceof TextNode text) {
             return TextNode.valueOf(of(text.textValue()));
         }

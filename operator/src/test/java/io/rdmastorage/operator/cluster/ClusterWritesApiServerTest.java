@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

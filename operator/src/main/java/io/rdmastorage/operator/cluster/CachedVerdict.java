@@ -1,4 +1,4 @@
-package io.rdmastorage.operator.reconciler;
+package io.rdmastorage.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.rdmastorage.operator.api.RdmaStorageNode;
@@ -12,13 +12,13 @@ import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
  * held once ({@link SharedTexts}): the condition messages and reasons, the facts, the inventory,
  * the labels and the owner. What is left per node is its name, times and the objects around them.
  */
-final class CachedVerdict {
+public final class CachedVerdict {
 
     private CachedVerdict() {
     }
 
     /** {@code verdict} itself, its repeated texts replaced by shared equal ones. */
-    static RdmaStorageNode trim(RdmaStorageNode verdict) {
+    public static RdmaStorageNode trim(RdmaStorageNode verdict) {
         if (verdict.getMetadata() != null) {
             SharedTexts.values(verdict.getMetadata().getLabels());
             if (verdict.getMetadata().getOwnerReferences() != null) {
