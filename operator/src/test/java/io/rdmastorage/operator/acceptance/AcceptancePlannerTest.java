@@ -1,5 +1,6 @@
 package io.rdmastorage.operator.acceptance;
 
+import static io.rdmastorage.operator.acceptance.AcceptanceFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -38,21 +39,6 @@ import org.junit.jupiter.api.Test;
  * AcceptanceLifecycleTest, VerbsAcceptanceLifecycleTest and AcceptancePathLifecycleTest.
  */
 class AcceptancePlannerTest {
-
-    /** The chart's default bounds, with the path target on under /gpfs/fs1/ (it is off until an admin names a prefix). */
-    private static final OperatorConfig CONFIG = new OperatorConfig("rso", "registry.example/node-probe:1", "IfNotPresent", false, 0)
-            .withAcceptance(AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs1/"));
-    private static final Instant NOW = Instant.parse("2026-12-01T16:00:00Z");
-    private static final String REPORT = """
-            {"apiVersion":"rdmastorage.io/v1alpha1","kind":"AcceptanceReport","node":"gpu-07","probeVersion":"0.1.0",
-             "fioVersion":"fio-3.33","startedAt":"2026-12-01T16:00:00Z","durationMillis":200000,"complete":true,"message":"",
-             "transports":[{"transport":"rdma","controller":"nvme1","device":"/dev/nvme1n1","connectedByProbe":false,
-               "latency":{"iops":39000.0,"bytesPerSecond":159744000,"p50Micros":25.1,"p99Micros":31.2,"p999Micros":45.0,
-                          "coresBusy":1.1,"softPercent":0.5,"sysPercent":2.0},
-               "iops":{"iops":1500000.0,"bytesPerSecond":6144000000,"coresBusy":1.8,"softPercent":1.0,"sysPercent":3.0},
-               "bandwidth":{"iops":11000.0,"bytesPerSecond":11800000000,"coresBusy":0.9}}],
-             "disconnected":[]}
-            """;
 
     @Test
     void aNewRunOnAnExistingNodeAppliesItsSpecThenCreatesItsPod() {
@@ -522,11 +508,6 @@ class AcceptancePlannerTest {
     // write-ahead cleanup: a run that changes its node records what it may change; one whose pod ended
     // without saying it undid its changes is cleaned up by a cleanup pod from its journal on the node
 
-    private static final String CLEANED = """
-            {"kind":"AcceptanceCleanup","node":"gpu-07","runUid":"u-gpu-07-connect","complete":true,
-             "disconnected":["nvme2"],"removed":[],"gone":[],"problems":[]}
-            """;
-
     @Test
     void aRunThatChangesItsNodeRecordsWhatItMayChangeWhenItsPodIsCreated() {
         RdmaStorageAcceptance run = connecting("gpu-07-connect");
@@ -557,117 +538,6 @@ class AcceptancePlannerTest {
     }
 
     @Test
-    void aPodKilledMidRunEndsTheRunAndItsCleanupPodRunsOnItsNodeOnceThePodIsGone() {
-        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
-        Pod killed = killed(run);
-
-        AcceptancePlan ended = plan(snapshot(run, Set.of(killed), nodes("gpu-07"), List.of(run)));
-
-        assertThat(ended.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
-        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
-        assertThat(ended.status().getPendingCleanup()).isEqualTo(run.getStatus().getPendingCleanup());
-        assertThat(ended.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
-        // the cleanup pod reads the run's spec ConfigMap too: it stays until the cleanup ends
-        assertThat(ended.configMapDeletes()).isEmpty();
-        assertThat(ended.creates()).isEmpty();
-        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
-
-        // its pod is still being deleted: the cleanup waits for it (its hooks may still undo)
-        Pod terminating = new PodBuilder(killed).editMetadata().withDeletionTimestamp(Timestamps.format(NOW)).endMetadata().build();
-        AcceptancePlan waiting = plan(snapshot(run, Set.of(terminating), nodes("gpu-07"), List.of(run)));
-        assertThat(waiting.creates()).isEmpty();
-        assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
-        assertThat(waiting.wakeAfter()).isEqualTo(AcceptancePlanner.WAIT_RETRY);
-
-        AcceptancePlan cleanup = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
-
-        assertThat(cleanup.creates()).singleElement().satisfies(pod -> {
-            assertThat(pod.getMetadata().getName()).isEqualTo(AcceptancePods.cleanupPodName(run));
-            assertThat(pod.getSpec().getNodeName()).isEqualTo("gpu-07");
-            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-cleanup")
-                    .containsSequence("--run-uid", "u-gpu-07-connect");
-            assertThat(pod.getSpec().getContainers().get(0).getCommand()).isNullOrEmpty();
-            assertThat(pod.getSpec().getHostNetwork()).isFalse();
-        });
-        assertThat(cleanup.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
-        assertThat(complete(cleanup).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
-        assertThat(cleanedUp(cleanup).getStatus()).isEqualTo(Conditions.FALSE);
-        assertThat(cleanedUp(cleanup).getMessage()).contains("the tcp controller to nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420");
-        assertThat(cleanup.status().getPendingCleanup().getPodName()).isEqualTo(AcceptancePods.cleanupPodName(run));
-        assertThat(cleanup.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
-
-        // another run on the node waits for the cleanup
-        RdmaStorageAcceptance next = nvmeof("gpu-07-next", "2026-12-01T15:59:00Z");
-        run.setStatus(AcceptanceDigest.stamp(run, cleanup.status()));
-        assertThat(complete(plan(snapshot(next, Set.of(), nodes("gpu-07"), List.of(run, next)))).getReason())
-                .isEqualTo(Reasons.Acceptance.WAITING_FOR_NODE);
-    }
-
-    @Test
-    void theCleanupPodsReportSaysTheRunIsCleanedUpAndNothingRunsAgain() {
-        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
-
-        AcceptancePlan done = plan(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"), List.of(run)));
-
-        assertThat(cleanedUp(done).getStatus()).isEqualTo(Conditions.TRUE);
-        assertThat(cleanedUp(done).getReason()).isEqualTo(Reasons.Acceptance.CLEANED_UP);
-        assertThat(cleanedUp(done).getMessage()).isEqualTo("disconnected nvme2");
-        assertThat(done.status().getPendingCleanup()).isNull();
-        assertThat(complete(done).getReason()).isEqualTo(Reasons.Acceptance.PROBE_FAILED);
-        assertThat(done.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
-        assertThat(done.configMapDeletes()).containsExactly("rsa-gpu-07-connect-spec");
-        assertThat(done.creates()).isEmpty();
-        assertThat(done.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
-
-        run.setStatus(AcceptanceDigest.stamp(run, done.status()));
-        AcceptancePlan after = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
-        assertThat(after.step()).isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
-        assertThat(after.creates()).isEmpty();
-    }
-
-    @Test
-    void aCleanupThatCouldNotUndoEverythingSaysWhatIsLeftAndIsNotRetried() {
-        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
-        String failed = """
-                {"kind":"AcceptanceCleanup","node":"gpu-07","runUid":"u-gpu-07-connect","complete":false,"disconnected":[],
-                 "removed":[],"gone":[],"problems":["could not disconnect nvme2 (exit 1); disconnect it by hand: nvme disconnect -d nvme2"]}
-                """;
-
-        AcceptancePlan plan = plan(snapshot(run, Set.of(cleanupPod(run, 1, failed)), nodes("gpu-07"), List.of(run)));
-
-        assertThat(cleanedUp(plan).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_FAILED);
-        assertThat(cleanedUp(plan).getMessage()).contains("nvme disconnect -d nvme2");
-        assertThat(plan.status().getPendingCleanup()).isNotNull();
-        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.CLEANUP);
-
-        run.setStatus(AcceptanceDigest.stamp(run, plan.status()));
-        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).step())
-                .isEqualTo(AcceptancePlan.Step.FINISHED_BEFORE);
-    }
-
-    @Test
-    void aRunWhosePodReportsThatItCouldNotUndoAChangeKeepsItsRecordAndItsCleanupPodFollows() {
-        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
-        String leftBehind = REPORT.replace("\"complete\":true,\"message\":\"\"",
-                "\"complete\":false,\"message\":\"nvme disconnect -d nvme2 failed: Device or resource busy\"")
-                .replace("\"disconnected\":[]", "\"disconnected\":[],\"cleanupProblems\":"
-                        + "[\"nvme disconnect -d nvme2 failed: Device or resource busy\"]");
-
-        AcceptancePlan ended = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(300), leftBehind)), nodes("gpu-07"),
-                List.of(run)));
-
-        assertThat(ended.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
-        assertThat(complete(ended).getMessage()).contains("Device or resource busy");
-        assertThat(ended.status().getPendingCleanup()).as("kept for the cleanup pod")
-                .isEqualTo(run.getStatus().getPendingCleanup());
-        assertThat(ended.configMapDeletes()).as("the cleanup pod reads the run's spec").isEmpty();
-        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
-
-        AcceptancePlan cleanup = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
-        assertThat(cleanup.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
-    }
-
-    @Test
     void aRunWhosePodReportedNeedsNoCleanup() {
         RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
 
@@ -683,256 +553,101 @@ class AcceptancePlannerTest {
         assertThat(after.creates()).isEmpty();
     }
 
-    @Test
-    void aRunWhoseNodeRebootedIsCleanedUpOnceTheNodeIsReadyAgainAndAPathRunsCleanupGetsItsDirectory() {
-        RdmaStorageAcceptance run = running(path("gpfs-01-rdma", null), NOW.minusSeconds(60));
-        run.getStatus().setPendingCleanup(plan(snapshot(path("gpfs-01-rdma", null), Set.of(), nodes("gpu-07"), List.of()))
-                .status().getPendingCleanup());
-        AcceptanceDigest.stamp(run, run.getStatus());
 
-        AcceptancePlan ended = plan(snapshot(run, Set.of(pod(run, NOW.minusSeconds(60), null)), Map.of("gpu-07", notReady("gpu-07")),
-                List.of(run)));
-        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.NODE_NOT_READY);
-        assertThat(ended.status().getPendingCleanup().getFile()).isEqualTo("/gpfs/fs1/acceptance/rdmastorage-acceptance-gpfs-01-rdma.fio");
-        run.setStatus(AcceptanceDigest.stamp(run, ended.status()));
-
-        // rebooting: no cleanup pod while the node is NotReady, a look again every 30 s
-        AcceptancePlan waiting = plan(snapshot(run, Set.of(), Map.of("gpu-07", notReady("gpu-07")), List.of(run)));
-        assertThat(waiting.creates()).isEmpty();
-        assertThat(cleanedUp(waiting).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
-        assertThat(waiting.wakeAfter()).isEqualTo(AcceptanceNodes.NODE_RETRY);
-        run.setStatus(AcceptanceDigest.stamp(run, waiting.status()));
-
-        AcceptancePlan ready = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
-        assertThat(ready.creates()).singleElement().satisfies(pod -> {
-            assertThat(pod.getSpec().getContainers().get(0).getArgs()).startsWith("acceptance-cleanup");
-            assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getHostPath() != null)
-                    .extracting(v -> v.getHostPath().getPath() + " " + v.getHostPath().getType())
-                    .containsExactlyInAnyOrder("/ Directory", "/gpfs/fs1/acceptance Directory",
-                            "/var/lib/rdma-storage-operator/acceptance DirectoryOrCreate");
-        });
-        // the CleanedUp reason did not change: no second Event
-        assertThat(ready.step()).isEqualTo(AcceptancePlan.Step.NONE);
-    }
+    // security round 4 (3, 6, 7)
 
     @Test
-    void aRunDeletedWhileItMeasuresKeepsItsFinalizerUntilItsCleanupPodHasUndoneItsChanges() {
-        RdmaStorageAcceptance run = connectingRunning("gpu-07-connect");
-        Pod measuring = pod(run, NOW.minusSeconds(300), null);
-
-        // its own pod first: it may still undo its changes as it stops
-        AcceptancePlan stopping = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(measuring), nodes("gpu-07"), List.of(run)),
-                CONFIG, NOW);
-        assertThat(stopping.step()).isNotEqualTo(AcceptancePlan.Step.DELETED);
-        assertThat(stopping.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(measuring.getMetadata().getName());
-        assertThat(cleanedUp(stopping).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_RUNNING);
-        run.setStatus(AcceptanceDigest.stamp(run, stopping.status()));
-
-        // then the cleanup pod, from the node's journal
-        AcceptancePlan cleaning = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), CONFIG, NOW);
-        assertThat(cleaning.creates()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
-        assertThat(AcceptanceCleanupKind.harvested(cleaning.status())).isFalse();
-        run.setStatus(AcceptanceDigest.stamp(run, cleaning.status()));
-
-        AcceptancePlan done = AcceptanceCleanupPlanner.deleting(snapshot(run, Set.of(cleanupPod(run, 0, CLEANED)), nodes("gpu-07"),
-                List.of(run)), CONFIG, NOW);
-        assertThat(cleanedUp(done).getReason()).isEqualTo(Reasons.Acceptance.CLEANED_UP);
-        assertThat(AcceptanceCleanupKind.harvested(done.status())).as("the finalizer may go").isTrue();
-    }
-
-    @Test
-    void aRunDeletedWithNothingToUndoOrAStatusSomeoneElseWroteGoesAtOnce() {
-        RdmaStorageAcceptance pathless = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minusSeconds(60));
-        assertThat(AcceptanceCleanupPlanner.deleting(snapshot(pathless, Set.of(), nodes("gpu-07"), List.of(pathless)), CONFIG, NOW)
-                .step()).isEqualTo(AcceptancePlan.Step.DELETED);
-
-        RdmaStorageAcceptance forged = connectingRunning("gpu-07-connect");
-        forged.getStatus().setStartTime("2999-01-01T00:00:00Z");
-        assertThat(AcceptanceCleanupPlanner.deleting(snapshot(forged, Set.of(), nodes("gpu-07"), List.of(forged)), CONFIG, NOW)
-                .step()).isEqualTo(AcceptancePlan.Step.DELETED);
-    }
-
-    @Test
-    void aCleanupPodThatNeverRanEndsTheCleanupFailedWithWhatToUndoByHand() {
-        RdmaStorageAcceptance run = cleaningUp("gpu-07-connect");
-        Pod lost = new PodBuilder(cleanupPod(run, 0, CLEANED)).withNewStatus().withPhase("Failed").withReason("Evicted")
-                .withMessage("The node was low on resource: memory.").endStatus().build();
-
-        AcceptancePlan plan = plan(snapshot(run, Set.of(lost), nodes("gpu-07"), List.of(run)));
-
-        assertThat(cleanedUp(plan).getReason()).isEqualTo(Reasons.Acceptance.CLEANUP_FAILED);
-        assertThat(cleanedUp(plan).getMessage()).contains("Evicted", "undo by hand",
-                "the tcp controller to nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420", "u-gpu-07-connect.json");
-        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.cleanupPodName(run));
-    }
-
-    /** An nvmeof run that may connect the missing transports. */
-    private static RdmaStorageAcceptance connecting(String name) {
-        RdmaStorageAcceptance run = nvmeof(name, "2026-12-01T15:00:00Z");
-        run.getSpec().getNvmeof().setConnect(true);
-        return run;
-    }
-
-    /** {@link #connecting}, Running since five minutes, with what it may change recorded. */
-    private static RdmaStorageAcceptance connectingRunning(String name) {
-        RdmaStorageAcceptance run = connecting(name);
-        run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, NOW.minusSeconds(300)));
-        run.getStatus().setPodName(AcceptancePods.podName(run));
-        try {
-            run.getStatus().setPendingCleanup(AcceptanceCleanupPlanner.intended(run, AcceptanceSpecDocument.of(run.getSpec(), name)));
-        } catch (io.rdmastorage.contract.spec.InvalidSpecException e) {
-            throw new AssertionError(e);
+    void aControlPlaneNodeIsKnownByEveryRoleLabelAndTaintThatMarksIt() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:59:00Z");
+        for (String label : List.of("node-role.kubernetes.io/master", "node-role.kubernetes.io/etcd")) {
+            assertRefused(plan(snapshot(run, Set.of(), Map.of("gpu-07", node("gpu-07", Map.of(label, "true"))), List.of(run))),
+                    "gpu-07 is a control-plane node (label " + label + ")");
         }
+        Node tainted = new NodeBuilder(node("gpu-07")).withNewSpec().addNewTaint().withKey("node-role.kubernetes.io/control-plane")
+                .withEffect("NoSchedule").endTaint().endSpec().build();
+        assertRefused(plan(snapshot(run, Set.of(), Map.of("gpu-07", tainted), List.of(run))),
+                "(taint node-role.kubernetes.io/control-plane)");
+    }
+
+    @Test
+    void aRunKeptFromStartingByACordonedPeerHoldsNothingAndEndsAfterTheStartDeadline() {
+        RdmaStorageAcceptance verbs = verbs("gpu-07-verbs");
+        Node cordonedPeer = new NodeBuilder(node("storage-01")).withNewSpec().withUnschedulable(true).endSpec().editStatus()
+                .addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress().endStatus().build();
+        Map<String, Node> verbsNodes = Map.of("gpu-07", node("gpu-07"), "storage-01", cordonedPeer);
+        Instant early = Instant.parse("2026-12-01T15:05:00Z");
+        AcceptancePlan waits = RdmaStorageAcceptanceReconciler.plan(snapshot(verbs, Set.of(), verbsNodes, List.of(verbs)),
+                CONFIG, early);
+        assertThat(waits.status().getPhase()).isEqualTo(Reasons.Acceptance.PENDING);
+        assertThat(complete(waits).getReason()).isEqualTo(Reasons.Acceptance.NODE_UNSCHEDULABLE);
+        verbs.setStatus(AcceptanceDigest.stamp(verbs, waits.status()));
+
+        // a younger run on gpu-07 does not wait behind it
+        RdmaStorageAcceptance next = nvmeof("gpu-07-next", "2026-12-01T15:04:00Z");
+        AcceptancePlan starts = RdmaStorageAcceptanceReconciler.plan(snapshot(next, Set.of(), nodes("gpu-07"),
+                List.of(verbs, next)), CONFIG, early);
+        assertThat(starts.creates()).hasSize(1);
+
+        // 15 minutes after its creation it ends, saying why
+        AcceptancePlan ended = RdmaStorageAcceptanceReconciler.plan(snapshot(verbs, Set.of(), verbsNodes, List.of(verbs)),
+                CONFIG, Instant.parse("2026-12-01T15:15:00Z"));
+        assertThat(ended.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
+        assertThat(complete(ended).getReason()).isEqualTo(Reasons.Acceptance.NODE_UNSCHEDULABLE);
+        assertThat(complete(ended).getMessage()).contains("could not start within 15 minutes", "storage-01 is cordoned");
+    }
+
+    @Test
+    void aRunWhoseNodesAreMeasurableAgainQueuesBeforeItStarts() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:59:00Z");
+        Node cordoned = new NodeBuilder(node("gpu-07")).withNewSpec().withUnschedulable(true).endSpec().build();
+        run.setStatus(AcceptanceDigest.stamp(run, plan(snapshot(run, Set.of(), Map.of("gpu-07", cordoned), List.of(run))).status()));
+
+        AcceptancePlan queued = plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)));
+        assertThat(queued.creates()).as("first a status other runs see as holding the node").isEmpty();
+        assertThat(complete(queued).getReason()).isEqualTo(Reasons.Acceptance.WAITING_FOR_NODE);
+        run.setStatus(AcceptanceDigest.stamp(run, queued.status()));
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).creates()).hasSize(1);
+    }
+
+    @Test
+    void aPodThatDoesNotStartEndsTheRunPodNotStartedWithTheSchedulersWords() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z"), NOW.minus(Duration.ofMinutes(16)));
+        run.getSpec().setTimeoutSeconds(3600);
         AcceptanceDigest.stamp(run, run.getStatus());
-        return run;
-    }
+        Pod unplaced = new PodBuilder(pod(run, NOW.minus(Duration.ofMinutes(16)), null)).editStatus().withPhase("Pending")
+                .addNewCondition().withType("PodScheduled").withStatus("False").withReason("Unschedulable")
+                .withMessage("0/3 nodes are available: 1 node(s) were unschedulable.").endCondition().endStatus().build();
 
-    /** {@link #connectingRunning} whose pod was killed and whose cleanup pod was created. */
-    private static RdmaStorageAcceptance cleaningUp(String name) {
-        RdmaStorageAcceptance run = connectingRunning(name);
-        RdmaStorageAcceptanceStatus ended = plan(snapshot(run, Set.of(killed(run)), nodes("gpu-07"), List.of(run))).status();
-        run.setStatus(AcceptanceDigest.stamp(run, ended));
-        run.setStatus(AcceptanceDigest.stamp(run, plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))).status()));
-        return run;
-    }
+        AcceptancePlan plan = plan(snapshot(run, Set.of(unplaced), nodes("gpu-07"), List.of(run)));
 
-    /** The run's pod, SIGKILLed: exit 137 and no termination message. */
-    private static Pod killed(RdmaStorageAcceptance run) {
-        return new PodBuilder(pod(run, NOW.minusSeconds(300), null)).editStatus().withPhase("Failed").addNewContainerStatus()
-                .withName("node-probe").withNewState().withNewTerminated().withExitCode(137).withReason("Error")
-                .withFinishedAt(Timestamps.format(NOW)).endTerminated().endState().endContainerStatus().endStatus().build();
-    }
-
-    /** The run's cleanup pod, ended with {@code exitCode} and {@code report}. */
-    private static Pod cleanupPod(RdmaStorageAcceptance run, int exitCode, String report) {
-        return new PodBuilder().withNewMetadata().withName(AcceptancePods.cleanupPodName(run)).withNamespace("rso")
-                .withCreationTimestamp(Timestamps.format(NOW.minusSeconds(20))).withOwnerReferences(AcceptancePods.ownerReference(run))
-                .endMetadata().withNewStatus().withPhase(exitCode == 0 ? "Succeeded" : "Failed").addNewContainerStatus()
-                .withName("node-probe").withNewState().withNewTerminated().withExitCode(exitCode).withMessage(report)
-                .withFinishedAt(Timestamps.format(NOW)).endTerminated().endState().endContainerStatus().endStatus().build();
-    }
-
-    private static Condition cleanedUp(AcceptancePlan plan) {
-        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.CLEANED_UP);
-    }
-
-    private static void assertRefused(AcceptancePlan plan, String... message) {
-        assertThat(plan.creates()).isEmpty();
-        assertThat(plan.applies()).isEmpty();
         assertThat(plan.status().getPhase()).isEqualTo(Reasons.Acceptance.FAILED);
-        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.OUTSIDE_ADMIN_BOUNDS);
-        assertThat(complete(plan).getMessage()).contains(message);
-        assertThat(plan.step()).isEqualTo(AcceptancePlan.Step.ENDED);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.POD_NOT_STARTED);
+        assertThat(complete(plan).getMessage()).contains("did not start within 15 minutes", "0/3 nodes are available")
+                .doesNotContain("measuring", "timeoutSeconds");
+        assertThat(plan.deletes()).extracting(p -> p.getMetadata().getName()).containsExactly(AcceptancePods.podName(run));
+
+        // inside the start deadline it still runs, and its condition says it has not started rather than "measuring"
+        RdmaStorageAcceptance young = running(nvmeof("gpu-07-young", "2026-12-01T15:58:00Z"), NOW.minus(Duration.ofMinutes(2)));
+        Pod waiting = new PodBuilder(pod(young, NOW.minus(Duration.ofMinutes(2)), null)).editStatus().withPhase("Pending").endStatus()
+                .build();
+        AcceptancePlan still = plan(snapshot(young, Set.of(waiting), nodes("gpu-07"), List.of(young)));
+        assertThat(still.status().getPhase()).isEqualTo(Reasons.Acceptance.PHASE_RUNNING);
+        assertThat(complete(still).getMessage()).startsWith("the pod ").contains("has not started yet");
     }
 
-    private static AcceptancePlan plan(AcceptanceSnapshot snapshot, AcceptanceBounds bounds) {
-        return RdmaStorageAcceptanceReconciler.plan(snapshot, CONFIG.withAcceptance(bounds), NOW);
-    }
-
-    private static AcceptancePlan plan(AcceptanceSnapshot snapshot) {
-        return RdmaStorageAcceptanceReconciler.plan(snapshot, CONFIG, NOW);
-    }
-
-    private static AcceptanceSnapshot snapshot(RdmaStorageAcceptance run, Set<Pod> pods, Map<String, Node> nodes,
-                                               List<RdmaStorageAcceptance> runs) {
-        return new AcceptanceSnapshot(run, pods, Optional.empty(), false, nodes, runs, Set.of());
-    }
-
-    private static RdmaStorageAcceptance nvmeof(String name, String created) {
-        AcceptanceNvmeofTarget target = new AcceptanceNvmeofTarget();
-        target.setNqn("nqn.2024-01.dev.wutz:target1");
-        target.setAddress("10.68.20.10");
-        target.setTransports(List.of(AcceptanceTransport.RDMA, AcceptanceTransport.TCP));
-        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
-        spec.setNodeName("gpu-07");
-        spec.setNvmeof(target);
-        return run(name, created, spec);
-    }
-
-    private static RdmaStorageAcceptance path(String name, String compareWith) {
-        AcceptancePathTarget path = new AcceptancePathTarget();
-        path.setDirectory("/gpfs/fs1/acceptance");
-        path.setCompareWith(compareWith);
-        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
-        spec.setNodeName("gpu-07");
-        spec.setPath(path);
-        return run(name, "2026-12-01T15:00:00Z", spec);
-    }
-
-    private static RdmaStorageAcceptance verbs(String name) {
-        AcceptanceVerbsTarget verbs = new AcceptanceVerbsTarget();
-        verbs.setPeerNode("storage-01");
-        verbs.setDevice("mlx5_0");
-        RdmaStorageAcceptanceSpec spec = new RdmaStorageAcceptanceSpec();
-        spec.setNodeName("gpu-07");
-        spec.setVerbs(verbs);
-        return run(name, "2026-12-01T15:00:00Z", spec);
-    }
-
-    private static RdmaStorageAcceptance run(String name, String created, RdmaStorageAcceptanceSpec spec) {
-        RdmaStorageAcceptance run = new RdmaStorageAcceptance();
-        run.setMetadata(new ObjectMetaBuilder().withName(name).withUid("u-" + name).withGeneration(1L)
-                .withCreationTimestamp(created).build());
-        run.setSpec(spec);
-        return run;
-    }
-
-    /** Running since {@code started}, its status stamped as the operator writes it. */
-    private static RdmaStorageAcceptance running(RdmaStorageAcceptance run, Instant started) {
-        run.setStatus(status(Reasons.Acceptance.PHASE_RUNNING, started));
-        run.getStatus().setPodName(AcceptancePods.podName(run));
+    @Test
+    void aPodThatReachedTheDeadlineWithoutStartingSaysSoAndDoesNotAdviseALongerDeadline() {
+        RdmaStorageAcceptance run = running(nvmeof("gpu-07-nvmeof", "2026-12-01T15:50:00Z"), NOW.minus(Duration.ofMinutes(10)));
+        run.getSpec().setTimeoutSeconds(300);
         AcceptanceDigest.stamp(run, run.getStatus());
-        return run;
-    }
+        Pod pending = new PodBuilder(pod(run, NOW.minus(Duration.ofMinutes(10)), null)).editStatus().withPhase("Pending")
+                .addNewContainerStatus().withName("node-probe").withNewState().withNewWaiting().withReason("ContainerCreating")
+                .endWaiting().endState().endContainerStatus().endStatus().build();
 
-    private static RdmaStorageAcceptanceStatus status(String phase, Instant started) {
-        RdmaStorageAcceptanceStatus status = new RdmaStorageAcceptanceStatus();
-        status.setPhase(phase);
-        status.setStartTime(started == null ? null : Timestamps.format(started));
-        return status;
-    }
+        AcceptancePlan plan = plan(snapshot(run, Set.of(pending), nodes("gpu-07"), List.of(run)));
 
-    /** The run's pod (owned by its UID), created at {@code created}; with a report, its container ended with it. */
-    private static Pod pod(RdmaStorageAcceptance run, Instant created, String report) {
-        PodBuilder pod = new PodBuilder().withNewMetadata().withName(AcceptancePods.podName(run)).withNamespace("rso")
-                .withCreationTimestamp(Timestamps.format(created)).withOwnerReferences(AcceptancePods.ownerReference(run))
-                .endMetadata();
-        if (report == null) {
-            return pod.withNewStatus().withPhase("Running").endStatus().build();
-        }
-        return pod.withNewStatus().withPhase("Succeeded").addNewContainerStatus().withName("node-probe").withNewState()
-                .withNewTerminated().withExitCode(0).withMessage(report).withFinishedAt(Timestamps.format(NOW))
-                .endTerminated().endState().endContainerStatus().endStatus().build();
-    }
-
-    private static Map<String, Node> nodes(String... names) {
-        Map<String, Node> nodes = new java.util.HashMap<>();
-        for (String name : names) {
-            nodes.put(name, node(name));
-        }
-        return nodes;
-    }
-
-    /** A Ready, schedulable node. */
-    private static Node node(String name) {
-        return node(name, Map.of());
-    }
-
-    private static Node node(String name, Map<String, String> labels) {
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
-                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
-    }
-
-    private static Node notReady(String name) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
-                .withNewStatus().addNewCondition().withType("Ready").withStatus("Unknown").endCondition().endStatus().build();
-    }
-
-    private static Condition complete(AcceptancePlan plan) {
-        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.COMPLETE);
-    }
-
-    private static Condition effective(AcceptancePlan plan) {
-        return Conditions.byType(plan.status().getConditions()).get(Reasons.Acceptance.RDMA_EFFECTIVE);
+        assertThat(complete(plan).getReason()).isEqualTo(Reasons.Acceptance.POD_NOT_STARTED);
+        assertThat(complete(plan).getMessage()).contains("did not start within", "ContainerCreating")
+                .doesNotContain("Raise spec.timeoutSeconds");
     }
 }
