@@ -120,6 +120,32 @@ class AcceptanceLifecycleTest {
         assertThat(runs.run("accept-edited").getStatus().getCompletionTime()).isEqualTo(completed);
     }
 
+    /** Security round 4 (1): before, this one patch made the operator create cleanup pods in a loop (177 in 53 s). */
+    @Test
+    void anEditedPendingCleanupOnAFinishedRunStartsNoCleanupPodAndNoLoop() throws InterruptedException {
+        node("claimed", true, 4);
+        applyRun("accept-claimed", "claimed", "transports: [rdma, tcp]", "");
+        await("accept-claimed Succeeded", WAIT, () -> "Succeeded".equals(runs.phase("accept-claimed")));
+
+        CommandResult patch = env.plane.kubectl().run("patch", "rdmastorageacceptance", "accept-claimed",
+                "--subresource=status", "--type=merge", "-p", "{\"status\":{\"pendingCleanup\":{\"nodeName\":\"claimed\","
+                        + "\"controllers\":[{\"transport\":\"tcp\",\"nqn\":\"" + NvmeofFixtures.TARGET_NQN + "\",\"address\":\""
+                        + NvmeofFixtures.TARGET_ADDRESS + "\",\"port\":" + NvmeofFixtures.TARGET_PORT + "}]}}}");
+        assertThat(patch.exitCode()).as(patch.toString()).isZero();
+
+        await("accept-claimed Failed StatusEdited", WAIT, () -> "Failed".equals(runs.phase("accept-claimed")));
+        assertThat(runs.condition("accept-claimed", "Complete").getReason()).isEqualTo("StatusEdited");
+        assertThat(runs.condition("accept-claimed", "Complete").getMessage()).contains("no cleanup pod runs for it");
+        int events = runs.events("accept-claimed").size();
+        String completed = runs.run("accept-claimed").getStatus().getCompletionTime();
+        Thread.sleep(5_000);
+        assertThat(runs.pods("accept-claimed")).as("no cleanup pod, ever").isEmpty();
+        assertThat(runs.run("accept-claimed").getStatus().getCompletionTime()).isEqualTo(completed);
+        assertThat(runs.events("accept-claimed")).as("no Event after the one that said StatusEdited").hasSize(events);
+        assertThat(env.plane.kubectl().run("delete", "rdmastorageacceptance", "accept-claimed", "--timeout=30s").exitCode())
+                .as("its deletion waits for no cleanup").isZero();
+    }
+
     @Test
     void rdmaFasterAndCheaperSucceedsWithTheNumbersSideBySide() {
         node("fast", true, 4);
