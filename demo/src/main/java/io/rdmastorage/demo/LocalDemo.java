@@ -7,6 +7,7 @@ import io.rdmastorage.operator.acceptance.AcceptancePods;
 import io.rdmastorage.operator.acceptance.AcceptanceMarkdown;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
+import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.cli.NodeProbe;
 import io.rdmastorage.probe.testing.AcceptanceFixtures;
@@ -192,7 +193,9 @@ public final class LocalDemo {
         step("starting the operator (as its service account, with the chart's RBAC)");
         int metricsPort = freePort();
         operator[0] = RdmaStorageOperator.start(plane.clientFor(NAMESPACE, "rdma-storage-operator"),
-                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, metricsPort), false);
+                new OperatorConfig(NAMESPACE, "registry.example/node-probe:demo", "IfNotPresent", false, metricsPort)
+                        // as the chart's acceptance.nodeSelector would say: no node takes runs until the admin names them
+                        .withAcceptance(AcceptanceBounds.DEFAULT.withNodeSelector(Map.of("kubernetes.io/os", "linux"))), false);
 
         step("applying profile " + PROFILE + " (demo/src/main/resources/demo-profile.yaml) and " + ROCE_PROFILE
                 + " (demo-roce-profile.yaml)");

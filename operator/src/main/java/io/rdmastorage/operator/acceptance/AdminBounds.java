@@ -23,6 +23,11 @@ final class AdminBounds {
     /** Why the run is outside the bounds, naming the admin's setting; empty when it is inside. */
     static Optional<String> refusal(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
                                     Set<String> profileTargets, AcceptanceBounds bounds) {
+        if (bounds.nodeSelector().isEmpty()) {
+            // the safe default: a privileged pod goes only where the cluster admin said runs may go
+            return Optional.of("no node takes acceptance runs until the cluster admin names the nodes that may: "
+                    + "acceptance.nodeSelector is empty (the chart's value, e.g. rdmastorage.io/acceptance: \"true\")");
+        }
         for (String name : new TreeSet<>(AcceptanceNodes.of(run))) {
             Node node = nodes.get(name);
             Map<String, String> labels = Optional.ofNullable(node).map(n -> n.getMetadata().getLabels()).orElse(Map.of());

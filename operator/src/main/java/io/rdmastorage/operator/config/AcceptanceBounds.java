@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * RSO_ACCEPTANCE_*} variables). Whoever may create a run gets a privileged pod on a node; these
  * bounds, not the run's author, decide which nodes, directories and NVMe-oF targets.
  *
- * @param nodeSelector       labels a node must have to take runs (empty: any node)
+ * @param nodeSelector       labels a node must have to take runs (empty: no node takes runs, as an empty
+ *                           {@code pathPrefixes} turns the path target off)
  * @param allowControlPlane  whether control-plane nodes (by any role label or taint that marks them) may take runs
  * @param pathPrefixes       directories a path run may write under; empty: the path target is off
  * @param nvmeofAddresses    addresses and CIDR ranges a run may connect to, besides the profiles' targets
@@ -29,7 +30,7 @@ public record AcceptanceBounds(Map<String, String> nodeSelector, boolean allowCo
 
     public static final int DEFAULT_MAX_FILE_SIZE_MIB = 16384;
     public static final int DEFAULT_MAX_DURATION_SECONDS = 3600;
-    /** The chart's defaults: any worker node, the path target off, only the profiles' NVMe-oF targets. */
+    /** The chart's defaults: no node takes runs until the admin names them, the path target off, only the profiles' NVMe-oF targets. */
     public static final AcceptanceBounds DEFAULT = new AcceptanceBounds(Map.of(), false, List.of(), List.of(),
             DEFAULT_MAX_FILE_SIZE_MIB, DEFAULT_MAX_DURATION_SECONDS);
 
@@ -71,6 +72,11 @@ public record AcceptanceBounds(Map<String, String> nodeSelector, boolean allowCo
                 Integer.parseInt(env.getOrDefault("RSO_ACCEPTANCE_MAX_FILE_SIZE_MIB", Integer.toString(DEFAULT_MAX_FILE_SIZE_MIB))),
                 Integer.parseInt(env.getOrDefault("RSO_ACCEPTANCE_MAX_DURATION_SECONDS",
                         Integer.toString(DEFAULT_MAX_DURATION_SECONDS))));
+    }
+
+    /** These bounds with the nodes that carry {@code labels} taking runs. */
+    public AcceptanceBounds withNodeSelector(Map<String, String> labels) {
+        return new AcceptanceBounds(labels, allowControlPlane, pathPrefixes, nvmeofAddresses, maxFileSizeMiB, maxDurationSeconds);
     }
 
     /** These bounds with the path target on under {@code prefixes}. */

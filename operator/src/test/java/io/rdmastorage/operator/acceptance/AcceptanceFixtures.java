@@ -33,9 +33,11 @@ import java.util.Set;
 /** The runs, pods, nodes and plans the acceptance planners' in-memory tests share. */
 final class AcceptanceFixtures {
 
-    /** The chart's default bounds, with the path target on under /gpfs/fs1/ (it is off until an admin names a prefix). */
+    /** The label the admin's node selector names in these tests; every node here carries it. */
+    static final Map<String, String> WORKERS = Map.of("kubernetes.io/os", "linux");
+    /** The chart's default bounds, with the test nodes taking runs and the path target on under /gpfs/fs1/ (it is off until an admin names a prefix). */
     static final OperatorConfig CONFIG = new OperatorConfig("rso", "registry.example/node-probe:1", "IfNotPresent", false, 0)
-            .withAcceptance(AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs1/"));
+            .withAcceptance(AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs1/").withNodeSelector(WORKERS));
     static final Instant NOW = Instant.parse("2026-12-01T16:00:00Z");
     static final String REPORT = """
             {"apiVersion":"rdmastorage.io/v1alpha1","kind":"AcceptanceReport","node":"gpu-07","probeVersion":"0.1.0",
@@ -209,12 +211,14 @@ final class AcceptanceFixtures {
     }
 
     static Node node(String name, Map<String, String> labels) {
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata()
+        Map<String, String> all = new java.util.HashMap<>(WORKERS);
+        all.putAll(labels);
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(all).endMetadata()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
     }
 
     static Node notReady(String name) {
-        return new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+        return new NodeBuilder().withNewMetadata().withName(name).withLabels(WORKERS).endMetadata()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("Unknown").endCondition().endStatus().build();
     }
 

@@ -106,7 +106,7 @@ class AcceptancePlannerTest {
     @Test
     void aVerbsRunCreatesTheServerOnThePeerAndTheClientOnItsNode() {
         RdmaStorageAcceptance run = verbs("gpu-07-verbs");
-        Node peer = new NodeBuilder().withNewMetadata().withName("storage-01").endMetadata()
+        Node peer = new NodeBuilder().withNewMetadata().withName("storage-01").withLabels(WORKERS).endMetadata()
                 .withNewStatus().addNewAddress().withType("InternalIP").withAddress("10.68.20.11").endAddress()
                 .addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build();
 
@@ -389,7 +389,7 @@ class AcceptancePlannerTest {
 
         assertRefused(plan(snapshot(run, Set.of(), controlPlane, List.of(run))), "gpu-07 is a control-plane node");
 
-        AcceptanceBounds allowed = new AcceptanceBounds(Map.of(), true, List.of(), List.of(), 16384, 3600);
+        AcceptanceBounds allowed = new AcceptanceBounds(WORKERS, true, List.of(), List.of(), 16384, 3600);
         assertThat(plan(snapshot(run, Set.of(), controlPlane, List.of(run)), allowed).creates()).hasSize(1);
     }
 
@@ -415,8 +415,18 @@ class AcceptancePlannerTest {
     void thePathTargetIsOffUntilTheAdminNamesAPrefix() {
         RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
 
-        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT),
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withNodeSelector(WORKERS)),
                 "the path target is off", "acceptance.pathPrefixes");
+    }
+
+    /** Security round 4 (3): the chart's defaults let no node take runs until the admin names the nodes. */
+    @Test
+    void noNodeTakesRunsUntilTheAdminNamesTheNodesThatMay() {
+        RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:59:00Z");
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT),
+                "no node takes acceptance runs until the cluster admin names the nodes that may", "acceptance.nodeSelector is empty");
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withNodeSelector(WORKERS))
+                .creates()).hasSize(1);
     }
 
     @Test
@@ -424,9 +434,9 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = path("gpfs-01-rdma", null);
 
         // /gpfs/fs1/acceptance is not under /gpfs/fs (a prefix of its name, not of its directories)
-        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs/fs", "/etc")),
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withNodeSelector(WORKERS).withPathPrefixes("/gpfs/fs", "/etc")),
                 "path.directory /gpfs/fs1/acceptance is under none of", "/gpfs/fs, /etc");
-        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withPathPrefixes("/gpfs"))
+        assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), AcceptanceBounds.DEFAULT.withNodeSelector(WORKERS).withPathPrefixes("/gpfs"))
                 .creates()).hasSize(1);
     }
 
@@ -463,15 +473,15 @@ class AcceptancePlannerTest {
         assertThat(profileNamed.applies().get(0).getData().values().iterator().next())
                 .contains("\"bounds\"", "\"nvmeofAddresses\":[\"10.68.20.10\"]", "\"pathPrefixes\":[\"/gpfs/fs1/\"]");
 
-        AcceptanceBounds cidr = new AcceptanceBounds(Map.of(), false, List.of(), List.of("10.68.20.0/24"), 16384, 3600);
+        AcceptanceBounds cidr = new AcceptanceBounds(WORKERS, false, List.of(), List.of("10.68.20.0/24"), 16384, 3600);
         assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), cidr).creates()).hasSize(1);
-        AcceptanceBounds other = new AcceptanceBounds(Map.of(), false, List.of(), List.of("10.68.21.0/24"), 16384, 3600);
+        AcceptanceBounds other = new AcceptanceBounds(WORKERS, false, List.of(), List.of("10.68.21.0/24"), 16384, 3600);
         assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), other), "10.68.20.10 is named by no profile");
     }
 
     @Test
     void loopbackLinkLocalUnspecifiedAndTheDiscoverySubsystemAreNeverTargetsWhateverIsAllowed() {
-        AcceptanceBounds everything = new AcceptanceBounds(Map.of(), false, List.of(), List.of("0.0.0.0/0", "::/0"), 16384, 3600);
+        AcceptanceBounds everything = new AcceptanceBounds(WORKERS, false, List.of(), List.of("0.0.0.0/0", "::/0"), 16384, 3600);
         for (String address : List.of("127.0.0.1", "169.254.169.254", "0.0.0.0", "::1", "fe80::1", "::", "::ffff:127.0.0.1")) {
             RdmaStorageAcceptance run = nvmeof("gpu-07-nvmeof", "2026-12-01T15:00:00Z");
             run.getSpec().getNvmeof().setConnect(true);

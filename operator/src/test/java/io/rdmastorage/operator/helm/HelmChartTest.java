@@ -307,6 +307,28 @@ class HelmChartTest {
                 .hasMessageContaining(named);
     }
 
+    /** Security round 4 (3): the chart's default takes no runs on any node, and its NOTES say so. */
+    @Test
+    void theNotesSayThatNoNodeTakesAcceptanceRunsUntilTheAdminNamesThem() {
+        assertThat(notes(Map.of())).contains("Acceptance runs (RdmaStorageAcceptance) are off on every node",
+                "acceptance.nodeSelector");
+        assertThat(notes(Map.of("acceptance.nodeSelector.rdmastorage\\.io/acceptance", "yes")))
+                .contains("Acceptance runs may go to nodes labelled rdmastorage.io/acceptance=yes (never the control plane)")
+                .doesNotContain("are off on every node");
+    }
+
+    private static String notes(Map<String, Object> values) {
+        var install = HelmChart.helm().install().withName(HelmChart.RELEASE).withNamespace("rdma-storage-system").dryRun()
+                .clientOnly();
+        Map<String, Object> all = new java.util.LinkedHashMap<>(HelmChart.OFFLINE);
+        all.putAll(values);
+        for (Map.Entry<String, Object> value : all.entrySet()) {
+            install = install.set(value.getKey(), value.getValue());
+        }
+        String output = install.call().getOutput();
+        return output.substring(output.indexOf("NOTES:"));
+    }
+
     @Test
     void acceptanceValuesReachTheOperatorAsItsBounds() {
         Map<String, Object> values = new LinkedHashMap<>();

@@ -527,8 +527,9 @@ class RealKubeletVmIT {
         builder.environment().put("KUBECONFIG", plane.kubeconfigFor(NAMESPACE, FULLNAME).toString());
         builder.environment().put("RSO_NAMESPACE", NAMESPACE);
         builder.environment().put("RSO_PROBE_IMAGE", "ghcr.io/rdma-storage-operator/node-probe:" + tag);
-        // the admin's acceptance bounds, as the chart's acceptance values would set them: the path run on
+        // the admin's acceptance bounds, as the chart's acceptance values would set them: the real kubelets' nodes, the path run on
         // the NFS mount, the nvmeof run to the VM host's target (which the profile names too)
+        builder.environment().put("RSO_ACCEPTANCE_NODE_SELECTOR", "kubernetes.io/os=linux");
         builder.environment().put("RSO_ACCEPTANCE_PATH_PREFIXES", "/mnt/nfs/");
         builder.environment().put("RSO_ACCEPTANCE_NVMEOF_ADDRESSES", "192.0.2.1");
         builder.environment().put("RSO_METRICS_PORT", Integer.toString(LoopbackPorts.free()));

@@ -33,7 +33,7 @@ final class AcceptanceRuns implements AutoCloseable {
      * The bounds the acceptance tests' admin sets: path runs under /gpfs/, connecting to the
      * fixtures' NVMe-oF target; control-plane nodes refused, as by default.
      */
-    static final AcceptanceBounds BOUNDS = new AcceptanceBounds(Map.of(), false, List.of("/gpfs/"),
+    static final AcceptanceBounds BOUNDS = new AcceptanceBounds(Map.of("kubernetes.io/os", "linux"), false, List.of("/gpfs/"),
             List.of(NvmeofFixtures.TARGET_ADDRESS), AcceptanceBounds.DEFAULT_MAX_FILE_SIZE_MIB,
             AcceptanceBounds.DEFAULT_MAX_DURATION_SECONDS);
 
