@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.contract.acceptance.CleanupSchema;
 import io.rdmastorage.contract.spec.InvalidSpecException;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.operator.api.AcceptanceCleanupController;
 import io.rdmastorage.operator.api.AcceptancePendingCleanup;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
@@ -22,7 +23,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The plan step of a run's write-ahead cleanup ({@link AcceptanceCleanupKind}), pure, entered by
@@ -93,8 +93,8 @@ final class AcceptanceCleanupPlanner {
         }
         // the cleanup pod is as privileged as the run's: the same bounds hold for it (its target's own
         // controllers may be disconnected even where the admin no longer lets new runs connect)
-        Set<String> recorded = new TreeSet<>();
-        pending.getControllers().forEach(c -> recorded.add(c.getAddress()));
+        List<ProbeSpec.Target> recorded = pending.getControllers().stream()
+                .map(c -> new ProbeSpec.Target(c.getNqn(), c.getAddress(), c.getPort())).toList();
         Optional<String> outside = AdminBounds.refusal(run, document, snapshot.nodes(), recorded, config.acceptance());
         if (outside.isPresent()) {
             return cleanupPlan(run, previous, pending, Reasons.Acceptance.CLEANUP_FAILED, "no cleanup pod was started: "

@@ -4,20 +4,20 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.Rules;
 import io.rdmastorage.operator.api.NvmeofCheckSpec;
-import io.rdmastorage.operator.api.NvmeofTarget;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceStatus;
 import io.rdmastorage.operator.status.Reasons;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Everything one reconcile of an acceptance run plans from, read once before planning (the observe
@@ -36,11 +36,11 @@ import java.util.TreeSet;
  *                       that has not finished (a cordoned or NotReady node keeps it from starting; a
  *                       node gone or NotReady ends it), or whose changes to its node are to be cleaned up
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
- * @param profileTargets the addresses of the NVMe-oF targets the profiles name, which a run may
+ * @param profileTargets the NVMe-oF targets the profiles name (NQN, address, port), which a run may
  *                       connect to: read only for an nvmeof run that has not started
  */
 record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod> listedPod, boolean endedMeanwhile,
-                          Map<String, Node> nodes, List<RdmaStorageAcceptance> runs, Set<String> profileTargets) {
+                          Map<String, Node> nodes, List<RdmaStorageAcceptance> runs, Set<ProbeSpec.Target> profileTargets) {
 
     static AcceptanceSnapshot read(RdmaStorageAcceptance run, Context<RdmaStorageAcceptance> context, String namespace) {
         RdmaStorageAcceptanceStatus status = run.getStatus();
@@ -63,7 +63,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
                     .filter(p -> podName.equals(p.getMetadata().getName())).findFirst();
         }
         Map<String, Node> nodes = new HashMap<>();
-        Set<String> profileTargets = new TreeSet<>();
+        Set<ProbeSpec.Target> profileTargets = new LinkedHashSet<>();
         if (!running && !AcceptanceRunKind.finished(status) && cached.isEmpty() && run.getSpec() != null
                 && run.getSpec().getNvmeof() != null) {
             profileTargets.addAll(profileTargets(client));
@@ -80,17 +80,18 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
                 profileTargets);
     }
 
-    /** The addresses of every NVMe-oF target a profile names: the storage the cluster's profiles already check. */
-    private static Set<String> profileTargets(KubernetesClient client) {
-        Set<String> addresses = new TreeSet<>();
+    /** Every NVMe-oF target a profile names, whole (NQN, address, port): the storage the cluster's profiles already check. */
+    private static Set<ProbeSpec.Target> profileTargets(KubernetesClient client) {
+        Set<ProbeSpec.Target> targets = new LinkedHashSet<>();
         for (RdmaStorageProfile profile : client.resources(RdmaStorageProfile.class).list().getItems()) {
             NvmeofCheckSpec nvmeof = profile.getSpec() == null ? null : profile.getSpec().getNvmeof();
             if (nvmeof != null && nvmeof.getTargets() != null) {
-                nvmeof.getTargets().stream().filter(Objects::nonNull).map(NvmeofTarget::getAddress).filter(Objects::nonNull)
-                        .filter(Rules::isIpAddress).forEach(addresses::add);
+                nvmeof.getTargets().stream().filter(Objects::nonNull)
+                        .filter(t -> t.getNqn() != null && t.getAddress() != null && Rules.isIpAddress(t.getAddress()))
+                        .forEach(t -> targets.add(new ProbeSpec.Target(t.getNqn(), t.getAddress(), t.getPort())));
             }
         }
-        return addresses;
+        return targets;
     }
 
     /** Whether the API server has the run finished (or gone) though the cache still shows it Running. */

@@ -1,12 +1,13 @@
 package io.rdmastorage.operator.acceptance;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.nodes.NodeAvailability;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -22,7 +23,7 @@ final class AdminBounds {
 
     /** Why the run is outside the bounds, naming the admin's setting; empty when it is inside. */
     static Optional<String> refusal(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes,
-                                    Set<String> profileTargets, AcceptanceBounds bounds) {
+                                    Collection<ProbeSpec.Target> profileTargets, AcceptanceBounds bounds) {
         if (bounds.nodeSelector().isEmpty()) {
             // the safe default: a privileged pod goes only where the cluster admin said runs may go
             return Optional.of("no node takes acceptance runs until the cluster admin names the nodes that may: "

@@ -1,7 +1,8 @@
 package io.rdmastorage.operator.config;
 
 import io.rdmastorage.contract.spec.AcceptanceSpec;
-import io.rdmastorage.contract.spec.AddressRange;
+import io.rdmastorage.contract.spec.AddressBound;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.contract.spec.InvalidSpecException;
 import io.rdmastorage.contract.spec.Rules;
 import java.util.Arrays;
@@ -9,7 +10,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Where acceptance runs may act, as the cluster admin configured it (the chart's
@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  *                           {@code pathPrefixes} turns the path target off)
  * @param allowControlPlane  whether control-plane nodes (by any role label or taint that marks them) may take runs
  * @param pathPrefixes       directories a path run may write under; empty: the path target is off
- * @param nvmeofAddresses    addresses and CIDR ranges a run may connect to, besides the profiles' targets
+ * @param nvmeofAddresses    addresses and CIDR ranges a run may connect to, each with a port or any
+ *                           ({@link AddressBound}), besides the profiles' targets
  * @param maxFileSizeMiB     the largest file a path run may lay out
  * @param maxDurationSeconds the longest deadline a run may have
  */
@@ -46,7 +47,7 @@ public record AcceptanceBounds(Map<String, String> nodeSelector, boolean allowCo
                 }
             }
             for (String address : nvmeofAddresses) {
-                AddressRange.parse("acceptance.nvmeofAddresses", address);
+                AddressBound.parse("acceptance.nvmeofAddresses", address);
             }
         } catch (InvalidSpecException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
@@ -85,11 +86,11 @@ public record AcceptanceBounds(Map<String, String> nodeSelector, boolean allowCo
                 maxDurationSeconds);
     }
 
-    /** The bounds node-probe checks again, with {@code profileTargets} (the addresses the profiles name) allowed too. */
-    public AcceptanceSpec.Bounds forProbe(Collection<String> profileTargets) {
-        List<String> addresses = Stream.concat(nvmeofAddresses.stream(), profileTargets.stream()).distinct().sorted().toList();
-        return new AcceptanceSpec.Bounds(pathPrefixes, addresses, maxFileSizeMiB,
-                maxDurationSeconds);
+    /** The bounds node-probe checks again, with {@code profileTargets} (the targets the profiles name, whole) allowed too. */
+    public AcceptanceSpec.Bounds forProbe(Collection<ProbeSpec.Target> profileTargets) {
+        List<ProbeSpec.Target> targets = profileTargets.stream().distinct()
+                .sorted(java.util.Comparator.comparing(ProbeSpec.Target::toString)).toList();
+        return new AcceptanceSpec.Bounds(pathPrefixes, nvmeofAddresses, targets, maxFileSizeMiB, maxDurationSeconds);
     }
 
     private static List<String> list(String value) {

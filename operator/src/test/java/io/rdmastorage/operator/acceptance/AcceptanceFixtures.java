@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.rdmastorage.contract.spec.ProbeSpec;
 import io.rdmastorage.operator.api.AcceptanceNvmeofTarget;
 import io.rdmastorage.operator.api.AcceptancePathTarget;
 import io.rdmastorage.operator.api.AcceptanceTransport;
@@ -33,6 +34,8 @@ import java.util.Set;
 /** The runs, pods, nodes and plans the acceptance planners' in-memory tests share. */
 final class AcceptanceFixtures {
 
+    /** The NVMe-oF target a profile names in these tests, whole: the runs' target. */
+    static final ProbeSpec.Target PROFILE_TARGET = new ProbeSpec.Target("nqn.2024-01.dev.wutz:target1", "10.68.20.10", 4420);
     /** The label the admin's node selector names in these tests; every node here carries it. */
     static final Map<String, String> WORKERS = Map.of("kubernetes.io/os", "linux");
     /** The chart's default bounds, with the test nodes taking runs and the path target on under /gpfs/fs1/ (it is off until an admin names a prefix). */

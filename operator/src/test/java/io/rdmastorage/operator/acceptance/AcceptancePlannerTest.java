@@ -464,19 +464,42 @@ class AcceptancePlannerTest {
         run.getSpec().getNvmeof().setConnect(true);
 
         assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run))),
-                "nvmeof.address 10.68.20.10 is named by no profile's nvmeof targets and not in acceptance.nvmeofAddresses");
+                "nvmeof target nqn.2024-01.dev.wutz:target1 at 10.68.20.10:4420 is named by no profile's nvmeof targets",
+                "not in acceptance.nvmeofAddresses");
 
         AcceptancePlan profileNamed = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, nodes("gpu-07"),
-                List.of(run), Set.of("10.68.20.10")));
+                List.of(run), Set.of(PROFILE_TARGET)));
         assertThat(profileNamed.creates()).hasSize(1);
         // the bounds travel in the pod's document: node-probe checks them again on the node
         assertThat(profileNamed.applies().get(0).getData().values().iterator().next())
-                .contains("\"bounds\"", "\"nvmeofAddresses\":[\"10.68.20.10\"]", "\"pathPrefixes\":[\"/gpfs/fs1/\"]");
+                .contains("\"bounds\"", "\"nvmeofTargets\":[{\"nqn\":\"nqn.2024-01.dev.wutz:target1\",\"address\":\"10.68.20.10\","
+                        + "\"port\":4420}]", "\"pathPrefixes\":[\"/gpfs/fs1/\"]");
 
         AcceptanceBounds cidr = new AcceptanceBounds(WORKERS, false, List.of(), List.of("10.68.20.0/24"), 16384, 3600);
         assertThat(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), cidr).creates()).hasSize(1);
         AcceptanceBounds other = new AcceptanceBounds(WORKERS, false, List.of(), List.of("10.68.21.0/24"), 16384, 3600);
-        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), other), "10.68.20.10 is named by no profile");
+        assertRefused(plan(snapshot(run, Set.of(), nodes("gpu-07"), List.of(run)), other), "10.68.20.10:4420 is named by no profile");
+    }
+
+    /** Security round 4 (4): a profile's target allows that target only, not any port or NQN at its address. */
+    @Test
+    void aProfilesTargetAllowsThatTargetOnlyAndTheAdminsEntriesMayNameAPort() {
+        RdmaStorageAcceptance etcd = nvmeof("gpu-07-etcd", "2026-12-01T15:59:00Z");
+        etcd.getSpec().getNvmeof().setConnect(true);
+        etcd.getSpec().getNvmeof().setPort(2379);
+        assertRefused(plan(new AcceptanceSnapshot(etcd, Set.of(), Optional.empty(), false, nodes("gpu-07"), List.of(etcd),
+                Set.of(PROFILE_TARGET))), "at 10.68.20.10:2379 is named by no profile's nvmeof targets");
+        RdmaStorageAcceptance foreign = nvmeof("gpu-07-foreign", "2026-12-01T15:59:00Z");
+        foreign.getSpec().getNvmeof().setConnect(true);
+        foreign.getSpec().getNvmeof().setNqn("nqn.2024-01.example:someone-else");
+        assertRefused(plan(new AcceptanceSnapshot(foreign, Set.of(), Optional.empty(), false, nodes("gpu-07"), List.of(foreign),
+                Set.of(PROFILE_TARGET))), "nqn.2024-01.example:someone-else at 10.68.20.10:4420 is named by no profile's");
+
+        AcceptanceBounds port4420 = new AcceptanceBounds(WORKERS, false, List.of(), List.of("10.68.20.0/24:4420"), 16384, 3600);
+        assertRefused(plan(snapshot(etcd, Set.of(), nodes("gpu-07"), List.of(etcd)), port4420), "not in acceptance.nvmeofAddresses");
+        assertThat(plan(snapshot(foreign, Set.of(), nodes("gpu-07"), List.of(foreign)), port4420).creates()).hasSize(1);
+        AcceptanceBounds v6 = new AcceptanceBounds(WORKERS, false, List.of(), List.of("[fd00::/64]:4420"), 16384, 3600);
+        assertThat(v6.nvmeofAddresses()).containsExactly("[fd00::/64]:4420");
     }
 
     @Test
@@ -523,7 +546,7 @@ class AcceptancePlannerTest {
         RdmaStorageAcceptance run = connecting("gpu-07-connect");
 
         AcceptancePlan plan = plan(new AcceptanceSnapshot(run, Set.of(), Optional.empty(), false, nodes("gpu-07"), List.of(run),
-                Set.of("10.68.20.10")));
+                Set.of(PROFILE_TARGET)));
 
         assertThat(plan.status().getPendingCleanup().getNodeName()).isEqualTo("gpu-07");
         assertThat(plan.status().getPendingCleanup().getControllers()).extracting(Object::toString).containsExactly(

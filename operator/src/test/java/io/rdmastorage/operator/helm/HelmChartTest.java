@@ -338,6 +338,8 @@ class HelmChartTest {
         values.put("acceptance.pathPrefixes[1]", "/mnt/nfs/");
         values.put("acceptance.nvmeofAddresses[0]", "10.68.20.0/24");
         values.put("acceptance.nvmeofAddresses[1]", "fd00::7");
+        values.put("acceptance.nvmeofAddresses[2]", "10.68.21.0/24:4420");
+        values.put("acceptance.nvmeofAddresses[3]", "[fd00::8]:4420");
         values.put("acceptance.maxFileSizeMiB", 8192);
         values.put("acceptance.maxDurationSeconds", 1800);
         Container operator = only(objects(template(NS, values)), Deployment.class).getSpec().getTemplate().getSpec()
@@ -345,7 +347,7 @@ class HelmChartTest {
 
         assertThat(OperatorConfig.fromEnvironment(env(operator)).acceptance()).isEqualTo(new AcceptanceBounds(
                 Map.of("rdmastorage.io/acceptance", "yes"), true, List.of("/gpfs/fs1/acceptance/", "/mnt/nfs/"),
-                List.of("10.68.20.0/24", "fd00::7"), 8192, 1800));
+                List.of("10.68.20.0/24", "fd00::7", "10.68.21.0/24:4420", "[fd00::8]:4420"), 8192, 1800));
     }
 
     @Test

@@ -199,7 +199,7 @@ class AcceptanceLifecycleTest {
         }
         assertThat(runs.condition("accept-control", "Complete").getMessage()).contains("control is a control-plane node");
         assertThat(runs.condition("accept-elsewhere", "Complete").getMessage())
-                .contains("nvmeof.address 192.0.2.99 is named by no profile's nvmeof targets");
+                .contains("at 192.0.2.99:" + NvmeofFixtures.TARGET_PORT + " is named by no profile's nvmeof targets");
         assertThat(runs.events("accept-control")).contains("Warning OutsideAdminBounds");
     }
 

@@ -206,27 +206,56 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
      * node-probe checks them again on the node. Absent in a document written by hand on the node.
      *
      * @param pathPrefixes       directories a path run may write under; empty: the path target is off
-     * @param nvmeofAddresses    addresses and CIDR ranges a run with {@code connect: true} may connect
-     *                           to (the admin's list and the targets the profiles name)
+     * @param nvmeofAddresses    the admin's addresses and CIDR ranges a run with {@code connect: true}
+     *                           may connect to, each with the port it may use there or any
+     *                           ({@link AddressBound})
+     * @param nvmeofTargets      the NVMe-oF targets the profiles name, whole (NQN, address and port):
+     *                           a run may connect to exactly these too
      * @param maxFileSizeMiB     the largest file a path run may lay out
      * @param maxDurationSeconds the longest a run may take
      */
-    public record Bounds(List<String> pathPrefixes, List<String> nvmeofAddresses, Integer maxFileSizeMiB,
-                         Integer maxDurationSeconds) {
+    public record Bounds(List<String> pathPrefixes, List<String> nvmeofAddresses, List<ProbeSpec.Target> nvmeofTargets,
+                         Integer maxFileSizeMiB, Integer maxDurationSeconds) {
 
         public Bounds {
             pathPrefixes = pathPrefixes == null ? List.of() : List.copyOf(pathPrefixes);
             nvmeofAddresses = nvmeofAddresses == null ? List.of() : List.copyOf(nvmeofAddresses);
+            nvmeofTargets = nvmeofTargets == null ? List.of() : List.copyOf(nvmeofTargets);
         }
 
         void validate() throws InvalidSpecException {
             SpecValidator.eachMatches("bounds.pathPrefixes", pathPrefixes, Rules::isAcceptanceDirectory,
                     "must be an absolute directory, as path.directory");
             for (String address : nvmeofAddresses) {
-                AddressRange.parse("bounds.nvmeofAddresses", address);
+                AddressBound.parse("bounds.nvmeofAddresses", address);
+            }
+            for (int i = 0; i < nvmeofTargets.size(); i++) {
+                nvmeofTargets.get(i).validate("bounds.nvmeofTargets[" + i + "]");
             }
             if (maxFileSizeMiB == null || maxDurationSeconds == null) {
                 throw new InvalidSpecException("bounds", "needs maxFileSizeMiB and maxDurationSeconds");
+            }
+        }
+
+        /** Whether a run may connect to {@code target}: a profile names it whole, or an admin's entry allows its address and port. */
+        public boolean allows(ProbeSpec.Target target) {
+            boolean profiles = nvmeofTargets.stream().anyMatch(t -> t.nqn().equals(target.nqn()) && t.port().equals(target.port())
+                    && sameAddress(t.address(), target.address()));
+            return profiles || nvmeofAddresses.stream().anyMatch(entry -> {
+                try {
+                    return AddressBound.parse("bounds.nvmeofAddresses", entry).allows(target.address(), target.port());
+                } catch (InvalidSpecException e) {
+                    return false;   // validate() refused it already
+                }
+            });
+        }
+
+        /** The same IP address, however it is written (an IPv6 literal has many forms). */
+        private static boolean sameAddress(String a, String b) {
+            try {
+                return AddressRange.parse("address", a).contains(b);
+            } catch (InvalidSpecException e) {
+                return false;
             }
         }
 
@@ -251,20 +280,10 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
                             + maxFileSizeMiB);
                 }
             }
-            if (spec.nvmeof() != null && spec.nvmeof().connect()) {
-                String address = spec.nvmeof().address();
-                boolean named = false;
-                for (String range : nvmeofAddresses) {
-                    try {
-                        named |= AddressRange.parse("bounds.nvmeofAddresses", range).contains(address);
-                    } catch (InvalidSpecException e) {
-                        // validate() refused it already
-                    }
-                }
-                if (!named) {
-                    return Optional.of("nvmeof.address " + address + " is named by no profile's nvmeof targets "
-                            + "and not in acceptance.nvmeofAddresses; with connect: true a run connects only there");
-                }
+            if (spec.nvmeof() != null && spec.nvmeof().connect() && !allows(spec.nvmeof().target())) {
+                return Optional.of("nvmeof target " + spec.nvmeof().target() + " is named by no profile's nvmeof targets "
+                        + "(the same NQN, address and port) and not in acceptance.nvmeofAddresses (its address, and its "
+                        + "port where the entry gives one); with connect: true a run connects only there");
             }
             int transports = spec.nvmeof() == null ? 1 : spec.nvmeof().transports().size();
             int seconds = spec.workloadSeconds() * transports;
