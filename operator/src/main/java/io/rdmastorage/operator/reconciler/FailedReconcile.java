@@ -184,7 +184,7 @@ final class FailedReconcile {
                         upkeep.write(), List.of(), false);
                 changes.add(new ProfilePlan.NodeChange(nodeName, verdict, List.of(), List.of(write), List.of(), false,
                         upkeep.discard(), ProfilePlan.Marking.following(settings, profileName, nodes.get(nodeName),
-                        upkeep.write())));
+                        upkeep.write(), now)));
                 LOG.info("profile {}: the verdict of node {} {} while reconciles fail", profileName, nodeName,
                         upkeep.discard() ? "was edited by someone else and is replaced" : "expired");
             } catch (RuntimeException e) {

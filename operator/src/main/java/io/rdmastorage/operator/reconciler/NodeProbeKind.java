@@ -32,9 +32,12 @@ record NodeProbeKind(ProfileSettings settings, long generation) implements Verdi
         if (status == null) {
             return Lifecycle.Last.NONE;
         }
+        // a verdict an acceptance run holds keeps its last probe's time for its markings' expiry
+        // (ProfilePlan.Marking), but measured nothing itself: the node is due once the hold ends
+        boolean held = ProfilePlan.Marking.heldForAcceptance(status);
         return new Lifecycle.Last(status.getProbeRound() == null ? 0 : status.getProbeRound(),
-                status.getLastProbeTime() == null ? Optional.empty() : Timestamps.parse(status.getLastProbeTime()),
-                NodeVerdicts.expiresAt(status, settings.expiry()),
+                status.getLastProbeTime() == null || held ? Optional.empty() : Timestamps.parse(status.getLastProbeTime()),
+                held ? Optional.empty() : NodeVerdicts.expiresAt(status, settings.expiry()),
                 status.getObservedGeneration() != null && status.getObservedGeneration() == generation,
                 saysExpired(status));
     }

@@ -11,6 +11,7 @@ import io.rdmastorage.operator.measurement.Lifecycle;
 import io.rdmastorage.operator.probe.ProbeOutcome;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.probe.ProbePodFactory;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,10 +52,11 @@ final class NodeProbePlanner {
         }
         RdmaStorageNodeStatus status = verdict == null ? null : verdict.getStatus();
         if (notProbeable.filter(NotProbed.ACCEPTANCE_RUN_IN_PROGRESS::equals).isPresent()) {
-            // a report from now on may describe the run's connection, not the node's: none is harvested
+            // a report from now on may describe the run's connection, not the node's: none is harvested. The
+            // markings the last result set stay until that result expires, as any result's do: wake for it
             Optional<NotProbed> mark = notProbeable.filter(why -> !NodeProbeKind.says(status, why.reason(), generation));
-            return new NodeProbePlan(nodeName, List.of(), List.copyOf(pods), mark, false, Optional.empty(), false,
-                    Optional.empty());
+            Optional<Instant> expiry = NodeVerdicts.expiresAt(status, settings.expiry()).filter(now::isBefore);
+            return new NodeProbePlan(nodeName, List.of(), List.copyOf(pods), mark, false, Optional.empty(), false, expiry);
         }
         NodeProbeKind kind = new NodeProbeKind(settings, generation);
         Lifecycle.Last last = kind.last(status);

@@ -10,6 +10,7 @@ import io.rdmastorage.operator.nodes.MarkingOptions;
 import io.rdmastorage.operator.nodes.NodeMarkings;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.status.Reasons;
+import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.CheckTypes;
 import io.rdmastorage.operator.verdict.FleetDistribution;
 import java.time.Instant;
@@ -74,11 +75,16 @@ record ProfilePlan(List<NodeChange> nodes, List<Pod> deletes, List<Pod> creates,
 
         /**
          * The markings that follow {@code status}'s Ready on {@code node}; null when the node gets
-         * none: it is not in the cache, the profile marks nothing there, or the verdict only stands in
-         * for an edit it replaced (the node keeps the markings the operator's own last verdict set).
+         * none: it is not in the cache, the profile marks nothing there, the verdict only stands in
+         * for an edit it replaced (the node keeps the markings the operator's own last verdict set),
+         * or an acceptance run holds the node and the last result before it has not expired (after
+         * that, the markings follow Unknown, as any expired result's do).
          */
-        static Marking following(ProfileSettings settings, String profile, Node node, RdmaStorageNodeStatus status) {
-            return node != null && !replacesAnEdit(status) && !heldForAcceptance(status) && marks(settings, profile, node)
+        static Marking following(ProfileSettings settings, String profile, Node node, RdmaStorageNodeStatus status,
+                                 Instant now) {
+            boolean keptForTheRun = heldForAcceptance(status)
+                    && NodeVerdicts.expiresAt(status, settings.expiry()).map(at -> !now.isAfter(at)).orElse(false);
+            return node != null && !replacesAnEdit(status) && !keptForTheRun && marks(settings, profile, node)
                     ? new Marking(node, ready(status), false) : null;
         }
 

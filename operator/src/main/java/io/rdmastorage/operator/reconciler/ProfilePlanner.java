@@ -23,6 +23,7 @@ import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.status.Conditions;
 import io.rdmastorage.operator.verdict.FleetDistribution;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
+import io.rdmastorage.operator.verdict.NotProbed;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.ReportTrust;
@@ -153,8 +154,7 @@ final class ProfilePlanner {
                 next.setProbeRound(harvest.round());
                 draft.write(next, List.of(harvest.pod()));
             }
-            plan.notProbed().ifPresent(why -> draft.write(NodeVerdicts.notProbed(profile.getSpec(), generation, node,
-                    why, now), List.of()));
+            plan.notProbed().ifPresent(why -> draft.write(notProbed(draft.status, why, node), List.of()));
             if (plan.expire() && draft.status != null) {
                 draft.write(NodeVerdicts.expire(draft.status, now, settings.expiry()), List.of());
             }
@@ -309,10 +309,22 @@ final class ProfilePlanner {
             if (cached != null && forget && NodeMarkings.carriesMarkings(profileName, cached)) {
                 marking = new ProfilePlan.Marking(cached, null, true);
             } else if (!forget) {
-                marking = ProfilePlan.Marking.following(settings, profileName, cached, status);
+                marking = ProfilePlan.Marking.following(settings, profileName, cached, status, now);
             }
             return new ProfilePlan.NodeChange(node, stored, deletes, writes, probeFailures, forget, discard, marking);
         }
+    }
+
+    /**
+     * The verdict of a node that cannot be probed now; one an acceptance run holds keeps its last
+     * probe's time, from which its markings expire as any result's do ({@link ProfilePlan.Marking#following}).
+     */
+    private RdmaStorageNodeStatus notProbed(RdmaStorageNodeStatus stored, NotProbed why, String node) {
+        RdmaStorageNodeStatus status = NodeVerdicts.notProbed(profile.getSpec(), generation, node, why, now);
+        if (why == NotProbed.ACCEPTANCE_RUN_IN_PROGRESS && stored != null) {
+            status.setLastProbeTime(stored.getLastProbeTime());
+        }
+        return status;
     }
 
     /** Whether the status holds {@code c}'s type with its status, reason and message already. */

@@ -299,6 +299,28 @@ class ProfilePlannerTest {
         assertThat(plan.creates()).isEmpty();
     }
 
+    /** Security round 4 (5): a held node's markings follow the same 3 × interval expiry as any verdict's. */
+    @Test
+    void aHeldNodesMarkingsStayOnlyUntilTheLastResultBeforeTheRunExpires() {
+        RdmaStorageProfile profile = profile(5, false);
+        profile.getSpec().setNodeLabels(true);
+        profile.getSpec().setTaintNotReady(true);
+        List<RdmaStorageAcceptance> runs = List.of(AcceptanceTransportHoldsTest.holding("gpu-01", true));
+        Duration expiry = Duration.ofMinutes(45);   // 3 × the default 15m interval
+
+        RdmaStorageNode recent = verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, NOW.minusSeconds(600)));
+        ProfilePlan kept = ProfilePlanner.plan(ProfileSnapshot.of(profile, nodes("gpu-01"), List.of(recent), List.of(), runs),
+                CONFIG, NOW);
+        assertThat(change(kept, "gpu-01").marking()).as("within the expiry: kept as the last result set them").isNull();
+        assertThat(kept.wakeAt()).as("a look again at the expiry").isBeforeOrEqualTo(NOW.minusSeconds(600).plus(expiry));
+
+        RdmaStorageNode old = verdict(profile, "gpu-01", probed(profile, "gpu-01", 1, NOW.minus(expiry).minusSeconds(1)));
+        ProfilePlan expired = ProfilePlanner.plan(ProfileSnapshot.of(profile, nodes("gpu-01"), List.of(old), List.of(), runs),
+                CONFIG, NOW);
+        assertThat(change(expired, "gpu-01").marking()).as("past the expiry: they follow Unknown").isNotNull()
+                .satisfies(m -> assertThat(m.ready().getStatus()).isEqualTo("Unknown"));
+    }
+
     @Test
     void aNodeThatCannotBeProbedIsMarkedOnceAndGetsNoPod() {
         RdmaStorageProfile profile = profile(5, false);
