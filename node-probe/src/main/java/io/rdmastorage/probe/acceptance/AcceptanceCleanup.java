@@ -7,11 +7,7 @@ import io.rdmastorage.probe.host.NvmeControllers;
 import io.rdmastorage.probe.host.ToolRunner;
 import io.rdmastorage.probe.parse.NvmeController;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,32 +123,28 @@ public final class AcceptanceCleanup {
         return new Result(disconnected, removed, gone, problems);
     }
 
-    /** Removes the run's file: a regular file, its directory reached through no link. */
+    /** Removes the run's file: a regular file, relative to its directory held open through no link ({@link HeldDirectory}). */
     private static void removeFile(HostRoot host, String file, List<String> removed, List<String> gone, List<String> problems) {
         int slash = file.lastIndexOf('/');
         String directory = file.substring(0, Math.max(slash, 1));
-        AcceptanceDirectory.Walk walk = AcceptanceDirectory.walk(host, directory);
-        if (walk.refusal().isPresent()) {
-            problems.add("did not remove " + file + ": " + walk.refusal().get() + "; remove the run's file by hand if it is there");
+        HeldDirectory.Opened opened = HeldDirectory.open(host.root(), directory);
+        if (opened.refusal().isPresent()) {
+            problems.add("did not remove " + file + ": " + opened.refusal().get() + "; remove the run's file by hand if it is there");
             return;
         }
-        if (!walk.whole()) {
+        if (opened.directory().isEmpty()) {
             gone.add(file + " is no longer there (its directory is gone)");
             return;
         }
-        Path path = walk.path().resolve(file.substring(slash + 1));
-        try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (!attributes.isRegularFile()) {
-                problems.add("did not remove " + file + ": it is not a regular file now (the run created one); look at it by hand");
-                return;
+        try (HeldDirectory held = opened.directory().get()) {
+            Optional<String> kept = held.removeRegularFile(file.substring(slash + 1));
+            if (kept.isPresent()) {
+                problems.add("did not remove " + file + ": " + kept.get() + "; look at it by hand");
+            } else {
+                removed.add(file);
             }
-            Files.delete(path);
-            removed.add(file);
         } catch (NoSuchFileException e) {
             gone.add(file + " is no longer there");
-        } catch (IOException | SecurityException e) {
-            problems.add("could not remove " + file + " (" + e.getMessage() + "); remove it by hand: rm " + file);
         }
     }
 }

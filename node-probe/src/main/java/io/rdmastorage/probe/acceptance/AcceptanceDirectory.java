@@ -15,9 +15,10 @@ import java.util.Set;
  * Where a {@code path} run may write its one file, checked on the node before anything is written:
  * <ul>
  * <li>the directory as named, <em>no symbolic link followed</em>: every component from the host's
- * root is read with {@code NOFOLLOW_LINKS} (Java reaches neither {@code openat2} nor
- * {@code RESOLVE_NO_SYMLINKS}), so a link to {@code /etc} is refused rather than written
- * through;</li>
+ * root is read with {@code NOFOLLOW_LINKS}, so a link to {@code /etc} is refused with a clear
+ * message before anything else; the write itself does not rely on this look, which a rename could
+ * outdate: it happens relative to the directory held open component by component
+ * ({@link HeldDirectory});</li>
  * <li>on a <em>shared or parallel file system</em> (the point of the run is the storage transport):
  * the mount holding it in PID 1's {@code /proc/1/mounts} must be one of {@link #SHARED}; a local
  * file system (ext4, xfs, btrfs, tmpfs, overlay, ...) is refused;</li>

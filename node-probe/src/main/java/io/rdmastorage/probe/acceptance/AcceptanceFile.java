@@ -4,13 +4,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +17,11 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The only write of a {@code path} acceptance run: one file of its own in the directory the run
- * names, for fio's read-only workloads to read. It is created with {@code O_CREAT|O_EXCL} (a file,
- * link or directory of that name already there is refused, never overwritten or followed), filled
+ * names, for fio's read-only workloads to read. It is created with {@code O_CREAT|O_EXCL|O_NOFOLLOW}
+ * relative to the directory held open from the host root without following any link
+ * ({@link HeldDirectory}): a file, link or directory of that name already there is refused, never
+ * overwritten or followed, and no component renamed to a link meanwhile can send it elsewhere; it is
+ * removed relative to the same descriptor. It is filled
  * with pseudo-random data (zeros could be compressed or deduplicated away by the storage, and the
  * reads would then measure no media), and synced. {@link #close()} removes it again, and only it:
  * nothing else in the directory is touched. A JVM shutdown hook removes it when the pod is stopped
@@ -34,7 +36,9 @@ public final class AcceptanceFile implements AutoCloseable {
 
     static final int BLOCK = 1024 * 1024;
 
-    private final Path directory;
+    private final Path hostRoot;
+    private final String directory;
+    private final String name;
     private final Path file;
     private final String hostPath;
     private final AcceptanceJournal journal;
@@ -44,16 +48,21 @@ public final class AcceptanceFile implements AutoCloseable {
 
     private final Thread shutdownHook = new Thread(this::stopChildrenAndRemove, "acceptance-file-remove");
     private boolean ours;
+    /** The directory, held open from the file's creation to its removal: both happen relative to it. */
+    private HeldDirectory held;
 
     /**
-     * @param directory the directory as the probe sees it (under its host root)
+     * @param hostRoot  where the node's root is mounted in the probe's view
+     * @param directory the directory on the node (a host path), as the run names it
      * @param name      the file's name, from the run ({@code rdmastorage-acceptance-<run>.fio})
      * @param hostPath  the file's path on the node, for messages and the record
      * @param journal   where the file is announced before it is created
      */
-    public AcceptanceFile(Path directory, String name, String hostPath, AcceptanceJournal journal) {
+    public AcceptanceFile(Path hostRoot, String directory, String name, String hostPath, AcceptanceJournal journal) {
+        this.hostRoot = hostRoot;
         this.directory = directory;
-        this.file = directory.resolve(name);
+        this.name = name;
+        this.file = hostRoot.resolve(directory.substring(1)).resolve(name);
         this.hostPath = hostPath;
         this.journal = journal;
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -66,27 +75,32 @@ public final class AcceptanceFile implements AutoCloseable {
 
     /** Creates the file with {@code bytes} of data; empty when done, else why not (nothing is left behind). */
     public synchronized String layOut(long bytes) {
-        if (!Files.isDirectory(directory)) {
+        HeldDirectory.Opened opened = HeldDirectory.open(hostRoot, directory);
+        if (opened.refusal().isPresent()) {
+            return opened.refusal().get();
+        }
+        if (opened.directory().isEmpty()) {
             return "the directory of " + hostPath + " does not exist on the node (or is not a directory): create it, "
                     + "on the file system to measure, or correct path.directory";
         }
-        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            return alreadyExists();
+        held = opened.directory().get();
+        if (held.has(name)) {
+            return releaseHeld(alreadyExists());
         }
         String unrecorded = journal.creating(hostPath);
         if (!unrecorded.isEmpty()) {
             journal.removed();
-            return unrecorded;
+            return releaseHeld(unrecorded);
         }
         FileChannel channel;
         try {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            channel = held.createNew(name);
         } catch (FileAlreadyExistsException e) {
             journal.removed();
-            return alreadyExists();
+            return releaseHeld(alreadyExists());
         } catch (IOException | SecurityException e) {
             journal.removed();
-            return "cannot create " + hostPath + ": " + e.getMessage() + " (the run needs to write one file there)";
+            return releaseHeld("cannot create " + hostPath + ": " + e.getMessage() + " (the run needs to write one file there)");
         }
         ours = true;
         try (channel) {
@@ -111,6 +125,13 @@ public final class AcceptanceFile implements AutoCloseable {
             remove();
             return problem;
         }
+    }
+
+    /** Lets go of the held directory when no file of the run's was created in it; returns {@code problem}. */
+    private String releaseHeld(String problem) {
+        held.close();
+        held = null;
+        return problem;
     }
 
     private String alreadyExists() {
@@ -150,13 +171,19 @@ public final class AcceptanceFile implements AutoCloseable {
         if (!ours) {
             return;
         }
+        ours = false;
         try {
-            Files.deleteIfExists(file);
-            ours = false;
+            Optional<String> kept = held.removeRegularFile(name);
+            if (kept.isPresent()) {
+                problems.add("did not remove " + hostPath + ": " + kept.get() + "; look at it by hand");
+            } else {
+                journal.removed();
+            }
+        } catch (NoSuchFileException gone) {
             journal.removed();
-        } catch (IOException | SecurityException e) {
-            problems.add("could not remove " + hostPath + " (" + e.getMessage() + "); remove it by hand: rm " + hostPath);
-            ours = false;
+        } finally {
+            held.close();
+            held = null;
         }
     }
 

@@ -32,9 +32,9 @@ public final class PathDirectory implements AcceptanceTarget {
     @Override
     public Result measure() {
         AcceptanceSpec.Path path = spec.path();
-        // the directory as named, under the host root, never through a link (AcceptanceDirectory checked each component)
-        java.nio.file.Path directory = tools.host().root().resolve(path.directory().substring(1));
-        try (AcceptanceFile file = new AcceptanceFile(directory, path.fileName(), path.file(), tools.journal())) {
+        // the directory as named, under the host root, never through a link: the file is created relative to it held open
+        try (AcceptanceFile file = new AcceptanceFile(tools.host().root(), path.directory(), path.fileName(), path.file(),
+                tools.journal())) {
             String layout = AcceptanceDirectory.refusal(tools.host(), path.directory(), path.fileSizeMiB() * MEBIBYTE)
                     .orElseGet(() -> file.layOut(path.fileSizeMiB() * MEBIBYTE));
             AcceptanceReport.TransportRun row;
