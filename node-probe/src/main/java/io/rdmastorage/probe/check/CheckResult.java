@@ -59,7 +59,7 @@ public record CheckResult(CheckType type, Status status, String reason, String m
             return this;
         }
 
-        public Builder verdict(Status status, String reason, String message) {
+        public Builder condition(Status status, String reason, String message) {
             this.status = status;
             this.reason = reason;
             this.message = message;

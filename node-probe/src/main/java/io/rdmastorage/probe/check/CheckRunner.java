@@ -59,7 +59,7 @@ public final class CheckRunner {
 
     private static CheckResult crashed(Check check, Throwable cause) {
         return CheckResult.builder(check.type())
-                .verdict(Status.UNKNOWN, Reasons.CHECK_CRASHED,
+                .condition(Status.UNKNOWN, Reasons.CHECK_CRASHED,
                         "the " + check.type() + " check failed inside node-probe (" + cause.getClass().getSimpleName()
                                 + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
                                 + "); this is a node-probe bug, please report it with the probe's stderr")

@@ -36,11 +36,11 @@ public abstract class FactsCheck<F> implements Check {
     @Override
     public final CheckResult run(ProbeContext context) {
         // the judge names faulty devices; where they sit (PCI address, netdevs) is the host's to say
-        return FaultyDevices.locate(verdict(gather(context), context.spec()), () -> context.storageNics().all());
+        return FaultyDevices.locate(result(gather(context), context.spec()), () -> context.storageNics().all());
     }
 
     /** The condition these facts give, with their inventory facts: what {@link #run} returns, without the host. */
-    public final CheckResult verdict(F facts, ProbeSpec spec) {
+    public final CheckResult result(F facts, ProbeSpec spec) {
         Inventory inventory = new Inventory();
         inventory(facts, inventory);
         return Findings.combine(type(), mention(), precedence(), judge(facts, spec)).withInventory(inventory.asMap());

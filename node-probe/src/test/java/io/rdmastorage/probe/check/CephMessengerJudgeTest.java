@@ -14,7 +14,7 @@ class CephMessengerJudgeTest {
     private static final ProbeSpec SPEC = new ProbeSpec(null, null, null, null, null, new ProbeSpec.Ceph());
 
     private static CheckResult verdict(Optional<String> conf) {
-        return new CephMessengerCheck().verdict(new CephMessengerCheck.Facts("/host", true, conf), SPEC);
+        return new CephMessengerCheck().result(new CephMessengerCheck.Facts("/host", true, conf), SPEC);
     }
 
     @Test
@@ -40,7 +40,7 @@ class CephMessengerJudgeTest {
 
     @Test
     void aHostWithoutEtcIsUnknownWithWhatToMount() {
-        CheckResult result = new CephMessengerCheck().verdict(new CephMessengerCheck.Facts("/host", false, Optional.empty()), SPEC);
+        CheckResult result = new CephMessengerCheck().result(new CephMessengerCheck.Facts("/host", false, Optional.empty()), SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("HostViewMissing");

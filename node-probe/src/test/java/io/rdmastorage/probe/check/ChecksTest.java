@@ -21,11 +21,11 @@ class ChecksTest {
     @Test
     void aVerdictTheDescriptorDoesNotDeclareFailsUnderTheTests() {
         assumeTrue(CheckResult.class.desiredAssertionStatus(), "the tests run with -ea");
-        assertThat(CheckResult.builder(CheckType.GPFS_VERBS).verdict(Status.FALSE, GpfsVerbs.TCP_FALLBACK, "m").build().reason())
+        assertThat(CheckResult.builder(CheckType.GPFS_VERBS).condition(Status.FALSE, GpfsVerbs.TCP_FALLBACK, "m").build().reason())
                 .isEqualTo("TcpFallback");
-        assertThatThrownBy(() -> CheckResult.builder(CheckType.GPFS_VERBS).verdict(Status.TRUE, GpfsVerbs.TCP_FALLBACK, "m").build())
+        assertThatThrownBy(() -> CheckResult.builder(CheckType.GPFS_VERBS).condition(Status.TRUE, GpfsVerbs.TCP_FALLBACK, "m").build())
                 .isInstanceOf(AssertionError.class).hasMessageContaining("GpfsVerbs gave True TcpFallback");
-        assertThatThrownBy(() -> CheckResult.builder(CheckType.GPFS_VERBS).verdict(Status.FALSE, "PortDown", "m").build())
+        assertThatThrownBy(() -> CheckResult.builder(CheckType.GPFS_VERBS).condition(Status.FALSE, "PortDown", "m").build())
                 .isInstanceOf(AssertionError.class).hasMessageContaining("does not declare");
     }
 }

@@ -52,7 +52,7 @@ class GdsReadyDataPathJudgeTest {
     }
 
     private static CheckResult verdict(GdsReadyCheck.Facts facts, ProbeSpec spec) {
-        return new GdsReadyCheck().verdict(facts, spec);
+        return new GdsReadyCheck().result(facts, spec);
     }
 
     // ---- nvidia-fs's counters --------------------------------------------------------------------

@@ -43,7 +43,7 @@ class GdsReadyJudgeTest {
     }
 
     private static CheckResult verdict(GdsReadyCheck.Facts facts, ProbeSpec spec) {
-        return new GdsReadyCheck().verdict(facts, spec);
+        return new GdsReadyCheck().result(facts, spec);
     }
 
     private static ToolResult healthyGdscheck() {

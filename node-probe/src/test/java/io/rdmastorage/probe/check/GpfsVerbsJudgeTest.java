@@ -36,7 +36,7 @@ class GpfsVerbsJudgeTest {
     }
 
     private static CheckResult verdict(GpfsVerbsCheck.Facts facts) {
-        return new GpfsVerbsCheck().verdict(facts, SPEC);
+        return new GpfsVerbsCheck().result(facts, SPEC);
     }
 
     /** The healthy node's facts on RoCE ports (link layer Ethernet) with the given verbsRdmaCm. */
@@ -76,7 +76,7 @@ class GpfsVerbsJudgeTest {
                 Optional.of(ToolResults.exited("mmlscluster -Y", 1, "", "mmlscluster: Unable to retrieve the cluster configuration\n")));
         ProbeSpec spec = new ProbeSpec(null, new ProbeSpec.Gpfs(List.of("mlx5_0/1", "mlx5_1/1"), List.of(requiredPeers), null,
                 null), null, null, null, null);
-        return new GpfsVerbsCheck().verdict(facts, spec);
+        return new GpfsVerbsCheck().result(facts, spec);
     }
 
     @Test
@@ -112,7 +112,7 @@ class GpfsVerbsJudgeTest {
         ProbeSpec noRequiredPeers = new ProbeSpec(null,
                 new ProbeSpec.Gpfs(List.of("mlx5_0/1", "mlx5_1/1"), List.of(), null, null), null, null, null, null);
 
-        CheckResult result = new GpfsVerbsCheck().verdict(facts, noRequiredPeers);
+        CheckResult result = new GpfsVerbsCheck().result(facts, noRequiredPeers);
 
         assertThat(result.status()).as(result.message()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("LinkLayerUnknown");
@@ -210,7 +210,7 @@ class GpfsVerbsJudgeTest {
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(), List.of());
 
         assertThat(verdict(facts).status()).isEqualTo(Status.FALSE);
-        CheckResult discovered = new GpfsVerbsCheck().verdict(facts, ProbeSpec.discover());
+        CheckResult discovered = new GpfsVerbsCheck().result(facts, ProbeSpec.discover());
         assertThat(discovered.status()).isEqualTo(Status.UNKNOWN);
         assertThat(discovered.reason()).isEqualTo("ToolNotFound");
     }

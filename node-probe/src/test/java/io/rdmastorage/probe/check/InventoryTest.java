@@ -157,7 +157,7 @@ class InventoryTest {
         }
         List<CheckResult> checks = new ArrayList<>();
         for (CheckType type : List.of(CheckType.RDMA_DEVICES, CheckType.GPFS_VERBS, CheckType.GDS_READY)) {
-            checks.add(CheckResult.builder(type).verdict(Status.UNKNOWN, io.rdmastorage.contract.Reasons.CHECK_CRASHED,
+            checks.add(CheckResult.builder(type).condition(Status.UNKNOWN, io.rdmastorage.contract.Reasons.CHECK_CRASHED,
                     "m".repeat(900)).detail("big", "d".repeat(2000)).build());
         }
 

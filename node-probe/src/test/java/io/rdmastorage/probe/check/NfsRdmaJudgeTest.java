@@ -42,7 +42,7 @@ class NfsRdmaJudgeTest {
     }
 
     private static CheckResult verdict(NfsRdmaCheck.Facts facts, ProbeSpec spec) {
-        return new NfsRdmaCheck().verdict(facts, spec);
+        return new NfsRdmaCheck().result(facts, spec);
     }
 
     @Test

@@ -22,7 +22,7 @@ class NvmeofRdmaJudgeTest {
     }
 
     private static CheckResult verdict(List<NvmeController> controllers) {
-        return new NvmeofRdmaCheck().verdict(new NvmeofRdmaCheck.Facts("/host", true, controllers), SPEC);
+        return new NvmeofRdmaCheck().result(new NvmeofRdmaCheck.Facts("/host", true, controllers), SPEC);
     }
 
     @Test

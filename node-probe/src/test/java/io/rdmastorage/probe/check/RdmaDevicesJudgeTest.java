@@ -40,7 +40,7 @@ class RdmaDevicesJudgeTest {
     }
 
     private static CheckResult verdict(RdmaDevicesCheck.Facts facts, ProbeSpec spec) {
-        return new RdmaDevicesCheck().verdict(facts, spec);
+        return new RdmaDevicesCheck().result(facts, spec);
     }
 
     @Test

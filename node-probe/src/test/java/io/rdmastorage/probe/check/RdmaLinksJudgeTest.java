@@ -48,7 +48,7 @@ class RdmaLinksJudgeTest {
                                        Optional<RdmaDevicesCheck.VerbsAttempt> verbs) {
         RdmaDevicesCheck.Facts facts = new RdmaDevicesCheck.Facts("/host", true, List.of(port.device()),
                 Map.of(port.name(), port), verbs, links);
-        return new RdmaDevicesCheck().verdict(facts, new ProbeSpec(rdma, null, null, null, null, null));
+        return new RdmaDevicesCheck().result(facts, new ProbeSpec(rdma, null, null, null, null, null));
     }
 
     private static ProbeSpec.Rdma rdma(String device, Integer minMtu, String minRate) {

@@ -73,14 +73,14 @@ class RdmaPortErrorsJudgeTest {
     }
 
     static CheckResult judge(Map<String, PortErrorCounters.Port> before, Map<String, PortErrorCounters.Port> now) {
-        return CHECK.verdict(facts(now, Optional.of(baseline(BOOT, before))), SPEC);
+        return CHECK.result(facts(now, Optional.of(baseline(BOOT, before))), SPEC);
     }
 
     @Test
     void theFirstRoundHasNoRatesYetAndKeepsItsReadingAsTheBaseline() throws Exception {
         var now = ports("mlx5_0/1", mlx5(7, Map.of()));
 
-        CheckResult result = CHECK.verdict(facts(now, Optional.empty()), SPEC);
+        CheckResult result = CHECK.result(facts(now, Optional.empty()), SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("NoCounterBaseline");
@@ -98,7 +98,7 @@ class RdmaPortErrorsJudgeTest {
         Facts facts = new Facts("/host", true, true, Optional.of(BOOT), NOW, now, Optional.empty(),
                 "counterBaseline.bootId: must be a boot id");
 
-        CheckResult result = CHECK.verdict(facts, SPEC);
+        CheckResult result = CHECK.result(facts, SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("NoCounterBaseline");
@@ -166,7 +166,7 @@ class RdmaPortErrorsJudgeTest {
         var before = ports("mlx5_0/1", mlx5(0, Map.of()));
         var now = ports("mlx5_0/1", mlx5(0, Map.of(Counter.LINK_DOWNED, 1L)));
 
-        assertThat(CHECK.verdict(facts(now, Optional.of(baseline(BOOT, before))), lenient).status()).isEqualTo(Status.TRUE);
+        assertThat(CHECK.result(facts(now, Optional.of(baseline(BOOT, before))), lenient).status()).isEqualTo(Status.TRUE);
         assertThat(judge(before, now).status()).isEqualTo(Status.FALSE);
     }
 
@@ -175,7 +175,7 @@ class RdmaPortErrorsJudgeTest {
         var before = ports("mlx5_0/1", mlx5(0, Map.of()));
         var now = ports("mlx5_0/1", mlx5(0, Map.of(Counter.LINK_DOWNED, 2L)));   // the boot's own link-ups
 
-        CheckResult result = CHECK.verdict(facts(now, Optional.of(baseline("9f8e7d6c-old-boot", before))), SPEC);
+        CheckResult result = CHECK.result(facts(now, Optional.of(baseline("9f8e7d6c-old-boot", before))), SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("NoCounterBaseline");
@@ -246,7 +246,7 @@ class RdmaPortErrorsJudgeTest {
         var now = ports("mlx5_0/1", mlx5(0, Map.of()));
         Facts facts = new Facts("/host", true, true, Optional.empty(), NOW, now, Optional.of(baseline(BOOT, now)), "");
 
-        CheckResult result = CHECK.verdict(facts, SPEC);
+        CheckResult result = CHECK.result(facts, SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("NoCounterDelta");
@@ -258,7 +258,7 @@ class RdmaPortErrorsJudgeTest {
     void anAbsentProcIsHostViewMissing() {
         Facts facts = new Facts("/host", true, false, Optional.empty(), NOW, Map.of(), Optional.empty(), "");
 
-        CheckResult result = CHECK.verdict(facts, SPEC);
+        CheckResult result = CHECK.result(facts, SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("HostViewMissing");

@@ -71,7 +71,7 @@ class RdmaTrafficJudgeTest {
     }
 
     static CheckResult verdict(ProbeSpec spec, CounterWindow window, Port... ports) {
-        return new RdmaTrafficCheck().verdict(new Facts("/host", true, true, List.of(ports), window), spec);
+        return new RdmaTrafficCheck().result(new Facts("/host", true, true, List.of(ports), window), spec);
     }
 
     static CheckResult verdict(CounterWindow window, Port... ports) {
@@ -339,8 +339,8 @@ class RdmaTrafficJudgeTest {
 
     @Test
     void aHostWithoutSysfsOrProcfsIsHostViewMissing() {
-        CheckResult noSys = new RdmaTrafficCheck().verdict(new Facts("/host", false, true, List.of(), null), SPEC);
-        CheckResult noProc = new RdmaTrafficCheck().verdict(new Facts("/host", true, false, List.of(), null), SPEC);
+        CheckResult noSys = new RdmaTrafficCheck().result(new Facts("/host", false, true, List.of(), null), SPEC);
+        CheckResult noProc = new RdmaTrafficCheck().result(new Facts("/host", true, false, List.of(), null), SPEC);
 
         assertThat(noSys.reason()).isEqualTo("HostViewMissing");
         assertThat(noSys.message()).startsWith("the host's /sys is not visible");

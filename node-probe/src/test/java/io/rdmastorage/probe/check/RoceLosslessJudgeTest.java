@@ -49,7 +49,7 @@ class RoceLosslessJudgeTest {
     }
 
     private static CheckResult verdict(ProbeSpec spec, RocePort... ports) {
-        return new RoceLosslessCheck().verdict(new Facts("/host", true, List.of("mlx5_0"), List.of(), List.of(ports)), spec);
+        return new RoceLosslessCheck().result(new Facts("/host", true, List.of("mlx5_0"), List.of(), List.of(ports)), spec);
     }
 
     private static CheckResult verdict(RocePort... ports) {
@@ -268,9 +268,9 @@ class RoceLosslessJudgeTest {
     @Test
     void noRocePort() {
         RoceLosslessCheck check = new RoceLosslessCheck();
-        CheckResult ib = check.verdict(new Facts("/host", true, List.of("mlx5_0"), List.of("mlx5_0/1 InfiniBand"), List.of()), SPEC);
-        CheckResult none = check.verdict(new Facts("/host", true, List.of(), List.of(), List.of()), SPEC);
-        CheckResult listed = check.verdict(new Facts("/host", true, List.of("mlx5_0"), List.of(), List.of(healthy())),
+        CheckResult ib = check.result(new Facts("/host", true, List.of("mlx5_0"), List.of("mlx5_0/1 InfiniBand"), List.of()), SPEC);
+        CheckResult none = check.result(new Facts("/host", true, List.of(), List.of(), List.of()), SPEC);
+        CheckResult listed = check.result(new Facts("/host", true, List.of("mlx5_0"), List.of(), List.of(healthy())),
                 spec(List.of("mlx5_1/1"), List.of()));
 
         assertThat(ib.status()).isEqualTo(Status.FALSE);
@@ -284,7 +284,7 @@ class RoceLosslessJudgeTest {
 
     @Test
     void withoutTheHostsSysfsItIsHostViewMissing() {
-        CheckResult result = new RoceLosslessCheck().verdict(new Facts("/host", false, List.of(), List.of(), List.of()), SPEC);
+        CheckResult result = new RoceLosslessCheck().result(new Facts("/host", false, List.of(), List.of(), List.of()), SPEC);
 
         assertThat(result.status()).isEqualTo(Status.UNKNOWN);
         assertThat(result.reason()).isEqualTo("HostViewMissing");

@@ -27,7 +27,7 @@ class VerbsLatencyJudgeTest {
     }
 
     private static CheckResult verdict(VerbsLatencyCheck.Facts facts, ProbeSpec spec) {
-        return CLIENT.verdict(facts, spec);
+        return CLIENT.result(facts, spec);
     }
 
     @Test

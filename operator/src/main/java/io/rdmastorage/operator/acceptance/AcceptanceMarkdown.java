@@ -34,9 +34,9 @@ public final class AcceptanceMarkdown {
      * @param fileIs    what the placeholder stands for
      */
     static String fio(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                      AcceptanceVerdict.Judged verdict, String target, String rows, String file, String fileIs) {
+                      RdmaEffectiveness.Ruling ruling, String target, String rows, String file, String fileIs) {
         List<AcceptanceTransportResult> t = result.transports();
-        AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());
+        AcceptanceRatios ratios = ruling.ratios().orElse(new AcceptanceRatios());
         StringBuilder md = new StringBuilder();
         md.append("# RDMA storage acceptance: ").append(run.getMetadata().getName()).append("\n\n");
         md.append("- Node: ").append(run.getSpec().getNodeName()).append('\n');
@@ -44,8 +44,8 @@ public final class AcceptanceMarkdown {
         md.append("- Date: ").append(result.startedAt()).append('\n');
         md.append("- Tools: node-probe ").append(result.probeVersion()).append(", ")
                 .append(result.fioVersion().isEmpty() ? "fio (version not reported)" : result.fioVersion()).append('\n');
-        md.append("- RdmaEffective: **").append(verdict.status()).append("** (").append(verdict.reason()).append("): ")
-                .append(verdict.message()).append("\n\n");
+        md.append("- RdmaEffective: **").append(ruling.status()).append("** (").append(ruling.reason()).append("): ")
+                .append(ruling.message()).append("\n\n");
         md.append("| | ");
         t.forEach(x -> md.append(x.getTransport()).append(x.getRun() == null ? "" : " (" + x.getRun() + ")").append(" | "));
         md.append("TCP/RDMA |\n|---|");
@@ -110,7 +110,7 @@ public final class AcceptanceMarkdown {
     static void row(StringBuilder md, String label, List<AcceptanceTransportResult> t,
                             Function<AcceptanceTransportResult, Double> value, Double ratio) {
         md.append("| ").append(label).append(" | ");
-        t.forEach(x -> md.append(AcceptanceVerdict.fmt(Optional.ofNullable(value.apply(x)).orElse(null))).append(" | "));
-        md.append(ratio == null ? "" : AcceptanceVerdict.fmt(ratio) + "x").append(" |\n");
+        t.forEach(x -> md.append(RdmaEffectiveness.fmt(Optional.ofNullable(value.apply(x)).orElse(null))).append(" | "));
+        md.append(ratio == null ? "" : RdmaEffectiveness.fmt(ratio) + "x").append(" |\n");
     }
 }

@@ -35,7 +35,7 @@ import java.util.Set;
  * through its termination message; a pod that has not started within {@link #START_DEADLINE}
  * ends the run {@code PodNotStarted}, saying why;</li>
  * <li>the end: the report becomes the status table, the ratios and RdmaEffective
- * ({@link AcceptanceVerdict}), the Markdown record its ConfigMap ({@link AcceptanceMarkdown}); the
+ * ({@link RdmaEffectiveness}), the Markdown record its ConfigMap ({@link AcceptanceMarkdown}); the
  * pod and spec are deleted. A pod that fails, is lost or passes the deadline ends the run Failed;
  * deleting the pod is what stops the probe, and the probe disconnects what it connected on its way
  * out.</li>
@@ -242,12 +242,12 @@ final class AcceptancePlanner {
         RdmaStorageAcceptance run = snapshot.run();
         double minRatio = run.getSpec().getMinLatencyRatio() == null ? 2.0 : run.getSpec().getMinLatencyRatio();
         AcceptanceTarget target = document.target();
-        AcceptanceTarget.Judgement judged = target.judge(snapshot, result.transports(), minRatio);
-        List<AcceptanceTransportResult> rows = judged.rows();
-        AcceptanceVerdict.Judged verdict = judged.verdict();
+        AcceptanceTarget.Table table = target.judge(snapshot, result.transports(), minRatio);
+        List<AcceptanceTransportResult> rows = table.rows();
+        RdmaEffectiveness.Ruling ruling = table.ruling();
         AcceptanceResult shown = new AcceptanceResult(result.complete(), result.message(), result.probeVersion(),
                 result.fioVersion(), result.startedAt(), rows, result.disconnected(), result.cleanupProblems());
-        ConfigMap record = AcceptancePods.report(run, target.markdown(run, document, shown, verdict), config);
+        ConfigMap record = AcceptancePods.report(run, target.markdown(run, document, shown, ruling), config);
         boolean complete = result.complete();
         RdmaStorageAcceptanceStatus status = AcceptanceStatuses.base(run, previous,
                 complete ? Reasons.Acceptance.SUCCEEDED : Reasons.Acceptance.FAILED);
@@ -256,11 +256,11 @@ final class AcceptancePlanner {
         status.setCompletionTime(Timestamps.format(now));
         status.setReport(AcceptancePods.reportName(run.getMetadata().getName()));
         status.setTransports(new ArrayList<>(rows));
-        status.setRatios(verdict.ratios().orElse(null));
+        status.setRatios(ruling.ratios().orElse(null));
         status.setConditions(AcceptanceStatuses.conditions(run, previous,
                 complete ? Conditions.TRUE : Conditions.FALSE,
                 complete ? Reasons.Acceptance.MEASURED : Reasons.Acceptance.INCOMPLETE,
-                complete ? target.measured(result) : result.message(), verdict, true, now));
+                complete ? target.measured(result) : result.message(), ruling, true, now));
         if (!result.cleanupProblems().isEmpty()) {
             // the pod could not undo all it changed: the record stays, and its cleanup pod (which
             // reads the same spec) tries again from the node's journal

@@ -50,14 +50,14 @@ final class AcceptanceStatuses {
     /** Complete as given; RdmaEffective from the judgement, or Unknown while there is none (saying so when the run {@code ended}). */
     static List<Condition> conditions(RdmaStorageAcceptance run, RdmaStorageAcceptanceStatus previous,
                                       String completeStatus, String completeReason, String completeMessage,
-                                      AcceptanceVerdict.Judged verdict, boolean ended, Instant now) {
+                                      RdmaEffectiveness.Ruling ruling, boolean ended, Instant now) {
         long generation = generation(run);
         Condition complete = Conditions.of(Reasons.Acceptance.COMPLETE, completeStatus, completeReason, completeMessage,
                 generation, now);
-        Condition effective = verdict == null
+        Condition effective = ruling == null
                 ? Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
                         "no measurement yet" + (ended && completeStatus.equals(Conditions.FALSE) ? " (the run ended " + completeReason + ")" : ""), generation, now)
-                : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, verdict.status(), verdict.reason(), verdict.message(),
+                : Conditions.of(Reasons.Acceptance.RDMA_EFFECTIVE, ruling.status(), ruling.reason(), ruling.message(),
                         generation, now);
         return Conditions.merge(previous.getConditions(), List.of(complete, effective), now, generation);
     }

@@ -123,10 +123,10 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
     }
 
     /** The rows the record and the status show, and RdmaEffective on them, from the rows the pod reported. */
-    Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio);
+    Table judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio);
 
     /** The rows shown (those reported, and any an earlier run adds) and the verdict on them. */
-    record Judgement(List<AcceptanceTransportResult> rows, AcceptanceVerdict.Judged verdict) {
+    record Table(List<AcceptanceTransportResult> rows, RdmaEffectiveness.Ruling ruling) {
     }
 
     /** The Complete condition's message when the run measured all it should: each transport and what measured it. */
@@ -141,7 +141,7 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
 
     /** The run's Markdown record ({@link AcceptanceMarkdown#KEY}). */
     String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                    AcceptanceVerdict.Judged verdict);
+                    RdmaEffectiveness.Ruling ruling);
 
     private static String nameOf(Class<?> target) {
         try {

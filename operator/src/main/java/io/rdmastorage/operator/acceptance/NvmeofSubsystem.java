@@ -73,14 +73,14 @@ record NvmeofSubsystem(AcceptanceNvmeofTarget section) implements AcceptanceTarg
 
     /** RDMA against TCP, both measured in this run. */
     @Override
-    public Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
-        return new Judgement(reported, AcceptanceVerdict.judge(reported, minLatencyRatio));
+    public Table judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
+        return new Table(reported, RdmaEffectiveness.judge(reported, minLatencyRatio));
     }
 
     @Override
     public String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                           AcceptanceVerdict.Judged verdict) {
-        return AcceptanceMarkdown.fio(run, document, result, verdict, document.spec().nvmeof().target().toString(),
+                           RdmaEffectiveness.Ruling ruling) {
+        return AcceptanceMarkdown.fio(run, document, result, ruling, document.spec().nvmeof().target().toString(),
                 AcceptanceMarkdown.controllers(result.transports()), "DEVICE", "the controller's namespace");
     }
 }

@@ -80,26 +80,26 @@ public final class PathComparison {
      * RdmaEffective of a path run: {@code earlier} empty when the run names none (or it became
      * unusable since the run started: {@code refusal} says why).
      */
-    public static AcceptanceVerdict.Judged judge(List<AcceptanceTransportResult> rows, Optional<String> refusal,
+    public static RdmaEffectiveness.Ruling judge(List<AcceptanceTransportResult> rows, Optional<String> refusal,
                                                  boolean compareWithNamed, double minLatencyRatio) {
         AcceptanceTransportResult own = rows.get(0);
         if (!compareWithNamed) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "this run measured "
+            return new RdmaEffectiveness.Ruling(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "this run measured "
                     + own.getTransport() + " only: a file system such as GPFS cannot switch its transport without restarting "
                     + "its daemon, so switch it (GPFS: verbsRdma, then mmshutdown/mmstartup on the node) and create a second "
                     + "run with path.compareWith naming this one", Optional.empty());
         }
         if (refusal.isPresent()) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, refusal.get(),
+            return new RdmaEffectiveness.Ruling(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, refusal.get(),
                     Optional.empty());
         }
         AcceptanceTransportResult other = rows.get(rows.size() - 1);
         if (Objects.equals(own.getTransport(), other.getTransport())) {
-            return new AcceptanceVerdict.Judged(Conditions.UNKNOWN, Reasons.Acceptance.SAME_TRANSPORT, "this run and "
+            return new RdmaEffectiveness.Ruling(Conditions.UNKNOWN, Reasons.Acceptance.SAME_TRANSPORT, "this run and "
                     + other.getRun() + " both went over " + own.getTransport() + " (the storage counters of each say so): "
                     + "switch the file system's transport between the two runs", Optional.empty());
         }
-        return AcceptanceVerdict.judge(rows, minLatencyRatio);
+        return RdmaEffectiveness.judge(rows, minLatencyRatio);
     }
 
     private static Optional<AcceptanceTransportResult> own(RdmaStorageAcceptance run) {

@@ -91,13 +91,13 @@ record PathDirectory(AcceptancePathTarget section) implements AcceptanceTarget {
 
     /** This run's row beside the earlier run's, looked at again: it may have been deleted while this one measured. */
     @Override
-    public Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
+    public Table judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
         String compareWith = section.getCompareWith();
         Optional<RdmaStorageAcceptance> earlier = compareWith == null ? Optional.empty() : snapshot.run(compareWith);
         Optional<String> refusal = compareWith == null ? Optional.empty() : PathComparison.refusal(snapshot.run(), earlier);
         List<AcceptanceTransportResult> rows = earlier.isPresent() && refusal.isEmpty()
                 ? PathComparison.rows(reported, earlier.get()) : reported;
-        return new Judgement(rows, PathComparison.judge(rows, refusal, compareWith != null, minLatencyRatio));
+        return new Table(rows, PathComparison.judge(rows, refusal, compareWith != null, minLatencyRatio));
     }
 
     /** The transport its counters showed, and the file it wrote and removed. */
@@ -110,8 +110,8 @@ record PathDirectory(AcceptancePathTarget section) implements AcceptanceTarget {
 
     @Override
     public String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                           AcceptanceVerdict.Judged verdict) {
-        return AcceptanceMarkdown.fio(run, document, result, verdict, "directory " + document.spec().path().directory(),
+                           RdmaEffectiveness.Ruling ruling) {
+        return AcceptanceMarkdown.fio(run, document, result, ruling, "directory " + document.spec().path().directory(),
                 AcceptanceMarkdown.pathRuns(run, document.spec().path(), result.transports()), "FILE", "the run's file");
     }
 }

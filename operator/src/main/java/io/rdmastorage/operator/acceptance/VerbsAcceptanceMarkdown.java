@@ -15,7 +15,7 @@ import java.util.List;
  */
 final class VerbsAcceptanceMarkdown {
 
-    static final AcceptanceVerdict.Wording WORDING = new AcceptanceVerdict.Wording(
+    static final RdmaEffectiveness.Wording WORDING = new RdmaEffectiveness.Wording(
             "4 KiB message typical latency (one way)", "host CPU per 1 MiB message");
     /** The peer's address in the record's command lines: the client pod had it, the record names the node. */
     static final String PEER = "PEER";
@@ -24,10 +24,10 @@ final class VerbsAcceptanceMarkdown {
     }
 
     static String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                           AcceptanceVerdict.Judged verdict) {
+                           RdmaEffectiveness.Ruling ruling) {
         VerbsAcceptanceSpec.Verbs verbs = document.verbs().verbs();
         List<AcceptanceTransportResult> t = result.transports();
-        AcceptanceRatios ratios = verdict.ratios().orElse(new AcceptanceRatios());
+        AcceptanceRatios ratios = ruling.ratios().orElse(new AcceptanceRatios());
         StringBuilder md = new StringBuilder();
         md.append("# RDMA storage acceptance: ").append(run.getMetadata().getName()).append("\n\n");
         md.append("- Node (client, CPU measured here): ").append(run.getSpec().getNodeName()).append('\n');
@@ -38,8 +38,8 @@ final class VerbsAcceptanceMarkdown {
         md.append("- Tools: node-probe ").append(result.probeVersion()).append(", ")
                 .append(result.fioVersion().isEmpty() ? "perftest and fio (versions not reported)" : result.fioVersion())
                 .append('\n');
-        md.append("- RdmaEffective: **").append(verdict.status()).append("** (").append(verdict.reason()).append("): ")
-                .append(verdict.message()).append("\n\n");
+        md.append("- RdmaEffective: **").append(ruling.status()).append("** (").append(ruling.reason()).append("): ")
+                .append(ruling.message()).append("\n\n");
         md.append("| | ");
         t.forEach(x -> md.append(x.getTransport()).append(" | "));
         md.append("TCP/RDMA |\n|---|");

@@ -101,14 +101,14 @@ record VerbsPeer(AcceptanceVerbsTarget section) implements AcceptanceTarget {
     }
 
     @Override
-    public Judgement judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
-        return new Judgement(reported, AcceptanceVerdict.judge(reported, minLatencyRatio, VerbsAcceptanceMarkdown.WORDING));
+    public Table judge(AcceptanceSnapshot snapshot, List<AcceptanceTransportResult> reported, double minLatencyRatio) {
+        return new Table(reported, RdmaEffectiveness.judge(reported, minLatencyRatio, VerbsAcceptanceMarkdown.WORDING));
     }
 
     @Override
     public String markdown(RdmaStorageAcceptance run, AcceptanceSpecDocument document, AcceptanceResult result,
-                           AcceptanceVerdict.Judged verdict) {
-        return VerbsAcceptanceMarkdown.markdown(run, document, result, verdict);
+                           RdmaEffectiveness.Ruling ruling) {
+        return VerbsAcceptanceMarkdown.markdown(run, document, result, ruling);
     }
 
     private Optional<Peer> peer(Map<String, Node> nodes) {

@@ -58,7 +58,7 @@ class PathComparisonTest {
         assertThat(rows).extracting(AcceptanceTransportResult::getTransport).containsExactly("rdma", "tcp");
         assertThat(rows).extracting(AcceptanceTransportResult::getRun).containsExactly(null, "gpfs-01-tcp");
         assertThat(first.getStatus().getTransports().get(0).getRun()).as("the earlier run's own row is not changed").isNull();
-        AcceptanceVerdict.Judged j = PathComparison.judge(rows, Optional.empty(), true, 2.0);
+        RdmaEffectiveness.Ruling j = PathComparison.judge(rows, Optional.empty(), true, 2.0);
         assertThat(j.status()).isEqualTo("True");
         assertThat(j.ratios()).hasValueSatisfying(r -> assertThat(r.getLatency()).isEqualTo(3.6));
     }
@@ -90,18 +90,18 @@ class PathComparisonTest {
 
     @Test
     void theSameTransportTwiceOrNothingToCompareWithIsUnknown() {
-        AcceptanceVerdict.Judged same = PathComparison.judge(List.of(row("rdma", 25, 1.2), withRun(row("rdma", 26, 1.3), "gpfs-01-a")),
+        RdmaEffectiveness.Ruling same = PathComparison.judge(List.of(row("rdma", 25, 1.2), withRun(row("rdma", 26, 1.3), "gpfs-01-a")),
                 Optional.empty(), true, 2.0);
         assertThat(same.status()).isEqualTo("Unknown");
         assertThat(same.reason()).isEqualTo("SameTransport");
         assertThat(same.message()).contains("this run and gpfs-01-a both went over rdma");
         assertThat(same.ratios()).isEmpty();
 
-        AcceptanceVerdict.Judged alone = PathComparison.judge(List.of(row("tcp", 90, 8.4)), Optional.empty(), false, 2.0);
+        RdmaEffectiveness.Ruling alone = PathComparison.judge(List.of(row("tcp", 90, 8.4)), Optional.empty(), false, 2.0);
         assertThat(alone.reason()).isEqualTo("NoComparison");
         assertThat(alone.message()).startsWith("this run measured tcp only").contains("path.compareWith naming this one");
 
-        AcceptanceVerdict.Judged gone = PathComparison.judge(List.of(row("tcp", 90, 8.4)),
+        RdmaEffectiveness.Ruling gone = PathComparison.judge(List.of(row("tcp", 90, 8.4)),
                 Optional.of("path.compareWith names x, which does not exist"), true, 2.0);
         assertThat(gone.status()).isEqualTo("Unknown");
         assertThat(gone.message()).contains("which does not exist");

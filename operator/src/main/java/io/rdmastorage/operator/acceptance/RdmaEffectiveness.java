@@ -15,31 +15,31 @@ import java.util.Optional;
  * otherwise; Unknown when not both transports were measured by themselves with CPU numbers (never
  * True on no evidence). Bandwidth is a reference value: TCP reaches line rate too. Pure.
  */
-public final class AcceptanceVerdict {
+public final class RdmaEffectiveness {
 
-    /** The RdmaEffective condition's status, reason and message, and the ratios behind it. */
-    public record Judged(String status, String reason, String message, Optional<AcceptanceRatios> ratios) {
+    /** The ruling on RdmaEffective: the condition's status, reason and message, and the ratios behind it. */
+    public record Ruling(String status, String reason, String message, Optional<AcceptanceRatios> ratios) {
     }
 
-    private AcceptanceVerdict() {
+    private RdmaEffectiveness() {
     }
 
-    /** How the verdict's message names the latency and the CPU figure it compares. */
+    /** How the ruling's message names the latency and the CPU figure it compares. */
     public record Wording(String latency, String cpu) {
     }
 
     /** The NVMe-oF target's: fio's 4 KiB random reads. */
     public static final Wording NVMEOF = new Wording("4 KiB random read p50 latency", "host CPU per I/O");
 
-    public static Judged judge(List<AcceptanceTransportResult> transports, double minLatencyRatio) {
+    public static Ruling judge(List<AcceptanceTransportResult> transports, double minLatencyRatio) {
         return judge(transports, minLatencyRatio, NVMEOF);
     }
 
-    public static Judged judge(List<AcceptanceTransportResult> transports, double minLatencyRatio, Wording wording) {
+    public static Ruling judge(List<AcceptanceTransportResult> transports, double minLatencyRatio, Wording wording) {
         Optional<AcceptanceTransportResult> rdma = find(transports, "rdma");
         Optional<AcceptanceTransportResult> tcp = find(transports, "tcp");
         if (rdma.isEmpty() || tcp.isEmpty() || !AcceptanceResult.comparable(rdma.get()) || !AcceptanceResult.comparable(tcp.get())) {
-            return new Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "needs rdma and tcp each measured by "
+            return new Ruling(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON, "needs rdma and tcp each measured by "
                     + "itself, with latency and host CPU: " + missing("rdma", rdma) + "; " + missing("tcp", tcp),
                     Optional.empty());
         }
@@ -51,7 +51,7 @@ public final class AcceptanceVerdict {
         ratios.setCpuPerIo(ratio(t.getCpuMicrosPerIo(), r.getCpuMicrosPerIo()));
         ratios.setBandwidth(ratio(t.getBandwidthGBps(), r.getBandwidthGBps()));
         if (ratios.getLatency() == null || ratios.getCpuPerIo() == null) {
-            return new Judged(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
+            return new Ruling(Conditions.UNKNOWN, Reasons.Acceptance.NO_COMPARISON,
                     "a latency or CPU figure is zero, so no ratio can be formed", Optional.of(ratios));
         }
         boolean latencyOk = ratios.getLatency() >= minLatencyRatio;
@@ -61,12 +61,12 @@ public final class AcceptanceVerdict {
                 wording.latency(), fmt(r.getLatencyP50Micros()), fmt(t.getLatencyP50Micros()), fmt(ratios.getLatency()), fmt(minLatencyRatio),
                 wording.cpu(), fmt(r.getCpuMicrosPerIo()), fmt(t.getCpuMicrosPerIo()), fmt(ratios.getCpuPerIo()));
         if (latencyOk && cpuOk) {
-            return new Judged(Conditions.TRUE, Reasons.Acceptance.EFFECTIVE, numbers, Optional.of(ratios));
+            return new Ruling(Conditions.TRUE, Reasons.Acceptance.EFFECTIVE, numbers, Optional.of(ratios));
         }
         String what = !latencyOk && !cpuOk ? "neither latency nor CPU cost is lower enough over rdma"
                 : !latencyOk ? "rdma's latency is not " + fmt(minLatencyRatio) + "× lower"
                 : "rdma costs no less " + wording.cpu().replace("host ", "");
-        return new Judged(Conditions.FALSE, Reasons.Acceptance.NOT_EFFECTIVE, what + ": " + numbers
+        return new Ruling(Conditions.FALSE, Reasons.Acceptance.NOT_EFFECTIVE, what + ": " + numbers
                 + ". Check that the rdma controller's traffic really moves over the RDMA port, the HCA's PCIe link and "
                 + "NUMA placement, and the target's load", Optional.of(ratios));
     }

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** RdmaEffective from a run's rows: the typical 100 GbE figures of the issue, and what is not evidence. */
-class AcceptanceVerdictTest {
+class RdmaEffectivenessTest {
 
     private static AcceptanceTransportResult row(String transport, Double p50, Double cpuMicrosPerIo) {
         AcceptanceTransportResult r = new AcceptanceTransportResult();
@@ -21,7 +21,7 @@ class AcceptanceVerdictTest {
 
     @Test
     void rdmaThreeTimesFasterAndCheaperIsEffective() {
-        AcceptanceVerdict.Judged j = AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 1.2), row("tcp", 90.0, 8.4)), 2.0);
+        RdmaEffectiveness.Ruling j = RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 1.2), row("tcp", 90.0, 8.4)), 2.0);
 
         assertThat(j.status()).isEqualTo("True");
         assertThat(j.reason()).isEqualTo("Effective");
@@ -37,16 +37,16 @@ class AcceptanceVerdictTest {
 
     @Test
     void notLowEnoughLatencyOrNoCpuSavingIsNotEffectiveWithTheNumbers() {
-        AcceptanceVerdict.Judged slow = AcceptanceVerdict.judge(List.of(row("rdma", 60.0, 1.2), row("tcp", 90.0, 8.4)), 2.0);
+        RdmaEffectiveness.Ruling slow = RdmaEffectiveness.judge(List.of(row("rdma", 60.0, 1.2), row("tcp", 90.0, 8.4)), 2.0);
         assertThat(slow.status()).isEqualTo("False");
         assertThat(slow.reason()).isEqualTo("NotEffective");
         assertThat(slow.message()).startsWith("rdma's latency is not 2.00× lower").contains("1.50× lower");
 
-        AcceptanceVerdict.Judged costly = AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 9.0), row("tcp", 90.0, 8.4)), 2.0);
+        RdmaEffectiveness.Ruling costly = RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 9.0), row("tcp", 90.0, 8.4)), 2.0);
         assertThat(costly.status()).isEqualTo("False");
         assertThat(costly.message()).startsWith("rdma costs no less CPU per I/O");
 
-        AcceptanceVerdict.Judged stricter = AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 1.2), row("tcp", 90.0, 8.4)), 4.0);
+        RdmaEffectiveness.Ruling stricter = RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 1.2), row("tcp", 90.0, 8.4)), 4.0);
         assertThat(stricter.status()).as("minLatencyRatio 4").isEqualTo("False");
     }
 
@@ -55,11 +55,11 @@ class AcceptanceVerdictTest {
         AcceptanceTransportResult shared = row("tcp", 90.0, 8.4);
         shared.setProblem("/dev/nvme0n1 is an NVMe multipath head that nvme1 (rdma) also reaches");
 
-        assertThat(AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 1.2), shared), 2.0).status()).isEqualTo("Unknown");
-        assertThat(AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 1.2), shared), 2.0).message()).contains("multipath head");
-        assertThat(AcceptanceVerdict.judge(List.of(row("rdma", 25.0, 1.2)), 2.0).message()).contains("tcp not in the run");
+        assertThat(RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 1.2), shared), 2.0).status()).isEqualTo("Unknown");
+        assertThat(RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 1.2), shared), 2.0).message()).contains("multipath head");
+        assertThat(RdmaEffectiveness.judge(List.of(row("rdma", 25.0, 1.2)), 2.0).message()).contains("tcp not in the run");
         // no /proc/stat delta: CPU per I/O unknown, so never True on latency alone
-        AcceptanceVerdict.Judged noCpu = AcceptanceVerdict.judge(List.of(row("rdma", 25.0, null), row("tcp", 90.0, 8.4)), 2.0);
+        RdmaEffectiveness.Ruling noCpu = RdmaEffectiveness.judge(List.of(row("rdma", 25.0, null), row("tcp", 90.0, 8.4)), 2.0);
         assertThat(noCpu.status()).isEqualTo("Unknown");
         assertThat(noCpu.reason()).isEqualTo("NoComparison");
         assertThat(noCpu.ratios()).isEmpty();
