@@ -1,6 +1,5 @@
 package io.rdmastorage.operator.metrics;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -15,13 +14,10 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.contract.CheckType;
-import io.rdmastorage.contract.RecommendedAction;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
-import io.rdmastorage.operator.verdict.RecommendedActions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -217,7 +213,7 @@ public final class OperatorMetrics {
      *
      * @param reasonNodes how many nodes have a check's condition with a status and reason
      */
-    public void updateCheckReasons(String profile, Map<CheckReason, Long> reasonNodes) {
+    public void updateCheckReasons(String profile, Map<VerdictCounts.CheckReason, Long> reasonNodes) {
         Map<SeriesKey, Double> series = new HashMap<>();
         reasonNodes.forEach((r, count) -> series.put(SeriesKey.of(CHECK_REASON_NODES, profile, CHECK, r.check(),
                 STATUS, r.status().toLowerCase(Locale.ROOT), REASON, r.reason()), count.doubleValue()));
@@ -241,42 +237,15 @@ public final class OperatorMetrics {
         setFamily(VERBS_LATENCY, profile, series);
     }
 
-    /** One node's check that recommends an action (never None), as the metric labels it. */
-    public record NodeAction(String node, String check, String reason, RecommendedAction action) {
-    }
-
     /**
      * Sets a profile's {@code rdmastorage_node_recommended_action}: 1 per node's check in
      * {@code actions}; the others lose their series.
      */
-    public void updateRecommendedActions(String profile, Collection<NodeAction> actions) {
+    public void updateRecommendedActions(String profile, Collection<VerdictCounts.NodeAction> actions) {
         Map<SeriesKey, Double> series = new HashMap<>();
         actions.forEach(a -> series.put(SeriesKey.of(RECOMMENDED_ACTION, profile, NODE, a.node(), CHECK, a.check(),
                 REASON, a.reason(), ACTION, a.action().wire()), 1.0));
         setFamily(RECOMMENDED_ACTION, profile, series);
-    }
-
-    /**
-     * Each node's checks whose condition recommends an action other than None
-     * ({@link RecommendedActions}), from the nodes' conditions.
-     */
-    public static List<NodeAction> recommendedActions(Map<String, RdmaStorageNodeStatus> byNode) {
-        List<NodeAction> actions = new ArrayList<>();
-        byNode.forEach((node, status) -> {
-            if (status == null || status.getConditions() == null) {
-                return;
-            }
-            for (Condition c : status.getConditions()) {
-                if (!RecommendedActions.recommends(c)) {
-                    continue;
-                }
-                RecommendedAction action = RecommendedActions.of(c.getType(), c.getStatus(), c.getReason());
-                if (action != RecommendedAction.NONE) {
-                    actions.add(new NodeAction(node, c.getType(), c.getReason() == null ? "" : c.getReason(), action));
-                }
-            }
-        });
-        return actions;
     }
 
     /**
@@ -290,15 +259,8 @@ public final class OperatorMetrics {
         setFamily(FLEET_DISTINCT_VALUES, profile, series);
     }
 
-    /**
-     * The profile's storage traffic from its nodes' last RdmaTraffic windows: bytes per second over
-     * RDMA (where counted) and over TCP, RDMA packets per second, and how many nodes reported.
-     */
-    public record StorageTraffic(long rdmaBytesPerSecond, long tcpBytesPerSecond, long rdmaPacketsPerSecond, int nodes) {
-    }
-
     /** Sets a profile's storage traffic gauges; a profile without any node's traffic window has none. */
-    public void updateTraffic(String profile, StorageTraffic traffic) {
+    public void updateTraffic(String profile, VerdictCounts.StorageTraffic traffic) {
         Objects.requireNonNull(profile, "profile");
         Map<SeriesKey, Double> bytes = new HashMap<>();
         Map<SeriesKey, Double> packets = new HashMap<>();
@@ -320,24 +282,6 @@ public final class OperatorMetrics {
             series.put(SeriesKey.of(STORAGE_RAILS, profile, STATE, "idle"), (double) rails.idle());
         }
         setFamily(STORAGE_RAILS, profile, series);
-    }
-
-    /**
-     * The storage traffic of nodes whose RdmaTraffic condition carries one of the probe's own
-     * reasons (a measured window: not expired, not a failed probe), from that check's details.
-     */
-    public static StorageTraffic storageTraffic(Iterable<RdmaStorageNodeStatus> nodes) {
-        long rdma = 0;
-        long tcp = 0;
-        long packets = 0;
-        List<JsonNode> windows = TrafficWindows.measured(nodes);
-        for (JsonNode facts : windows) {
-            rdma += facts.path("rdmaBytesPerSecond").asLong(0);
-            tcp += facts.path("tcpBytesPerSecond").asLong(0);
-            packets += facts.path("rdmaPacketsPerSecond").asLong(0);
-        }
-        int measured = windows.size();
-        return new StorageTraffic(rdma, tcp, packets, measured);
     }
 
     /** Removes every series of the profile: gauges, probe durations, failures, verdict changes. */
@@ -439,57 +383,6 @@ public final class OperatorMetrics {
             });
             series.bits().set(Double.doubleToLongBits(value));
         });
-    }
-
-    /** A check's condition status and reason, as nodes are counted by them. */
-    public record CheckReason(String check, String status, String reason) {
-    }
-
-    /**
-     * Per check type, status and reason, how many nodes have that condition, from each node's
-     * conditions; {@code Ready} is left out, as in {@link #countChecks}.
-     */
-    public static Map<CheckReason, Long> countCheckReasons(Iterable<? extends List<Condition>> nodeConditions) {
-        Map<CheckReason, Long> counts = new HashMap<>();
-        for (List<Condition> conditions : nodeConditions) {
-            if (conditions == null) {
-                continue;
-            }
-            for (Condition c : conditions) {
-                if (c.getType() == null || "Ready".equals(c.getType())) {
-                    continue;
-                }
-                String status = c.getStatus() == null ? "Unknown" : c.getStatus();
-                counts.merge(new CheckReason(c.getType(), status, c.getReason() == null ? "" : c.getReason()), 1L, Long::sum);
-            }
-        }
-        return counts;
-    }
-
-    /**
-     * Per check type, how many nodes have that condition True, False and Unknown, from each node's
-     * conditions; {@code Ready} is left out (it is {@code rdmastorage_nodes}).
-     */
-    public static Map<String, NodeCounts> countChecks(Iterable<? extends List<Condition>> nodeConditions) {
-        Map<String, NodeCounts> counts = new TreeMap<>();
-        for (List<Condition> conditions : nodeConditions) {
-            if (conditions == null) {
-                continue;
-            }
-            for (Condition c : conditions) {
-                if (c.getType() == null || "Ready".equals(c.getType())) {
-                    continue;
-                }
-                NodeCounts n = counts.computeIfAbsent(c.getType(), t -> new NodeCounts());
-                n.setMatched(n.getMatched() + 1);
-                switch (String.valueOf(c.getStatus())) {
-                    case "True" -> n.setReady(n.getReady() + 1);
-                    case "False" -> n.setNotReady(n.getNotReady() + 1);
-                    default -> n.setUnknown(n.getUnknown() + 1);
-                }
-            }
-        }
-        return counts;
     }
 
     private void setGauge(SeriesKey key, double value) {

@@ -34,6 +34,7 @@ import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.measurement.StatusPatch;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.metrics.VerdictCounts;
 import io.rdmastorage.operator.metrics.StorageRailCounts;
 import io.rdmastorage.operator.config.ProfileSettings;
 import io.rdmastorage.operator.events.EventWriter;
@@ -307,16 +308,16 @@ public class RdmaStorageProfileReconciler implements Reconciler<RdmaStorageProfi
         List<List<Condition>> conditions = stored.values().stream().map(RdmaStorageNode::getStatus).filter(Objects::nonNull)
                 .map(RdmaStorageNodeStatus::getConditions).toList();
         String name = profile.getMetadata().getName();
-        metrics.updateProfile(name, status.getNodes(), OperatorMetrics.countChecks(conditions));
-        metrics.updateCheckReasons(name, OperatorMetrics.countCheckReasons(conditions));
+        metrics.updateProfile(name, status.getNodes(), VerdictCounts.countChecks(conditions));
+        metrics.updateCheckReasons(name, VerdictCounts.countCheckReasons(conditions));
         Map<String, RdmaStorageNodeStatus> byNode = new HashMap<>();
         stored.forEach((node, verdict) -> byNode.put(node, verdict == null ? null : verdict.getStatus()));
         metrics.updateVerbsLatency(name, LatencyVerdicts.counting(byNode));
-        metrics.updateRecommendedActions(name, OperatorMetrics.recommendedActions(byNode));
+        metrics.updateRecommendedActions(name, VerdictCounts.recommendedActions(byNode));
         metrics.updateFleet(name, fleet.distinctValues(), Set.copyOf(FleetSpec.allowMixed(profile.getSpec())));
         List<RdmaStorageNodeStatus> statuses = stored.values().stream().map(RdmaStorageNode::getStatus)
                 .filter(Objects::nonNull).toList();
-        metrics.updateTraffic(name, OperatorMetrics.storageTraffic(statuses));
+        metrics.updateTraffic(name, VerdictCounts.storageTraffic(statuses));
         metrics.updateRails(name, StorageRailCounts.of(statuses));
         return status;
     }

@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.rdmastorage.operator.api.LatencyResult;
 import io.rdmastorage.operator.api.NodeCounts;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.metrics.VerdictCounts;
 import io.rdmastorage.operator.status.Reasons;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Promtool;
@@ -64,19 +65,19 @@ class PrometheusRuleTest {
         metrics.recordProbeDuration("gds", Duration.ofSeconds(1));
         metrics.recordProbeFailure("gds", Reasons.PROBE_TIMED_OUT);
         metrics.recordVerdictChange("gds", "GpfsVerbs");
-        metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 1L,
-                new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L,
-                new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L,
-                new OperatorMetrics.CheckReason("RdmaTraffic", "False", "DataOnTcp"), 1L));
-        metrics.updateTraffic("gds", new OperatorMetrics.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
+        metrics.updateCheckReasons("gds", Map.of(new VerdictCounts.CheckReason("GpfsVerbs", "False", "TcpFallback"), 1L,
+                new VerdictCounts.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L,
+                new VerdictCounts.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L,
+                new VerdictCounts.CheckReason("RdmaTraffic", "False", "DataOnTcp"), 1L));
+        metrics.updateTraffic("gds", new VerdictCounts.StorageTraffic(2_000_000_000L, 100_000L, 1_000_000L, 1));
         metrics.updateRails("gds", new io.rdmastorage.operator.metrics.StorageRailCounts(3, 1, 1));
         LatencyResult latency = new LatencyResult();
         latency.setTypicalMicros(1.01);
         latency.setP99Micros(1.3);
         metrics.updateVerbsLatency("gds", Map.of("gpu-01", latency));
         metrics.updateFleet("gds", Map.of("hcaFirmware", 2), java.util.Set.of());
-        metrics.updateRecommendedActions("gds", List.of(new OperatorMetrics.NodeAction("gpu-05", "RdmaDevices", "PortDown",
-                io.rdmastorage.contract.RecommendedAction.RESEAT_CABLE), new OperatorMetrics.NodeAction("gpu-06", "RdmaDevices",
+        metrics.updateRecommendedActions("gds", List.of(new VerdictCounts.NodeAction("gpu-05", "RdmaDevices", "PortDown",
+                io.rdmastorage.contract.RecommendedAction.RESEAT_CABLE), new VerdictCounts.NodeAction("gpu-06", "RdmaDevices",
                 "PcieLinkDegraded", io.rdmastorage.contract.RecommendedAction.REPLACE_NIC)));
         metrics.registerAcceptanceRuns(List.of("nvmeof", "path"));
         metrics.recordAcceptanceRun("path", "Succeeded", "False");

@@ -11,6 +11,7 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.metrics.OperatorMetrics;
+import io.rdmastorage.operator.metrics.VerdictCounts;
 import io.rdmastorage.probe.vm.VmNode;
 import io.rdmastorage.testing.Await;
 import io.rdmastorage.testing.Commands;
@@ -225,7 +226,7 @@ class RealKubeletVmIT {
         assertThat(RealNodeProfile.condition(storage, "NfsRdma").orElseThrow().getMessage())
                 .contains("/mnt/nfs (192.0.2.1:/srv/nfs, nfs4 vers=4.2, proto=rdma port=20049", "rdma transport(s)", "rpcrdma loaded");
         // the bytes behind the verdict, as the traffic gauges sum them: rxe's real counters
-        assertThat(OperatorMetrics.storageTraffic(List.of(storage.getStatus())).rdmaPacketsPerSecond()).isGreaterThan(100);
+        assertThat(VerdictCounts.storageTraffic(List.of(storage.getStatus())).rdmaPacketsPerSecond()).isGreaterThan(100);
         assertThat(RealNodeProfile.condition(storage, "NvmeofRdma").orElseThrow().getMessage())
                 .contains(NQN + " at 192.0.2.1:4420 via nvme");
         assertThat(RealNodeProfile.condition(storage, "RdmaTraffic").orElseThrow().getMessage())
@@ -335,7 +336,7 @@ class RealKubeletVmIT {
                 .doesNotContain("No such device");
         assertThat(storage.getStatus().getDetails().get("RoceLossless").path("problems").toString())
                 .isEqualTo("[\"DefaultTosMismatch\",\"LosslessConfigUnreadable\"]");
-        assertThat(OperatorMetrics.storageTraffic(List.of(storage.getStatus())).tcpBytesPerSecond()).isGreaterThan(1024 * 1024);
+        assertThat(VerdictCounts.storageTraffic(List.of(storage.getStatus())).tcpBytesPerSecond()).isGreaterThan(1024 * 1024);
         // Continuous: storage no longer proven, so the startup taint is back
         Await.until(Duration.ofMinutes(1), Duration.ofSeconds(1), () -> startupTaint().isPresent() ? Boolean.TRUE : null,
                 back -> back, "vm-a's startup taint put back");

@@ -71,16 +71,16 @@ class OperatorMetricsTest {
                 // an expired result keeps its old details: not a current window
                 trafficNode("ResultExpired", "{\"rdmaPacketsPerSecond\":9,\"tcpBytesPerSecond\":9}"));
 
-        OperatorMetrics.StorageTraffic traffic = OperatorMetrics.storageTraffic(nodes);
+        VerdictCounts.StorageTraffic traffic = VerdictCounts.storageTraffic(nodes);
         metrics.updateTraffic("data-path", traffic);
 
-        assertThat(traffic).isEqualTo(new OperatorMetrics.StorageTraffic(2_100_000_000L, 67_100_000L, 400_003L, 2));
+        assertThat(traffic).isEqualTo(new VerdictCounts.StorageTraffic(2_100_000_000L, 67_100_000L, 400_003L, 2));
         assertThat(registry.scrape())
                 .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"rdma\"} 2.1E9")
                 .contains("rdmastorage_storage_bytes_per_second{profile=\"data-path\",transport=\"tcp\"} 6.71E7")
                 .contains("rdmastorage_storage_packets_per_second{profile=\"data-path\",transport=\"rdma\"} 400003.0");
 
-        metrics.updateTraffic("data-path", OperatorMetrics.storageTraffic(List.of()));
+        metrics.updateTraffic("data-path", VerdictCounts.storageTraffic(List.of()));
         assertThat(registry.scrape()).doesNotContain("rdmastorage_storage_bytes_per_second{")
                 .doesNotContain("rdmastorage_storage_packets_per_second{");
     }
@@ -186,7 +186,7 @@ class OperatorMetricsTest {
 
     @Test
     void checkCountsFromEachNodesConditionsLeaveReadyOut() {
-        Map<String, NodeCounts> counts = OperatorMetrics.countChecks(List.of(
+        Map<String, NodeCounts> counts = VerdictCounts.countChecks(List.of(
                 List.of(condition("Ready", "True"), condition("GpfsVerbs", "True"), condition("GdsReady", "True")),
                 List.of(condition("Ready", "False"), condition("GpfsVerbs", "False"), condition("GdsReady", "True")),
                 List.of(condition("Ready", "Unknown"), condition("GpfsVerbs", "Unknown"))));
@@ -205,22 +205,22 @@ class OperatorMetricsTest {
 
     @Test
     void failingChecksAreCountedByReasonAndAReasonGoneLosesItsSeries() {
-        Map<OperatorMetrics.CheckReason, Long> reasons = OperatorMetrics.countCheckReasons(List.of(
+        Map<VerdictCounts.CheckReason, Long> reasons = VerdictCounts.countCheckReasons(List.of(
                 List.of(condition("Ready", "False", "ChecksFailed"), condition("GpfsVerbs", "False", "TcpFallback")),
                 List.of(condition("Ready", "False", "ChecksFailed"), condition("GpfsVerbs", "False", "TcpFallback")),
                 List.of(condition("Ready", "Unknown", "ProbeTimedOut"), condition("GpfsVerbs", "Unknown", "ProbeTimedOut")),
                 List.of(condition("Ready", "True", "AllChecksPassed"), condition("GpfsVerbs", "True", "RdmaInUse"))));
         assertThat(reasons).containsOnly(
-                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "False", "TcpFallback"), 2L),
-                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L),
-                Map.entry(new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L));
+                Map.entry(new VerdictCounts.CheckReason("GpfsVerbs", "False", "TcpFallback"), 2L),
+                Map.entry(new VerdictCounts.CheckReason("GpfsVerbs", "Unknown", "ProbeTimedOut"), 1L),
+                Map.entry(new VerdictCounts.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 1L));
 
         metrics.updateCheckReasons("gds", reasons);
         assertThat(registry.scrape())
                 .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"TcpFallback\",status=\"false\"} 2.0")
                 .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"ProbeTimedOut\",status=\"unknown\"} 1.0");
 
-        metrics.updateCheckReasons("gds", Map.of(new OperatorMetrics.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 4L));
+        metrics.updateCheckReasons("gds", Map.of(new VerdictCounts.CheckReason("GpfsVerbs", "True", "RdmaInUse"), 4L));
         assertThat(registry.scrape()).doesNotContain("TcpFallback").doesNotContain("ProbeTimedOut")
                 .contains("rdmastorage_check_reason_nodes{check=\"GpfsVerbs\",profile=\"gds\",reason=\"RdmaInUse\",status=\"true\"} 4.0");
     }
@@ -275,7 +275,7 @@ class OperatorMetricsTest {
         nodes.put("gpu-04", checked(condition("Ready", "Unknown", "ResultExpired"), condition("RdmaDevices", "Unknown", "ResultExpired")));
         nodes.put("gpu-05", null);
 
-        metrics.updateRecommendedActions("gds", OperatorMetrics.recommendedActions(nodes));
+        metrics.updateRecommendedActions("gds", VerdictCounts.recommendedActions(nodes));
 
         String text = registry.scrape();
         assertThat(text)
@@ -287,7 +287,7 @@ class OperatorMetricsTest {
 
         nodes.put("gpu-01", checked(condition("Ready", "True", "AllChecksPassed"), condition("RdmaDevices", "True", "PortsActive"),
                 condition("GpfsVerbs", "True", "RdmaInUse")));
-        metrics.updateRecommendedActions("gds", OperatorMetrics.recommendedActions(nodes));
+        metrics.updateRecommendedActions("gds", VerdictCounts.recommendedActions(nodes));
         assertThat(registry.scrape()).doesNotContain("node=\"gpu-01\"").contains("node=\"gpu-02\"");
         metrics.removeProfile("gds");
         assertThat(registry.scrape()).doesNotContain("rdmastorage_node_recommended_action{");
