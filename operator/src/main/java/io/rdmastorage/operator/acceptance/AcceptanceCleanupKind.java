@@ -47,7 +47,7 @@ final class AcceptanceCleanupKind implements MeasurementKind<RdmaStorageAcceptan
 
     /** Whether the run's cleanup is due now: it ended, and its status records changes not undone that the operator vouches for. */
     static boolean due(RdmaStorageAcceptance run) {
-        return AcceptanceRunKind.finished(run.getStatus()) && changesToUndo(run);
+        return AcceptanceRunKind.harvested(run.getStatus()) && changesToUndo(run);
     }
 
     /**

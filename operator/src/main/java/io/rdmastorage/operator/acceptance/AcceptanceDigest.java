@@ -57,6 +57,6 @@ final class AcceptanceDigest {
      * is trusted only while no pod of the run is alive (a forged end would have left one behind).
      */
     static boolean legacyRecord(RdmaStorageAcceptance run) {
-        return run.getStatus() != null && run.getStatus().getDigest() == null && AcceptanceRunKind.finished(run.getStatus());
+        return run.getStatus() != null && run.getStatus().getDigest() == null && AcceptanceRunKind.harvested(run.getStatus());
     }
 }

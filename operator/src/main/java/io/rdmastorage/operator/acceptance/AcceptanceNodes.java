@@ -112,7 +112,7 @@ final class AcceptanceNodes {
         if (!AcceptanceDigest.matches(other) && !AcceptanceDigest.legacyRecord(other)) {
             return true;
         }
-        if (AcceptanceRunKind.finished(status)) {
+        if (AcceptanceRunKind.harvested(status)) {
             return AcceptanceCleanupKind.due(other);
         }
         return status == null || !Reasons.Acceptance.PENDING.equals(status.getPhase()) || !waiting(status);

@@ -73,10 +73,12 @@ final class AcceptancePlanner {
         if (!AcceptanceDigest.matches(run) && !(AcceptanceDigest.legacyRecord(run) && own.isEmpty())) {
             return edited(run, config, now);
         }
-        if (!Lifecycle.isDue(KIND.last(run.getStatus()), KIND.schedule(), now)) {
-            // harvested: a run of one round is never due again, only its gauges come back, and pods of it
-            // still there are leftovers (an operator restart between the status write and the delete)
-            List<Pod> leftovers = own.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+        Lifecycle.Last last = KIND.last(run.getStatus());
+        if (!Lifecycle.isDue(last, KIND.schedule(), now)) {
+            // harvested: a run of one round is never due again, only its gauges come back, and pods of its
+            // round still there are leftovers (an operator restart between the status write and the delete)
+            List<Pod> leftovers = Lifecycle.rounds(List.copyOf(own), p -> AcceptanceRunKind.ROUND, last.round()).leftovers()
+                    .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
                     .map(p -> AcceptancePods.stub(p.getMetadata().getName(), config.namespace())).toList();
             return new AcceptancePlan(null, leftovers, List.of(), List.of(), List.of(), AcceptancePlan.Step.FINISHED_BEFORE,
                     null, null);

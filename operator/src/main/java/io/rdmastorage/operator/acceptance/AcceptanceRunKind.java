@@ -38,8 +38,13 @@ final class AcceptanceRunKind implements MeasurementKind<RdmaStorageAcceptanceSt
                 : Timestamps.parse(status.getCompletionTime()), Optional.empty(), true, false);
     }
 
+    /** Whether the run's one round is harvested: it ended, Succeeded or Failed, and is never due again. */
+    static boolean harvested(RdmaStorageAcceptanceStatus status) {
+        return KIND.last(status).round() >= ROUND;
+    }
+
     /** Whether the run has ended, Succeeded or Failed (a run without a status has not). */
-    static boolean finished(RdmaStorageAcceptanceStatus status) {
+    private static boolean finished(RdmaStorageAcceptanceStatus status) {
         return status != null && (Reasons.Acceptance.SUCCEEDED.equals(status.getPhase())
                 || Reasons.Acceptance.FAILED.equals(status.getPhase()));
     }

@@ -47,7 +47,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         boolean cleanup = AcceptanceCleanupKind.changesToUndo(run);
         // the informer's pods are in memory: a finished run gets them too, to delete leftovers
         Set<Pod> pods = context.getSecondaryResources(Pod.class);
-        if (AcceptanceRunKind.finished(status) && AcceptanceDigest.matches(run) && !cleanup) {
+        if (AcceptanceRunKind.harvested(status) && AcceptanceDigest.matches(run) && !cleanup) {
             return new AcceptanceSnapshot(run, pods, Optional.empty(), false, Map.of(), List.of(), Set.of());
         }
         KubernetesClient client = context.getClient();
@@ -64,11 +64,11 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         }
         Map<String, Node> nodes = new HashMap<>();
         Set<ProbeSpec.Target> profileTargets = new LinkedHashSet<>();
-        if (!running && !AcceptanceRunKind.finished(status) && cached.isEmpty() && run.getSpec() != null
+        if (!running && !AcceptanceRunKind.harvested(status) && cached.isEmpty() && run.getSpec() != null
                 && run.getSpec().getNvmeof() != null) {
             profileTargets.addAll(profileTargets(client));
         }
-        if (!AcceptanceRunKind.finished(status) || cleanup) {
+        if (!AcceptanceRunKind.harvested(status) || cleanup) {
             for (String name : AcceptanceNodes.of(run)) {
                 Node node = client.nodes().withName(name).get();
                 if (node != null) {
@@ -99,7 +99,7 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         // a list by name, not a get: the operator's RBAC has list for this kind, and needs no more
         List<RdmaStorageAcceptance> latest = client.resources(RdmaStorageAcceptance.class)
                 .withField("metadata.name", run.getMetadata().getName()).list().getItems();
-        return latest.isEmpty() || AcceptanceRunKind.finished(latest.get(0).getStatus());
+        return latest.isEmpty() || AcceptanceRunKind.harvested(latest.get(0).getStatus());
     }
 
     /** Another run by name, from the cache. */

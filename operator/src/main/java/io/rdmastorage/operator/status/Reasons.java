@@ -51,7 +51,7 @@ public final class Reasons {
 
     /**
      * A verdict whose status someone other than the operator wrote
-     * ({@link io.rdmastorage.operator.verdict.VerdictDigest}): discarded, measured again.
+     * ({@code VerdictDigest}): discarded, measured again.
      */
     public static final String VERDICT_EDITED = "VerdictEdited";
 
