@@ -79,7 +79,7 @@ class ClusterWritesApiServerTest {
                 Map.of("mlx5_0/1", CounterBaseline.values(Map.of(RdmaPortErrors.Counter.RNR_NAK_RETRY_ERR, 9_007_199_254_740_993L,
                         RdmaPortErrors.Counter.SYMBOL_ERROR, 65_535L))));
         CheckResult round = CheckResult.builder(CheckType.RDMA_PORT_ERRORS).detail(RdmaPortErrors.BASELINE_DETAIL, reading.wire())
-                .verdict(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
+                .condition(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
         String report = ReportJson.compact(Report.of("w-2", "test", "2026-05-01T10:00:00Z", 800, List.of(round)));
         RdmaStorageNodeStatus harvested = NodeVerdicts.fromTermination(spec, 1, new ProbePod("ns", "p", "w-2"), 1, "Completed",
                 report, Instant.now());

@@ -61,7 +61,7 @@ final class LatencyTestPods {
     static String report(String node, Status status, String reason, String message, Map<String, Object> details) {
         CheckResult.Builder b = CheckResult.builder(CheckType.VERBS_LATENCY);
         details.forEach(b::detail);
-        CheckResult result = b.verdict(status, reason, message).build();
+        CheckResult result = b.condition(status, reason, message).build();
         return ReportJson.compact(Report.of(node, "test", "2024-05-01T10:00:00Z", 1200, List.of(result)));
     }
 

@@ -153,8 +153,8 @@ class ProfilePlannerTest {
         Instant probedAt = NOW.minus(Duration.ofMinutes(16));
         // round 1 as node-probe reported it: no rates yet, this round's reading in its details
         CheckResult firstRound = CheckResult.builder(CheckType.RDMA_PORT_ERRORS).detail(RdmaPortErrors.BASELINE_DETAIL,
-                reading.wire()).verdict(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
-        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+                reading.wire()).condition(Status.UNKNOWN, RdmaPortErrors.NO_COUNTER_BASELINE, "no baseline").build();
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).condition(Status.TRUE, "PortsActive", "ok").build();
         String report = ReportJson.compact(Report.of("gpu-01", "test", probedAt.toString(), 800, List.of(rdma, firstRound)));
         RdmaStorageNodeStatus harvested = NodeVerdicts.fromTermination(profile.getSpec(), GEN, new ProbePod("ns", "p",
                 "gpu-01"), 1, "Completed", report, probedAt);
@@ -179,7 +179,7 @@ class ProfilePlannerTest {
 
     /** A report of a healthy node with its HCA firmware among the inventory facts. */
     static String reportWithFirmware(String node, String firmware) {
-        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).condition(Status.TRUE, "PortsActive", "ok").build();
         return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:40Z", 800, List.of(rdma),
                 Map.of(InventoryFact.HCA_FIRMWARE, firmware, InventoryFact.KERNEL, "6.8.0-45-generic")));
     }
@@ -573,20 +573,20 @@ class ProfilePlannerTest {
 
     /** node-probe's own report of a node whose RDMA ports are fine. */
     static String healthyReport(String node) {
-        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.TRUE, "PortsActive", "ok").build();
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).condition(Status.TRUE, "PortsActive", "ok").build();
         return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:40Z", 800, List.of(rdma)));
     }
 
     /** node-probe's own report of a node whose RDMA port is down. */
     static String failingReport(String node) {
-        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).verdict(Status.FALSE, "PortDown", "down").build();
+        CheckResult rdma = CheckResult.builder(CheckType.RDMA_DEVICES).condition(Status.FALSE, "PortDown", "down").build();
         return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:57:40Z", 800, List.of(rdma)));
     }
 
     static String latencyReport(String node) {
         CheckResult.Builder b = CheckResult.builder(CheckType.VERBS_LATENCY);
         b.detail("tTypicalMicros", 1.01);
-        CheckResult latency = b.verdict(Status.TRUE, "WithinThreshold", "1.01 µs").build();
+        CheckResult latency = b.condition(Status.TRUE, "WithinThreshold", "1.01 µs").build();
         return ReportJson.compact(Report.of(node, "test", "2026-03-01T11:59:48Z", 1200, List.of(latency)));
     }
 
