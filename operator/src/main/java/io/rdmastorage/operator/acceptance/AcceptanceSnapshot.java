@@ -37,7 +37,8 @@ import java.util.Set;
  *                       node gone or NotReady ends it), or whose changes to its node are to be cleaned up
  * @param runs           every acceptance run in the cache (one run per node at a time; compareWith)
  * @param profileTargets the NVMe-oF targets the profiles name (NQN, address, port), which a run may
- *                       connect to: read only for an nvmeof run that has not started
+ *                       connect to: read only for a run that has not started whose target connects
+ *                       ({@link AcceptanceTarget#connectsToProfileTargets})
  */
 record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod> listedPod, boolean endedMeanwhile,
                           Map<String, Node> nodes, List<RdmaStorageAcceptance> runs, Set<ProbeSpec.Target> profileTargets) {
@@ -64,8 +65,8 @@ record AcceptanceSnapshot(RdmaStorageAcceptance run, Set<Pod> pods, Optional<Pod
         }
         Map<String, Node> nodes = new HashMap<>();
         Set<ProbeSpec.Target> profileTargets = new LinkedHashSet<>();
-        if (!running && !AcceptanceRunKind.harvested(status) && cached.isEmpty() && run.getSpec() != null
-                && run.getSpec().getNvmeof() != null) {
+        if (!running && !AcceptanceRunKind.harvested(status) && cached.isEmpty()
+                && AcceptanceTarget.of(run.getSpec()).map(AcceptanceTarget::connectsToProfileTargets).orElse(false)) {
             profileTargets.addAll(profileTargets(client));
         }
         if (!AcceptanceRunKind.harvested(status) || cleanup) {

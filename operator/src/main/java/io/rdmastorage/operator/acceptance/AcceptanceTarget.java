@@ -103,6 +103,11 @@ sealed interface AcceptanceTarget permits NvmeofSubsystem, PathDirectory, VerbsP
         return Optional.empty();
     }
 
+    /** Whether a run with this target may connect to the storage the profiles name: its snapshot then reads their targets. */
+    default boolean connectsToProfileTargets() {
+        return false;
+    }
+
     /** The pods that measure, created together ({@link AcceptancePods#pod}: node-probe's acceptance command on the run's node). */
     List<Pod> pods(RdmaStorageAcceptance run, AcceptanceSpecDocument document, Map<String, Node> nodes, OperatorConfig config);
 

@@ -45,6 +45,11 @@ record NvmeofSubsystem(AcceptanceNvmeofTarget section) implements AcceptanceTarg
                 String.join(" then ", nvmeof.transports()) + " of " + nvmeof.target());
     }
 
+    @Override
+    public boolean connectsToProfileTargets() {
+        return Boolean.TRUE.equals(section.getConnect());
+    }
+
     /** With {@code connect: true}, a controller per transport, to the target of the spec. */
     @Override
     public Optional<AcceptancePendingCleanup> changes(AcceptanceSpecDocument document) {
