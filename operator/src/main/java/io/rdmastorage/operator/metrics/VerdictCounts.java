@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * What the profile gauges count, worked out from the nodes' verdicts: pure, so the aggregate step
@@ -83,18 +84,8 @@ public final class VerdictCounts {
      */
     public static Map<CheckReason, Long> countCheckReasons(Iterable<? extends List<Condition>> nodeConditions) {
         Map<CheckReason, Long> counts = new HashMap<>();
-        for (List<Condition> conditions : nodeConditions) {
-            if (conditions == null) {
-                continue;
-            }
-            for (Condition c : conditions) {
-                if (c.getType() == null || "Ready".equals(c.getType())) {
-                    continue;
-                }
-                String status = c.getStatus() == null ? "Unknown" : c.getStatus();
-                counts.merge(new CheckReason(c.getType(), status, c.getReason() == null ? "" : c.getReason()), 1L, Long::sum);
-            }
-        }
+        forEachCheck(nodeConditions, c -> counts.merge(new CheckReason(c.getType(), c.getStatus() == null ? "Unknown"
+                : c.getStatus(), c.getReason() == null ? "" : c.getReason()), 1L, Long::sum));
         return counts;
     }
 
@@ -104,23 +95,24 @@ public final class VerdictCounts {
      */
     public static Map<String, NodeCounts> countChecks(Iterable<? extends List<Condition>> nodeConditions) {
         Map<String, NodeCounts> counts = new TreeMap<>();
-        for (List<Condition> conditions : nodeConditions) {
-            if (conditions == null) {
-                continue;
+        forEachCheck(nodeConditions, c -> {
+            NodeCounts n = counts.computeIfAbsent(c.getType(), t -> new NodeCounts());
+            n.setMatched(n.getMatched() + 1);
+            switch (String.valueOf(c.getStatus())) {
+                case "True" -> n.setReady(n.getReady() + 1);
+                case "False" -> n.setNotReady(n.getNotReady() + 1);
+                default -> n.setUnknown(n.getUnknown() + 1);
             }
-            for (Condition c : conditions) {
-                if (c.getType() == null || "Ready".equals(c.getType())) {
-                    continue;
-                }
-                NodeCounts n = counts.computeIfAbsent(c.getType(), t -> new NodeCounts());
-                n.setMatched(n.getMatched() + 1);
-                switch (String.valueOf(c.getStatus())) {
-                    case "True" -> n.setReady(n.getReady() + 1);
-                    case "False" -> n.setNotReady(n.getNotReady() + 1);
-                    default -> n.setUnknown(n.getUnknown() + 1);
-                }
+        });
+        return counts;
+    }
+
+    /** Every node's check conditions: each typed condition but {@code Ready}. */
+    private static void forEachCheck(Iterable<? extends List<Condition>> nodeConditions, Consumer<Condition> action) {
+        for (List<Condition> conditions : nodeConditions) {
+            if (conditions != null) {
+                conditions.stream().filter(c -> c.getType() != null && !"Ready".equals(c.getType())).forEach(action);
             }
         }
-        return counts;
     }
 }
