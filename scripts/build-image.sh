@@ -83,14 +83,16 @@ platform_image() {
   rootfs_tar=$($sudo scripts/image-rootfs-cached.sh "$module/image-packages.txt" "$arch" "$module")
   $sudo umoci raw add-layer --image "$image" "$rootfs_tar"
 
-  # layer 2: the jar (and the probe's CDS archive, made by this architecture's JVM in the image's rootfs)
-  $sudo install -D -m 0644 "$jar" "$add$jar_dest"
+  # layer 2: the jar (and the probe's CDS archive, made by this architecture's JVM in the image's rootfs).
+  # Every copy of the jar keeps the built jar's modification time (-p): the JVM uses the archive only
+  # with the very jar it was made from, which it knows by size and modification time
+  $sudo install -p -D -m 0644 "$jar" "$add$jar_dest"
   if [ "$module" = node-probe ]; then
     echo "==> $arch class-data-sharing archive"
     local rootfs=$work/rootfs-$arch
     $sudo mkdir -p "$rootfs"
     $sudo tar -C "$rootfs" --numeric-owner -xf "$rootfs_tar"
-    $sudo install -D -m 0644 "$jar" "$rootfs$jar_dest"
+    $sudo install -p -D -m 0644 "$jar" "$rootfs$jar_dest"
     $sudo install -m 0755 node-probe/image-cds.sh "$rootfs/tmp/image-cds.sh"
     $sudo unshare --mount --propagation private sh -ec \
       'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$rootfs"

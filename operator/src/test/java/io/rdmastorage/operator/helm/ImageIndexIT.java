@@ -2,10 +2,13 @@ package io.rdmastorage.operator.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.testing.CommandResult;
+import io.rdmastorage.testing.Commands;
 import io.rdmastorage.testing.OciImageIndex;
 import io.rdmastorage.testing.OciImageIndex.PlatformImage;
 import io.rdmastorage.testing.ProjectImages;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +36,9 @@ class ImageIndexIT {
     private static final Map<String, String> TRIPLET = Map.of("amd64", "x86_64-linux-gnu", "arm64", "aarch64-linux-gnu");
     private static final Map<String, String> JFFI = Map.of("amd64", "jni/x86_64-Linux/libjffi-1.2.so",
             "arm64", "jni/aarch64-Linux/libjffi-1.2.so");
+
+    /** This machine's architecture, whose half of an image runs here without an emulator. */
+    private static final String HOST_ARCH = System.getProperty("os.arch").equals("aarch64") ? "arm64" : "amd64";
 
     @TempDir
     Path dir;
@@ -82,5 +89,27 @@ class ImageIndexIT {
                 assertThat(jarNatives).as("jnr-ffi's native stub in the jar").contains(JFFI.get(arch));
             }
         }
+    }
+
+    /**
+     * The probe image's JVM maps its class-data-sharing archive: the JVM takes an archive only with
+     * the very jar it was made from (same size and modification time) and otherwise starts without
+     * it, silently, loading every class from the jar (0.36 instead of 0.26 CPU-seconds per probe on
+     * this machine). The ENTRYPOINT's options with {@code -Xshare:on}, which turns that fallback into an error.
+     */
+    @Test
+    void theProbeImagesJvmUsesTheArchiveMadeForItsJar() {
+        OciImageIndex index = OciImageIndex.open(ProjectImages.build("node-probe", HelmChart.appVersion()), dir.resolve("index"));
+        Path rootfs = index.unpack(index.image("linux/" + HOST_ARCH), dir.resolve("rootfs"));
+
+        // a /proc of its own in the root file system: the dynamic loader finds the JVM's libraries through /proc/self/exe
+        CommandResult java = Commands.run(Duration.ofMinutes(1), List.of("unshare", "--mount", "--propagation", "private", "sh",
+                "-ec", "mount -t proc proc \"$1/proc\"; exec chroot \"$1\" java -Xshare:on"
+                        + " -XX:SharedArchiveFile=/opt/node-probe/node-probe.jsa -cp /opt/node-probe/node-probe.jar -version",
+                "java", rootfs.toString()));
+
+        assertThat(java.exitCode()).as(java.stderr()).isZero();
+        // java -version writes to stderr: "... mixed mode, sharing"
+        assertThat(java.stderr()).contains("sharing");
     }
 }
