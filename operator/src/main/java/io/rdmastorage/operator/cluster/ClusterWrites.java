@@ -1,6 +1,7 @@
 package io.rdmastorage.operator.cluster;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,6 +22,7 @@ import io.rdmastorage.operator.verdict.VerdictDigest;
 import java.net.HttpURLConnection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,14 +97,20 @@ public final class ClusterWrites {
     /**
      * Deletes a probe pod (a pod gone already is fine); like {@link #createPod}, the answer is not
      * read. A pod that has {@link #ended} goes at once (grace period 0): nothing in it runs that a
-     * grace period would let finish, so waiting for its kubelet to confirm would only cost an API
-     * write and a watch event more per pod. A pod that may still run gets its grace period.
+     * grace period would let finish, so waiting for its kubelet to confirm would only cost API
+     * writes (the kubelet's last status, more deletes) and watch events. A pod that may still run
+     * gets its grace period, and is not asked again while it has it.
      */
     public void deletePod(Pod pod) {
+        Optional<String> options = deleteOptions(pod);
+        if (options.isEmpty()) {
+            LOG.debug("probe pod {} is being deleted already", pod.getMetadata().getName());
+            return;
+        }
         try {
             // with a body (DeleteOptions): a raw request without one would go out as a GET
             client.raw(podsPath(pod.getMetadata().getNamespace()) + "/" + pod.getMetadata().getName(), "DELETE",
-                    ended(pod) ? "{\"gracePeriodSeconds\":0}" : "{}");
+                    options.get());
         } catch (KubernetesClientException e) {
             if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND) {
                 throw e;
@@ -139,10 +147,36 @@ public final class ClusterWrites {
         }
     }
 
-    /** Succeeded or Failed: every container has terminated, and with restartPolicy Never none starts again. */
+    /**
+     * What deleting {@code pod} asks of the API server: grace period 0 for a pod that has ended,
+     * its own grace period for one that may still run, and nothing for one already being deleted
+     * that has not ended since (a second request would change nothing, and every reconcile while
+     * the kubelet stops the pod would send one).
+     */
+    static Optional<String> deleteOptions(Pod pod) {
+        if (ended(pod)) {
+            return Optional.of("{\"gracePeriodSeconds\":0}");
+        }
+        return pod.getMetadata().getDeletionTimestamp() == null ? Optional.of("{}") : Optional.empty();
+    }
+
+    /**
+     * Succeeded or Failed, or every container terminated under restartPolicy Never: none starts
+     * again. A real kubelet reports the container's end a second or so before the pod's phase (it
+     * stops the pod's sandbox first), and the operator reads the report as soon as the container has ended.
+     */
     public static boolean ended(Pod pod) {
-        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return "Succeeded".equals(phase) || "Failed".equals(phase);
+        if (pod.getStatus() == null) {
+            return false;
+        }
+        String phase = pod.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return true;
+        }
+        List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
+        return pod.getSpec() != null && "Never".equals(pod.getSpec().getRestartPolicy()) && statuses != null
+                && statuses.size() == pod.getSpec().getContainers().size()
+                && statuses.stream().allMatch(c -> c.getState() != null && c.getState().getTerminated() != null);
     }
 
     private static String podsPath(String namespace) {

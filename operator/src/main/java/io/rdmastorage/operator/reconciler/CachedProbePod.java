@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.api.model.PodStatus;
 /**
  * What the operator keeps of a probe or latency pod in its informer cache: its metadata (labels,
  * annotations, creation and deletion times: the round, the generation and the latency pair it
- * belongs to), its node, its containers' names and resources (an OOM-killed probe names its
+ * belongs to), its node and restart policy (a pod whose containers all ended under "Never" has
+ * ended: {@code ClusterWrites.ended}), its containers' names and resources (an OOM-killed probe names its
  * memory limit: {@code ProbeOutcomeReader}), and of its status the phase, reason, message and each
  * container's state (the report is the probe container's termination message; a latency server
  * serves once its container runs). The rest of the spec is what the operator wrote itself (image,
@@ -29,6 +30,7 @@ final class CachedProbePod {
         if (pod.getSpec() != null) {
             PodSpec spec = new PodSpec();
             spec.setNodeName(pod.getSpec().getNodeName());
+            spec.setRestartPolicy(pod.getSpec().getRestartPolicy());
             spec.setContainers(pod.getSpec().getContainers() == null ? null
                     : pod.getSpec().getContainers().stream().map(CachedProbePod::nameAndResources).toList());
             kept.setSpec(spec);

@@ -143,6 +143,38 @@ class ClusterWritesApiServerTest {
         assertThat(admin.pods().inNamespace(ns).withName("probe-w-2").get()).isNull();
     }
 
+    @Test
+    void aPodWhoseContainerEndedGoesAtOnceAndOneBeingDeletedIsNotAskedAgain() {
+        // as a real kubelet reports a probe's end: the container terminated a second before the pod's phase
+        KubernetesClient admin = LocalControlPlane.shared().adminClient();
+        String ns = "cluster-writes-container-ended";
+        io.fabric8.kubernetes.api.model.Pod pod = new io.fabric8.kubernetes.api.model.PodBuilder(boundPod(admin, ns, "probe-w-4", "w-4"))
+                .editSpec().withRestartPolicy("Never").endSpec().build();
+        ClusterWrites writes = new ClusterWrites(admin);
+        writes.createPod(pod);
+        io.fabric8.kubernetes.api.model.Pod containerEnded = new io.fabric8.kubernetes.api.model.PodBuilder(
+                admin.pods().inNamespace(ns).withName("probe-w-4").get())
+                .withNewStatus().withPhase("Running").addNewContainerStatus().withName("node-probe").withNewState()
+                .withNewTerminated().withExitCode(0).withReason("Completed").endTerminated().endState().endContainerStatus()
+                .endStatus().build();
+        containerEnded = admin.pods().inNamespace(ns).resource(containerEnded).updateStatus();
+
+        writes.deletePod(containerEnded);
+
+        assertThat(admin.pods().inNamespace(ns).withName("probe-w-4").get()).isNull();
+
+        // a pod that may still run, being deleted already (its grace period running): no second request
+        io.fabric8.kubernetes.api.model.Pod running = boundPod(admin, ns, "probe-w-5", "w-5");
+        writes.createPod(running);
+        writes.deletePod(running);
+        io.fabric8.kubernetes.api.model.Pod deleting = admin.pods().inNamespace(ns).withName("probe-w-5").get();
+        assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
+        assertThat(ClusterWrites.deleteOptions(deleting)).isEmpty();
+        assertThat(ClusterWrites.deleteOptions(running)).hasValue("{}");
+        assertThat(ClusterWrites.deleteOptions(containerEnded)).hasValue("{\"gracePeriodSeconds\":0}");
+        admin.pods().inNamespace(ns).withName("probe-w-5").withGracePeriod(0).delete();
+    }
+
     /** A probe pod bound to {@code node} (no kubelet runs here), in a namespace made for it. */
     private static io.fabric8.kubernetes.api.model.Pod boundPod(KubernetesClient admin, String ns, String name,
                                                                 String node) {

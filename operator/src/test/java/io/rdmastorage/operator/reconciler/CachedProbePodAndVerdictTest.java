@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageNodeSpec;
 import io.rdmastorage.operator.api.RdmaStorageNodeStatus;
+import io.rdmastorage.operator.cluster.ClusterWrites;
 import io.rdmastorage.operator.probe.ProbeOutcomeReader;
 import io.rdmastorage.operator.probe.ProbePodFactory;
 import io.rdmastorage.operator.verdict.VerdictDigest;
@@ -32,7 +33,7 @@ class CachedProbePodAndVerdictTest {
         return new PodBuilder()
                 .withNewMetadata().withName("p-gpu-01-1").withNamespace("rso").withCreationTimestamp("2026-01-01T00:00:00Z")
                 .addToLabels("rdmastorage.io/round", "1").addToAnnotations("rdmastorage.io/profile-generation", "3").endMetadata()
-                .withNewSpec().withNodeName("gpu-01").addNewVolume().withName("host").withNewHostPath("/", null).endVolume()
+                .withNewSpec().withNodeName("gpu-01").withRestartPolicy("Never").addNewVolume().withName("host").withNewHostPath("/", null).endVolume()
                 .addNewContainer().withName(ProbePodFactory.CONTAINER).withImage("node-probe:1").withArgs("--spec", "/spec/spec.json")
                 .withNewResources().addToLimits("memory", new Quantity("256Mi")).endResources().endContainer()
                 .endSpec()
@@ -63,6 +64,10 @@ class CachedProbePodAndVerdictTest {
         }
         assertThat(ProbeOutcomeReader.of(CachedProbePod.trim(endedProbePod("OOMKilled")), NOW, Duration.ofMinutes(3)).toString())
                 .contains("256Mi");
+        // as a real kubelet reports it first: the container ended, the pod's phase not yet; the cache keeps
+        // what says it has ended all the same (restartPolicy Never), so its delete removes it at once
+        Pod containerEnded = new PodBuilder(endedProbePod("Completed")).editStatus().withPhase("Running").endStatus().build();
+        assertThat(ClusterWrites.ended(CachedProbePod.trim(containerEnded))).isTrue();
     }
 
     @Test
