@@ -214,6 +214,10 @@ public final class ProbePodFactory {
                     .withTerminationGracePeriodSeconds(budget.terminationGraceSeconds())
                     .withAutomountServiceAccountToken(false)
                     .withEnableServiceLinks(false)
+                    // the node's resolver: node-probe resolves no cluster names, and under ClusterFirst a
+                    // kubelet without cluster DNS writes a MissingClusterDNS Event (and a Node Event)
+                    // for every probe pod, six API writes per round
+                    .withDnsPolicy("Default")
                     .withHostNetwork(hostNetwork)
                     .withHostPID(false)
                     .withHostIPC(false)

@@ -104,6 +104,7 @@ class ProbePodFactoryTest {
         assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(180L);
         assertThat(spec.getAutomountServiceAccountToken()).isFalse();
         assertThat(spec.getEnableServiceLinks()).isFalse();
+        assertThat(spec.getDnsPolicy()).as("the node's resolver, no cluster DNS").isEqualTo("Default");
         assertThat(spec.getHostNetwork()).isFalse();
         assertThat(spec.getHostPID()).isFalse();
         assertThat(spec.getHostIPC()).isFalse();
