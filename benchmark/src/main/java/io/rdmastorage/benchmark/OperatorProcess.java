@@ -47,9 +47,10 @@ final class OperatorProcess implements AutoCloseable {
     /**
      * @param jvmOptions the JVM's options, as the operator image starts it ({@link OperatorImage#jvmOptions})
      * @param jfr where to write a flight recording of the whole run (profiling), or null for none
+     * @param settings more of the operator's environment (RSO_LEADER_ELECTION, say), set last
      */
     static OperatorProcess start(Path jar, List<String> jvmOptions, Path kubeconfig, String namespace, String probeImage,
-                                 Path log, Path jfr) throws IOException {
+                                 Path log, Path jfr, Map<String, String> settings) throws IOException {
         int port = freePort();
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvmOptions);
@@ -67,6 +68,7 @@ final class OperatorProcess implements AutoCloseable {
         env.put("RSO_METRICS_PORT", Integer.toString(port));
         env.put("RSO_LOG_LEVEL", "WARN");
         env.remove("JAVA_TOOL_OPTIONS");
+        env.putAll(settings);
         return new OperatorProcess(builder.start(), port, log);
     }
 

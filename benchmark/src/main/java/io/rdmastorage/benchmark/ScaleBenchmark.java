@@ -25,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.stream.Collectors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -318,7 +317,7 @@ public final class ScaleBenchmark {
                 try (SharedIndexInformer<RdmaStorageNode> verdictCache = admin.resources(RdmaStorageNode.class)
                         .withLabel(Labels.PROFILE, PROFILE).inform();
                      OperatorProcess operator = OperatorProcess.start(options.operatorJar(), jvmOptions, kubeconfig,
-                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"), jfr)) {
+                        NAMESPACE, PROBE_IMAGE, work.resolve("operator.log"), jfr, Map.of())) {
                     operator.awaitReady(Duration.ofMinutes(3));
                     operator.startPolling();
                     Thread.sleep(SETTLE.toMillis());   // informers listed the nodes; start-up requests end here
@@ -505,22 +504,12 @@ public final class ScaleBenchmark {
 
     /** The DESIGN example's checks (as on the healthy fixture node), every node, no probe-slot bound. */
     private String profileYaml() {
-        return """
-                apiVersion: rdmastorage.io/v1alpha1
-                kind: RdmaStorageProfile
-                metadata:
-                  name: %s
-                spec:
-                  nodeSelector:
-                    matchLabels:
-                      %s: "true"
+        return BenchmarkProfile.yaml(PROFILE, NODE_LABEL, """
                   interval: 15m
                   probeTimeout: 3m
                   maxConcurrentProbes: 1000
                   nodeLabels: %s
-                """.formatted(PROFILE, NODE_LABEL, options.nodeLabels())
-                + (options.deviceTaints() ? "  deviceTaints: {}\n" : "")
-                + NodeScenarios.healthyProfileChecks().lines().map(line -> "  " + line + "\n").collect(Collectors.joining());
+                """.formatted(options.nodeLabels()) + (options.deviceTaints() ? "  deviceTaints: {}\n" : ""));
     }
 
     // ---- the table
@@ -659,7 +648,7 @@ public final class ScaleBenchmark {
         return object == null ? 0 : Serialization.asJson(object).getBytes(StandardCharsets.UTF_8).length;
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve("crds")) && Files.isDirectory(dir.resolve("helm"))) {
                 return dir;

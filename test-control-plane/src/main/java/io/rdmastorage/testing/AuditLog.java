@@ -16,19 +16,32 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The API server's audit log of one identity's requests (Metadata level): what a component really
- * asked of the server, counted by the server itself, not by the client. Start a control plane
- * with {@code --audit-policy-file} (see {@link #policyFor}) and {@code --audit-log-path}.
+ * The API server's audit log of one identity's requests, or of everyone's (Metadata level): what a
+ * component really asked of the server, counted by the server itself, not by the client. Start a
+ * control plane with {@code --audit-policy-file} (see {@link #policyFor}, {@link #POLICY_FOR_EVERYONE})
+ * and {@code --audit-log-path}.
  */
 public final class AuditLog {
 
     public static final Set<String> WRITE_VERBS = Set.of("create", "update", "patch", "delete", "deletecollection");
 
+    /** An audit policy recording every identity's requests at Metadata level. */
+    public static final String POLICY_FOR_EVERYONE = """
+            apiVersion: audit.k8s.io/v1
+            kind: Policy
+            omitStages: [RequestReceived]
+            rules:
+              - level: Metadata
+            """;
+
     /**
      * One request: when the server received it, verb, API group ("" for core), resource[/subresource],
-     * namespace ("" for cluster-scoped objects and requests across all namespaces), HTTP status.
+     * namespace ("" for cluster-scoped objects and requests across all namespaces), HTTP status, who
+     * sent it (user name and the client's user agent, which tells the controllers apart when they share
+     * one identity), and the object's name ("" for collections).
      */
-    public record Request(Instant received, String verb, String apiGroup, String resource, String namespace, int code) {
+    public record Request(Instant received, String verb, String apiGroup, String resource, String namespace, int code,
+                          String user, String userAgent, String name) {
         public boolean write() {
             return WRITE_VERBS.contains(verb);
         }
@@ -41,9 +54,15 @@ public final class AuditLog {
     private final Path file;
     private final String user;
 
+    /** {@code user}'s requests in the log at {@code file}. */
     public AuditLog(Path file, String user) {
         this.file = file;
         this.user = user;
+    }
+
+    /** Everyone's requests in the log at {@code file}. */
+    public static AuditLog everyone(Path file) {
+        return new AuditLog(file, null);
     }
 
     /** An audit policy file recording, at Metadata level, only {@code user}'s requests. */
@@ -59,7 +78,7 @@ public final class AuditLog {
                 """.formatted(user);
     }
 
-    /** The user's requests received in [from, to), each once (a watch logs two stages). */
+    /** The user's (or everyone's) requests received in [from, to), each once (a watch logs two stages). */
     public List<Request> requests(Instant from, Instant to) {
         ObjectMapper json = new ObjectMapper();
         List<Request> requests = new ArrayList<>();
@@ -67,8 +86,8 @@ public final class AuditLog {
         try (BufferedReader in = Files.newBufferedReader(file)) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 JsonNode event = json.readTree(line);
-                if (!user.equals(event.path("user").path("username").asText())
-                        || !seen.add(event.path("auditID").asText())) {
+                String username = event.path("user").path("username").asText();
+                if ((user != null && !user.equals(username)) || !seen.add(event.path("auditID").asText())) {
                     continue;
                 }
                 Instant received = Instant.parse(event.path("requestReceivedTimestamp").asText());
@@ -83,7 +102,8 @@ public final class AuditLog {
                 }
                 requests.add(new Request(received, event.path("verb").asText(), ref.path("apiGroup").asText(""),
                         sub.isEmpty() ? resource : resource + "/" + sub, ref.path("namespace").asText(""),
-                        event.path("responseStatus").path("code").asInt()));
+                        event.path("responseStatus").path("code").asInt(), username, event.path("userAgent").asText(""),
+                        ref.path("name").asText("")));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

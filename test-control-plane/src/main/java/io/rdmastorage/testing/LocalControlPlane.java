@@ -63,6 +63,7 @@ public final class LocalControlPlane implements AutoCloseable {
     private final List<KubernetesClient> clients = new ArrayList<>();
     private final List<ServerProcess> controllers = new ArrayList<>();
     private ServerProcess etcd;
+    private String etcdUrl;
     private ServerProcess apiServer;
     private int port;
     private Path caBundle;
@@ -95,10 +96,15 @@ public final class LocalControlPlane implements AutoCloseable {
      * ReplicaSets, service accounts, the root CA ConfigMap, garbage collection, scheduling).
      */
     public static LocalControlPlane startWithControllers(String... nodeNames) {
-        if (nodeNames.length == 0) {
+        return startWithControllers(List.of(nodeNames));
+    }
+
+    /** {@link #startWithControllers(String...)} with more kube-apiserver flags (an audit policy, say). */
+    public static LocalControlPlane startWithControllers(List<String> nodeNames, String... extraApiServerFlags) {
+        if (nodeNames.isEmpty()) {
             throw new IllegalArgumentException("name at least one node");
         }
-        return start(List.of(nodeNames), List.of());
+        return start(nodeNames, List.of(extraApiServerFlags));
     }
 
     /**
@@ -194,7 +200,7 @@ public final class LocalControlPlane implements AutoCloseable {
 
             int etcdPort = LoopbackPorts.free();
             int peerPort = LoopbackPorts.free();
-            String etcdUrl = "http://127.0.0.1:" + etcdPort;
+            etcdUrl = "http://127.0.0.1:" + etcdPort;
             String peerUrl = "http://127.0.0.1:" + peerPort;
             etcd = ServerProcess.start("etcd", List.of(binaries.etcd().toString(),
                     "--name=default",
@@ -284,6 +290,11 @@ public final class LocalControlPlane implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    /** etcd's client URL (plain HTTP on loopback), where it also serves its /metrics. */
+    public String etcdUrl() {
+        return etcdUrl;
     }
 
     public String url() {

@@ -102,6 +102,11 @@ public final class RealNode implements AutoCloseable {
         return name;
     }
 
+    /** The kubelet's {@code cgroupRoot} (with its leading slash): every pod's cgroup is below it. */
+    public String cgroupRoot() {
+        return cgroupRoot;
+    }
+
     /** The host's view of the node's PID 1, whose namespaces are the node's. */
     public long initPid() {
         return initPid;
