@@ -73,6 +73,8 @@ public final class SimulatedCluster implements AutoCloseable {
         volatile Future<?> task;
         volatile boolean cancelled;
         volatile boolean finished;
+        /** A resync came while the run was still on its way out (guarded by the run): drive the pod again after it. */
+        boolean resyncRequested;
     }
 
     private SimulatedCluster(Builder builder) {
@@ -249,8 +251,9 @@ public final class SimulatedCluster implements AutoCloseable {
                 removeNode(nodeName);
             }
         };
+        boolean terminal = false;
         try {
-            kubelet.run(pod, access, scratch);
+            terminal = kubelet.run(pod, access, scratch);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -259,8 +262,21 @@ public final class SimulatedCluster implements AutoCloseable {
                         pod.getMetadata().getName(), e.toString());
             }
         } finally {
-            run.finished = true;
             TempDirs.delete(scratch);
+        }
+        boolean again;
+        synchronized (run) {
+            run.finished = true;
+            again = run.resyncRequested && !terminal && !run.cancelled;
+        }
+        if (again) {
+            // the node's fault changed after this run read it (a test lifting it as soon as it saw the
+            // pod Pending): the pod is driven again as the resync meant it to be
+            runs.remove(pod.getMetadata().getUid(), run);
+            Pod latest = pods.getStore().getByKey(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
+            if (latest != null) {
+                onPod(latest);
+            }
         }
     }
 
@@ -269,8 +285,16 @@ public final class SimulatedCluster implements AutoCloseable {
         for (Pod pod : pods.getStore().list()) {
             if (nodeName.equals(pod.getSpec().getNodeName())) {
                 PodRun run = runs.get(pod.getMetadata().getUid());
-                if (run != null && run.finished && !run.cancelled) {
-                    runs.remove(pod.getMetadata().getUid(), run);
+                if (run != null) {
+                    synchronized (run) {
+                        if (!run.finished) {
+                            run.resyncRequested = true;   // still on its way out: it drives the pod again when done
+                            continue;
+                        }
+                    }
+                    if (!run.cancelled) {
+                        runs.remove(pod.getMetadata().getUid(), run);
+                    }
                 }
                 onPod(pod);
             }
