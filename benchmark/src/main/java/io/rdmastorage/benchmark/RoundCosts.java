@@ -118,6 +118,7 @@ final class RoundCosts {
     List<Round> rounds() {
         List<Instant> starts = writes.stream().filter(w -> w.user().equals(operatorUser) && w.verb().equals("create")
                 && w.resource().equals("pods") && !w.received().isBefore(roundsFrom)).map(AuditLog.Request::received).sorted().toList();
+        double standingWal = standingWalPerSecond();
         List<Round> rounds = new ArrayList<>();
         for (int i = 0; i < starts.size(); i++) {
             Instant from = i == 0 ? roundsFrom : starts.get(i).minus(LEAD);
@@ -129,7 +130,7 @@ final class RoundCosts {
             Duration toVerdict = in.stream().filter(w -> w.user().equals(operatorUser) && w.resource().equals("rdmastoragenodes/status")
                     && !w.received().isBefore(created)).map(w -> Duration.between(created, w.received())).findFirst().orElse(null);
             rounds.add(new Round(i + 1, from, to, in.stream().filter(w -> !standing(w)).toList(), walBetween(from, to)
-                    - standingWalPerSecond() * Duration.between(from, to).toMillis() / 1000.0, pod, toVerdict));
+                    - standingWal * Duration.between(from, to).toMillis() / 1000.0, pod, toVerdict));
         }
         return rounds;
     }

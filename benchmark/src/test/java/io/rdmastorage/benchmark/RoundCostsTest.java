@@ -62,7 +62,8 @@ class RoundCostsTest {
         wal.put(T0.plusSeconds(159), 40_000.0);
         wal.put(T0.plusSeconds(230), 60_000.0);
 
-        List<RoundCosts.Round> rounds = costs(wal).rounds();
+        RoundCosts costs = costs(wal);
+        List<RoundCosts.Round> rounds = costs.rounds();
 
         assertThat(rounds).hasSize(2);
         RoundCosts.Round first = rounds.get(0);
@@ -76,12 +77,12 @@ class RoundCostsTest {
         assertThat(first.toVerdict()).hasSeconds(2);
         RoundCosts.Round second = rounds.get(1);
         assertThat(second.from()).isEqualTo(T0.plusSeconds(159));
-        assertThat(second.count(w -> costs(wal).actor(w).equals("kube-controller-manager"))).isEqualTo(1);
+        assertThat(second.count(w -> costs.actor(w).equals("kube-controller-manager"))).isEqualTo(1);
         // etcd's log in the second round (159 s to 230 s) less the quiet minute's 100 bytes a second
         assertThat(second.walBytes()).isEqualTo(20_000.0 - 7_100.0);
         assertThat(second.pod().cpuNanos()).isEqualTo(500_000_000L);
 
-        String report = costs(wal).report(2);
+        String report = costs.report(2);
         assertThat(report).contains("| 2 (routine) | 3 | 3 | 0 | 1 | 0 | 1 | 7 | 0 | 1 (0) |");
         assertThat(report).contains("- operator: patch leases: 1.0");
     }
