@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * /mnt/nfs over one transport or the other. node-probe reads the host's /proc/1/mounts and
  * /proc/1/mountstats as its pod does, through /host. The JVM's shared boot: reset unmounts, and
  * keeps the NFS server running (as it keeps the nvmet target). The export mounted over rdma (True)
- * and over tcp (False MountNotRdma) is judged in probe pods a real kubelet runs, in the operator's
- * RealKubeletVmIT; here, what no mount at all gives.
+ * is judged in a probe pod a real kubelet runs, in the operator's RealKubeletVmIT, over tcp (False
+ * MountNotRdma) with the rest of a node fallen back to tcp in {@link RealKernelNodeVmIT}; here, what
+ * no mount at all gives.
  */
 class NfsOverRdmaVmIT extends VmNodeTest {
 

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
  * rdma and a tcp port. node-probe runs as its pod does: in the probe image's root file system with
  * the VM's root at {@code /host}, {@code --exec-mode chroot}. The JVM's shared boot (see {@link
  * VmNodeTest}); every test starts from {@code scenario.sh reset} (both ports ACTIVE, nothing connected).
- * A healthy and a fallen-back storage node (RdmaDevices with real libibverbs, NvmeofRdma and
- * RdmaTraffic over rdma, then over tcp) are judged in probe pods that real kubelets run, in the
- * operator's {@code RealKubeletVmIT}.
+ * A healthy storage node (RdmaDevices with real libibverbs, NvmeofRdma, NfsRdma and RdmaTraffic
+ * over rdma) is judged in probe pods that real kubelets run, in the operator's {@code
+ * RealKubeletVmIT}; the node fallen back to tcp here, in one run.
  */
 class RealKernelNodeVmIT extends VmNodeTest {
 
@@ -36,6 +36,11 @@ class RealKernelNodeVmIT extends VmNodeTest {
     /** The rails of an NVMe-oF subsystem reached over two paths: counters read 5 s apart while a read runs. */
     static final String RAILS_SPEC = "{\"traffic\":{\"window\":\"5s\"},\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN
             + "\",\"address\":\"192.0.2.1\",\"port\":4420},{\"nqn\":\"" + NQN + "\",\"address\":\"198.51.100.1\",\"port\":4420}]}}";
+
+    /** Every storage path of the node and its RoCE class, the counters read 5 s apart. */
+    static final String STORAGE_NODE_SPEC = "{\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420}]},"
+            + "\"nfs\":{\"mounts\":[\"/mnt/nfs\"]},\"traffic\":{\"window\":\"5s\"},"
+            + "\"roce\":{\"dscp\":26,\"priority\":3,\"devices\":[\"rxe0/1\"]}}";
 
     static VmNode.Result sh(String script) {
         return vm.run("set -e\n" + script, vm.guest().allow(Duration.ofSeconds(60))).requireSuccess(script);
@@ -67,6 +72,42 @@ class RealKernelNodeVmIT extends VmNodeTest {
 
         assertCheck(run, "NvmeofRdma", "False", "TransportTcp");
         assertThat(run.check("NvmeofRdma").path("message").asText()).contains("beside the live rdma path");
+    }
+
+    /**
+     * A storage node fallen back to tcp while it reads: the NVMe-oF target and the NFS export over
+     * tcp, and rdma_cm's default ToS without the storage DSCP. Every False names the kernel's
+     * evidence; the NVMe/TCP socket and veth0 are read in the node's network namespace, not the
+     * pod's own (a real kubelet's pod reaches it the same way: the operator's ChartOnRealNodeIT).
+     */
+    @Test
+    void aStorageNodeFallenBackToTcpIsFalseOnEveryPathWithTheKernelsEvidence() {
+        scenario("connect", "tcp").requireSuccess("nvme connect -t tcp");
+        scenario("nfs-mount", "tcp").requireSuccess("mount proto=tcp");
+        scenario("roce-tos", "rxe0", "32").requireSuccess("default ToS 32");
+        scenario("storage-read").requireSuccess("storage read");
+
+        ProbeRun run = probe(STORAGE_NODE_SPEC);
+
+        assertCheck(run, "NvmeofRdma", "False", "TransportTcp");
+        assertCheck(run, "NfsRdma", "False", "MountNotRdma");
+        assertCheck(run, "RdmaTraffic", "False", "DataOnTcp");
+        assertCheck(run, "RoceLossless", "False", "DefaultTosMismatch");
+        assertThat(run.check("NvmeofRdma").path("message").asText()).contains("no live rdma path");
+        assertThat(run.check("NfsRdma").path("message").asText())
+                .contains("/mnt/nfs (192.0.2.1:/srv/nfs, nfs4 vers=4.2, proto=tcp", "tcp transport in /proc/1/mountstats",
+                        "proto=rdma,port=20049");
+        assertThat(run.check("RdmaTraffic").path("message").asText())
+                .contains("192.0.2.1:4420 (NVMe/TCP) moved ").contains("while the RDMA ports stayed below 100 packets/s");
+        assertThat(run.check("RdmaTraffic").path("details").path("tcpBytesPerSecond").asLong()).isGreaterThan(1024 * 1024);
+        // the ToS is evidence of the problem: False, and soft-RoCE's unreadable PFC settings are still named
+        assertThat(run.check("RoceLossless").path("message").asText())
+                .startsWith("rxe0/1 (veth0) gives kernel storage clients (nvme-rdma, GPFS verbsRdmaCm, NFS over RDMA) ToS 32 "
+                        + "(DSCP 8, from /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos), not the storage DSCP 26")
+                .contains("`cma_roce_tos -d rxe0 -t 106`; expected ToS 104 (= DSCP 26 << 2; 106 also marks ECT(0))")
+                .doesNotContain("No such device");
+        assertThat(run.check("RoceLossless").path("details").path("problems").toString())
+                .isEqualTo("[\"DefaultTosMismatch\",\"LosslessConfigUnreadable\"]");
     }
 
     @Test

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  * veth has no DCB operations (iproute2's dcb answers "Operation not supported", and Debian 12's
  * iproute2 6.1 has no {@code dcb apptrust} yet), there is no mlnx_qos and no mlx5 ECN sysfs. node-probe
  * runs as its pod does, in a network namespace of its own, so its dcb has to reach the host's. A
- * default ToS with another DSCP (False DefaultTosMismatch) is judged in a probe pod a real kubelet
- * runs, in the operator's RealKubeletVmIT.
+ * default ToS with another DSCP (False DefaultTosMismatch) is judged with the rest of a node fallen
+ * back to tcp, in {@link RealKernelNodeVmIT}.
  */
 class RoceLosslessVmIT extends VmNodeTest {
 
