@@ -8,4 +8,4 @@ source scripts/prerequisites.sh
 case " $* " in *" -DskipVm "*|*" -DskipVm="*) export RSO_SKIP_VM=1 ;; esac
 ensure_prerequisites
 ensure_promtool
-exec mvn -B -ntp verify "$@"
+exec mvn -B -ntp -T 2 verify "$@"

@@ -235,15 +235,22 @@ public final class VmNode implements AutoCloseable {
         return shared;
     }
 
-    /**
-     * {@link #bootWithProbe} for this module's tests: the repository from {@code vmNode.repository}
-     * (default: the module's parent) and the jar this build packaged ({@code nodeProbe.jar}).
-     */
+    /** {@link #bootWithBuiltProbe(Guest)} on the amd64 guest. */
     public static VmNode bootWithBuiltProbe() throws IOException, InterruptedException {
+        return bootWithBuiltProbe(Guest.AMD64);
+    }
+
+    /**
+     * {@link #bootWithProbe} for the VM tests' module: the repository from {@code vmNode.repository}
+     * (default: the module's parent), the jar the build packaged ({@code nodeProbe.jar}) and the
+     * module's build folder ({@code vmNode.target}, default: the jar's folder).
+     */
+    public static VmNode bootWithBuiltProbe(Guest guest) throws IOException, InterruptedException {
         Path module = Path.of(System.getProperty("user.dir"));
         Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
         Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
-        return bootWithProbe(repository, jar, jar.toAbsolutePath().getParent());
+        Path target = Path.of(System.getProperty("vmNode.target", jar.toAbsolutePath().getParent().toString()));
+        return bootWithProbe(guest, repository, jar, target);
     }
 
     /**

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.probe.testing.ProbeRun;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,11 +30,8 @@ class Arm64KernelNodeVmIT extends VmNodeTest implements VmNodeTest.OwnGuest {
     /** Its own arm64 guest instead of the shared amd64 one (run after VmNodeTest's, which leaves {@code vm} alone here). */
     @BeforeAll
     static void bootArm64() throws Exception {
-        Path module = Path.of(System.getProperty("user.dir"));
-        Path repository = Path.of(System.getProperty("vmNode.repository", module.resolveSibling("").toString()));
-        Path jar = Path.of(System.getProperty("nodeProbe.jar", "target/node-probe.jar"));
         long start = System.nanoTime();
-        vm = VmNode.bootWithProbe(VmNode.Guest.ARM64, repository, jar, jar.toAbsolutePath().getParent());
+        vm = VmNode.bootWithBuiltProbe(VmNode.Guest.ARM64);
         System.err.printf("vm-node arm64: kernel %s, probe image ready in %.1f s%n", vm.kernelVersion(),
                 (System.nanoTime() - start) / 1e9);
     }
