@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the VM node once and caches it: a Debian kernel and an initramfs whose userland is an
-# RDMA storage "host" (vm-node/host-packages.txt) with the probe image's root file system inside
-# it at /var/lib/probe-pod/rootfs, where a pod's root would be. Prints the cache folder (holding
-# vmlinuz, initramfs.cpio, kernel-version) as the last line of stdout; progress goes to stderr.
+# Builds the VM node once and caches it: a Debian kernel, an initramfs whose userland is an RDMA
+# storage "host" (vm-node/host-packages.txt), and the probe image's root file system as an ext4
+# disk image the guest mounts at /var/lib/probe-pod/rootfs, where a pod's root would be (inside the
+# initramfs, an emulated CPU spent minutes unpacking it at every boot: the arm64 guest 200 s alone,
+# 460 s beside another guest). Prints the cache folder (holding vmlinuz, initramfs.cpio,
+# probe-rootfs.ext4, kernel-version) as the last line of stdout; progress goes to stderr.
 #   vm-node/build.sh [ARCH]        # amd64 (default: this machine's) or arm64
 # The cache key is the architecture, the kernel package (amd64: the version Debian's
 # linux-image-amd64 depends on today; a foreign architecture's kernel comes with its host userland)
@@ -11,7 +13,7 @@
 # rebuilds the userland. The probe image's rootfs comes from the image builds' cache
 # (scripts/image-rootfs-cached.sh). A foreign architecture's maintainer scripts run through
 # qemu-user (scripts/foreign-arch.sh, undone after the build). Needs root (or sudo), mmdebstrap,
-# apt-get, cpio; amd64 about 2 minutes and 700 MB of disk on the cold path, arm64 about 10.
+# apt-get, cpio, mke2fs; amd64 about 2 minutes and 700 MB of disk on the cold path, arm64 about 10.
 set -euo pipefail
 export PATH="$PATH:/usr/sbin:/sbin"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -126,6 +128,13 @@ $sudo install -m 0755 "$here/guest/vm-agent" "$root/usr/local/sbin/vm-agent"
 $sudo install -m 0644 "$here/guest/modules" "$root/etc/vm-node-modules"
 $sudo rm -rf "$root/var/cache/apt" "$root/var/lib/apt/lists" "$root/var/lib/probe-pod/rootfs/var/cache/apt"
 mkdir -p "$work/out"
+# the probe rootfs leaves the initramfs for a disk of its own (the guest's init mounts it by its label;
+# the tests attach it with qemu's snapshot=on, so what a boot writes there never reaches this file)
+pod="$root/var/lib/probe-pod/rootfs"
+used=$($sudo du -sm "$pod" | cut -f1)
+truncate -s "$((used + used / 5 + 64))M" "$work/out/probe-rootfs.ext4"
+$sudo mke2fs -q -t ext4 -O ^has_journal -L probe-rootfs -d "$pod" -E root_owner=0:0 "$work/out/probe-rootfs.ext4"
+$sudo find "$pod" -mindepth 1 -delete
 # uncompressed: under TCG the guest would spend longer decompressing than qemu spends loading it
 (cd "$root" && $sudo find . -print0 | $sudo cpio --null -o -H newc --quiet) > "$work/out/initramfs.cpio"
 cp "$work/kernel/boot/vmlinuz-$kver" "$work/out/vmlinuz"
@@ -138,5 +147,5 @@ touch "$dir/ready"
 # layout before the architecture was part of the path (vm/KEY)
 find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$dir" -exec $sudo rm -rf {} +
 find "$(dirname "$cache_root")" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -exec $sudo rm -rf {} +
-say "built in $((SECONDS - start)) s: $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs"
+say "built in $((SECONDS - start)) s: $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs, $(du -sh "$dir/probe-rootfs.ext4" | cut -f1) probe rootfs"
 echo "$dir"

@@ -11,7 +11,7 @@
 #                                                holding a containerd root with the pause image and each
 #                                                OCI_TAR (imported as NAME) by RUNTIME's containerd
 #   kubelet-node.sh start INDEX NODE_NAME NODE_IP [TAINTS]  in the VM: node INDEX (0, 1), containerd on a copy of the
-#                                                image store (from the disk /dev/vda) and the kubelet, in the background;
+#                                                image store (from the disk labelled rso-image-store) and the kubelet, in the background;
 #                                                returns once the kubelet bound the device-plugin socket every
 #                                                kubelet binds (/var/lib/kubelet/device-plugins/kubelet.sock), so
 #                                                that the next node's start cannot race it; TAINTS, the
@@ -22,13 +22,12 @@ SHARE=/mnt/share
 RUNTIME=$SHARE/runtime
 # The images are imported on the host, where hashing and unpacking the probe image's 450 MB takes
 # seconds (under TCG it took about 100 s), into a store the VM receives as a disk. containerd's
-# folders live on a tmpfs of their own (the initramfs root may use half the memory and holds 650 MB
-# already): the store is copied there once, and the nodes' copies of it are hard links. A container
+# folders live on a tmpfs of their own (the initramfs root may use half the memory): the store is copied there once, and the nodes' copies of it are hard links. A container
 # root on the disk itself made containerd's clean-up of an exited container (its 10 s deadline) time
 # out under TCG on a loaded host.
 CONTAINERD=/var/lib/rso-containerd
 STORE=$CONTAINERD/images
-STORE_DISK=/dev/vda
+STORE_LABEL=rso-image-store   # the guest also has the probe rootfs disk: found by label, not by order
 STORE_DISK_MOUNT=/var/lib/rso-image-disk
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
@@ -82,7 +81,7 @@ store() {
   rm -f "$disk"
   truncate -s "$((used + used / 5 + 64))M" "$disk"
   # no journal: a scratch disk, read once and thrown away after the test
-  mke2fs -q -t ext4 -O ^has_journal -d "$work/root" -E root_owner=0:0 "$disk"
+  mke2fs -q -t ext4 -O ^has_journal -L "$STORE_LABEL" -d "$work/root" -E root_owner=0:0 "$disk"
   rm -rf "$work"
 }
 
@@ -107,9 +106,9 @@ store_import() {
 node_host() {
   mkdir -p "$CONTAINERD" "$STORE_DISK_MOUNT"
   if ! mountpoint -q "$CONTAINERD"; then
-    mountpoint -q "$STORE_DISK_MOUNT" || mount -t ext4 -o ro "$STORE_DISK" "$STORE_DISK_MOUNT"
+    mountpoint -q "$STORE_DISK_MOUNT" || mount -t ext4 -o ro -L "$STORE_LABEL" "$STORE_DISK_MOUNT"
     [ -d "$STORE_DISK_MOUNT/images" ] \
-      || { echo "no image store on $STORE_DISK: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
+      || { echo "no image store on the disk labelled $STORE_LABEL: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
     mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
     cp -a "$STORE_DISK_MOUNT/images" "$STORE"
     umount "$STORE_DISK_MOUNT"

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * A Linux VM with a real RDMA stack (soft-RoCE, nvmet) for the tests: the kernel and initramfs
- * {@code vm-node/build.sh} caches, booted under qemu TCG with no network device, a serial console
+ * A Linux VM with a real RDMA stack (soft-RoCE, nvmet) for the tests: the kernel, initramfs and
+ * probe rootfs disk {@code vm-node/build.sh} caches, booted under qemu TCG with no network device, a serial console
  * written to {@code console.log}, and a virtio-serial port on which the guest's {@code vm-agent}
  * runs one bash script per request (see {@code vm-node/guest/vm-agent}). A folder is shared
  * read-only into the guest at {@code /mnt/share} (9p): node-probe's jar and {@code vm-node/scenario.sh}.
@@ -161,6 +161,9 @@ public final class VmNode implements AutoCloseable {
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
         // API server's forward
         command.addAll(devices);
+        // the probe image's root file system (the guest mounts it by its label): snapshot=on keeps what a
+        // boot writes there (the jar, its CDS archive) out of the cached file, which two guests may share
+        command.addAll(List.of("-drive", "file=" + image.resolve("probe-rootfs.ext4") + ",if=virtio,format=raw,snapshot=on"));
         command.addAll(List.of(
                 "-serial", "file:" + workDir.resolve("console.log"),
                 "-kernel", image.resolve("vmlinuz").toString(),
