@@ -151,6 +151,7 @@ public final class VmNode implements AutoCloseable {
     public static VmNode boot(Guest guest, Path repository, Path share, Path workDir, List<String> devices)
             throws IOException, InterruptedException {
         Path image = build(repository, guest);
+        GuestTurn.take();
         String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
         Files.createDirectories(workDir);
         Path socket = workDir.resolve("agent.sock");
