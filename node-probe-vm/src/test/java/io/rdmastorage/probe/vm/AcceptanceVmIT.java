@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * probe did not connect is still there; a stopped path run removes its file), not the speedup. The
  * {@code path} target runs on the node's NFS mount over tcp: the counters name the transport, and
  * the run's one file is gone afterwards. The runs over rdma (nvmeof with {@code connect: true},
- * path on NFS over rdma, verbs between two nodes) run in pods real kubelets start: the operator's
- * {@code RealKubeletVmIT}.
+ * path on NFS over rdma) run in pods real kubelets start: the operator's {@code RealKubeletVmIT};
+ * the verbs target's two commands in {@link VerbsAcceptanceVmIT}.
  */
 class AcceptanceVmIT extends VmNodeTest {
 

@@ -45,8 +45,9 @@ import org.junit.jupiter.api.Test;
  * Under TCG a pod takes about a minute to start and run, so each pod here answers what only a real
  * kubelet on a real kernel can: the node-probe VM tests keep the many kernel states (the node
  * fallen back to tcp among them), the real-node tier the pod's way into the node's network
- * namespace, and the simulated tier what the operator does with each verdict (a startup taint put
- * back, a verbs run's two pods).
+ * namespace, node-probe-vm's VerbsAcceptanceVmIT the verbs target's perftest and fio, and the
+ * simulated tier what the operator does with each verdict (a startup taint put back, a verbs run's
+ * two pods).
  */
 class RealKubeletVmIT {
 
