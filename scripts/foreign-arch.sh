@@ -25,6 +25,9 @@ foreign_arch_enable() {
     # the packages register it for good; this build registered it, so it unregisters it
     _foreign_arch_undo+=("update-binfmts --disable qemu-$qemu")
   fi
+  # mmdebstrap refuses a foreign architecture without arch-test ("install arch-test for foreign
+  # architecture support"), a recommendation apt_install leaves out
+  command -v arch-test >/dev/null || apt_install arch-test
   if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
     ${sudo:-} mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
     _foreign_arch_undo+=("umount /proc/sys/fs/binfmt_misc")
