@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds the VM node once and caches it: a Debian kernel, an initramfs whose userland is an RDMA
-# storage "host" (vm-node/host-packages.txt), and the probe image's root file system as an ext4
-# disk image the guest mounts at /var/lib/probe-pod/rootfs, where a pod's root would be (inside the
-# initramfs, an emulated CPU spent minutes unpacking it at every boot: the arm64 guest 200 s alone,
-# 460 s beside another guest). Prints the cache folder (holding vmlinuz, initramfs.cpio,
-# probe-rootfs.ext4, kernel-version) as the last line of stdout; progress goes to stderr.
+# Builds the VM node once and caches it: a Debian kernel; the guest's root, a userland that is an
+# RDMA storage "host" (vm-node/host-packages.txt), as an ext4 disk image; the probe image's root
+# file system as another, which the guest mounts at /var/lib/probe-pod/rootfs, where a pod's root
+# would be; and a small initramfs (busybox) that mounts the root disk. Both used to be the
+# initramfs, which an emulated CPU unpacked whole at every boot (the arm64 guest 200 s alone, 460 s
+# beside another guest); a disk is read as it is used. Prints the cache folder (holding vmlinuz,
+# initramfs.cpio, root.ext4, probe-rootfs.ext4, kernel-version) as the last line of stdout;
+# progress goes to stderr.
 #   vm-node/build.sh [ARCH]        # amd64 (default: this machine's) or arm64
 # The cache key is the architecture, the kernel package (amd64: the version Debian's
 # linux-image-amd64 depends on today; a foreign architecture's kernel comes with its host userland)
@@ -121,22 +123,43 @@ for f in modules.order modules.builtin modules.builtin.modinfo; do
   $sudo cp "$work/kernel/lib/modules/$kver/$f" "$root/lib/modules/$kver/"
 done
 $sudo depmod -b "$root" "$kver"
+# what the initramfs loads to mount the root disk, in dependency order (guest/root-init insmods them)
+initramfs="$work/initramfs"
+mkdir -p "$initramfs/bin" "$initramfs/dev"
+# the console the kernel opens for PID 1 before anything is mounted: its stdout and stderr
+$sudo mknod -m 0600 "$initramfs/dev/console" c 5 1
+for m in virtio_pci virtio_blk crc32c_generic ext4; do
+  modprobe -d "$work/kernel" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
+done | awk '!seen[$0]++' | while read -r ko; do
+  rel=${ko#"$work/kernel"}
+  install -D -m 0644 "$ko" "$initramfs$rel"
+  echo "$rel"
+done > "$initramfs/root-modules"
 
-say "[5/5] initramfs"
+say "[5/5] the root disk and the initramfs"
 $sudo install -m 0755 "$here/guest/init" "$root/init"
 $sudo install -m 0755 "$here/guest/vm-agent" "$root/usr/local/sbin/vm-agent"
 $sudo install -m 0644 "$here/guest/modules" "$root/etc/vm-node-modules"
 $sudo rm -rf "$root/var/cache/apt" "$root/var/lib/apt/lists" "$root/var/lib/probe-pod/rootfs/var/cache/apt"
 mkdir -p "$work/out"
-# the probe rootfs leaves the initramfs for a disk of its own (the guest's init mounts it by its label;
-# the tests attach it with qemu's snapshot=on, so what a boot writes there never reaches this file)
+# each root file system a disk of its own, found by its label; the tests attach both with qemu's
+# snapshot=on, so what a boot writes there (the jar, its CDS archive, a kubelet's state) never
+# reaches these files, which two guests may share
+disk_image() {   # disk_image FOLDER LABEL IMAGE SPARE_MB: FOLDER's content, a fifth more for the file system, and SPARE_MB to write
+  local used
+  used=$($sudo du -sm "$1" | cut -f1)
+  truncate -s "$((used + used / 5 + $4))M" "$3"
+  $sudo mke2fs -q -t ext4 -O ^has_journal -L "$2" -d "$1" -E root_owner=0:0 "$3"
+}
 pod="$root/var/lib/probe-pod/rootfs"
-used=$($sudo du -sm "$pod" | cut -f1)
-truncate -s "$((used + used / 5 + 64))M" "$work/out/probe-rootfs.ext4"
-$sudo mke2fs -q -t ext4 -O ^has_journal -L probe-rootfs -d "$pod" -E root_owner=0:0 "$work/out/probe-rootfs.ext4"
+disk_image "$pod" probe-rootfs "$work/out/probe-rootfs.ext4" 64
 $sudo find "$pod" -mindepth 1 -delete
-# uncompressed: under TCG the guest would spend longer decompressing than qemu spends loading it
-(cd "$root" && $sudo find . -print0 | $sudo cpio --null -o -H newc --quiet) > "$work/out/initramfs.cpio"
+disk_image "$root" vm-node-root "$work/out/root.ext4" 512
+# the initramfs: busybox from the userland (busybox-static) and the root disk's modules; uncompressed,
+# as under TCG the guest would spend longer decompressing than qemu spends loading it
+install -m 0755 "$root/bin/busybox" "$initramfs/bin/busybox"
+install -m 0755 "$here/guest/root-init" "$initramfs/init"
+(cd "$initramfs" && find . -print0 | cpio --null -o -H newc -R 0:0 --quiet) > "$work/out/initramfs.cpio"
 cp "$work/kernel/boot/vmlinuz-$kver" "$work/out/vmlinuz"
 echo "$kver" > "$work/out/kernel-version"
 echo "$kernel_package $kernel_version" > "$work/out/kernel-package"
@@ -147,5 +170,5 @@ touch "$dir/ready"
 # layout before the architecture was part of the path (vm/KEY)
 find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$dir" -exec $sudo rm -rf {} +
 find "$(dirname "$cache_root")" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -exec $sudo rm -rf {} +
-say "built in $((SECONDS - start)) s: $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs, $(du -sh "$dir/probe-rootfs.ext4" | cut -f1) probe rootfs"
+say "built in $((SECONDS - start)) s: $(du -sh "$dir/root.ext4" | cut -f1) root, $(du -sh "$dir/probe-rootfs.ext4" | cut -f1) probe rootfs, $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs"
 echo "$dir"

@@ -22,9 +22,9 @@ SHARE=/mnt/share
 RUNTIME=$SHARE/runtime
 # The images are imported on the host, where hashing and unpacking the probe image's 450 MB takes
 # seconds (under TCG it took about 100 s), into a store the VM receives as a disk. containerd's
-# folders live on a tmpfs of their own (the initramfs root may use half the memory): the store is copied there once, and the nodes' copies of it are hard links. A container
-# root on the disk itself made containerd's clean-up of an exited container (its 10 s deadline) time
-# out under TCG on a loaded host.
+# folders live on a tmpfs of their own: the store is copied there once, and the nodes' copies of it
+# are hard links. A container root on the disk itself made containerd's clean-up of an exited
+# container (its 10 s deadline) time out under TCG on a loaded host.
 CONTAINERD=/var/lib/rso-containerd
 STORE=$CONTAINERD/images
 STORE_LABEL=rso-image-store   # the guest also has the probe rootfs disk: found by label, not by order
@@ -58,8 +58,6 @@ state = "$state/containerd"
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         BinaryName = "$RUNTIME/root/usr/sbin/runc"
-        # the VM's root is its initramfs, where pivot_root is refused
-        NoPivotRoot = true
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "$RUNTIME/root/usr/lib/cni"
     conf_dir = "$state/cni/net.d"

@@ -31,7 +31,7 @@ class Arm64KernelNodeVmIT extends VmNodeTest implements VmNodeTest.OwnGuest {
     @BeforeAll
     static void bootArm64() throws Exception {
         long start = System.nanoTime();
-        vm = VmNode.bootWithBuiltProbe(VmNode.Guest.ARM64);
+        vm = VmNode.bootWithBuiltProbe(Guest.ARM64);
         System.err.printf("vm-node arm64: kernel %s, probe image ready in %.1f s%n", vm.kernelVersion(),
                 (System.nanoTime() - start) / 1e9);
     }

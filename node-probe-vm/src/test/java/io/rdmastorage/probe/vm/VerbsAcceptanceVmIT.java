@@ -41,12 +41,14 @@ class VerbsAcceptanceVmIT extends VmNodeTest {
     @Test
     void bothTransportsAreMeasuredOverRxeAndTheKernelsTcp() throws Exception {
         // perftest times with the CPU's cycle counter; on a loaded TCG host its frequency sample can
-        // fail and every statistic is inf (see RealKernelNodeVmIT): a measurement is tried up to three times
+        // fail and every statistic is inf (see RealKernelNodeVmIT), and a starved guest's ib_write_bw once
+        // completed no message in its window (the cold run, the latency beside it measured): a measurement
+        // is tried up to three times
         VmNode.Result run = null;
         String server = "";
         for (int attempt = 1; attempt <= 3; attempt++) {
             run = measure();
-            if (!run.stdout().contains("perftest printed inf")) {
+            if (!run.stdout().contains("perftest printed inf") && !run.stdout().contains("measured no bandwidth")) {
                 break;
             }
             System.err.println("vm-node: perftest could not time attempt " + attempt);

@@ -1,33 +1,24 @@
 package io.rdmastorage.probe.vm;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * A Linux VM with a real RDMA stack (soft-RoCE, nvmet) for the tests: the kernel, initramfs and
- * probe rootfs disk {@code vm-node/build.sh} caches, booted under qemu TCG with no network device, a serial console
+ * A Linux VM with a real RDMA stack (soft-RoCE, nvmet) for the tests: the kernel, initramfs, root
+ * disk and probe rootfs disk {@code vm-node/build.sh} caches, booted under qemu TCG with no network device, a serial console
  * written to {@code console.log}, and a virtio-serial port on which the guest's {@code vm-agent}
- * runs one bash script per request (see {@code vm-node/guest/vm-agent}). A folder is shared
+ * runs one bash script per request ({@link AgentChannel}). A folder is shared
  * read-only into the guest at {@code /mnt/share} (9p): node-probe's jar and {@code vm-node/scenario.sh}.
  *
  * <p>Bounded: every command has a timeout in the guest and a slightly longer one here, boot has
@@ -46,55 +37,12 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
-    /**
-     * The guest's architecture: its qemu, machine, kernel command line and boot allowance. An
-     * arm64 guest is emulated instruction by instruction on this x86 machine (TCG), about three
-     * times slower than an amd64 one.
-     */
-    public enum Guest {
-        // the TSC as clock, as on a real server: under TCG the kernel marks it unstable and falls back to
-        // the HPET, and perftest's cycle-counter sample against a syscall clock grows too noisy on a loaded
-        // host to time anything ("Correlation coefficient r^2 < 0.9", every statistic inf); with the TSC
-        // both are one counter read in user space
-        AMD64("amd64", List.of("qemu-system-x86_64"), "console=ttyS0 panic=-1 loglevel=4 tsc=reliable clocksource=tsc",
-                Duration.ofMinutes(4), 1),
-        // qemu's virt board (PCIe, so the same virtio-pci devices) with its PL011 serial; the arm64
-        // generic timer is the clock user space reads, no TSC to choose
-        ARM64("arm64", List.of("qemu-system-aarch64", "-machine", "virt"), "console=ttyAMA0 panic=-1 loglevel=4",
-                Duration.ofMinutes(8), 3);
-
-        private final String debianArch;
-        private final List<String> qemu;
-        private final String append;
-        private final Duration bootTimeout;
-        private final int slowdown;
-
-        Guest(String debianArch, List<String> qemu, String append, Duration bootTimeout, int slowdown) {
-            this.debianArch = debianArch;
-            this.qemu = qemu;
-            this.append = append;
-            this.bootTimeout = bootTimeout;
-            this.slowdown = slowdown;
-        }
-
-        /** A guest command's time limit, set for an amd64 guest, allowed for this one. */
-        public Duration allow(Duration amd64Limit) {
-            return amd64Limit.multipliedBy(slowdown);
-        }
-
-        /** Debian's name of the architecture: vm-node/build.sh's argument. */
-        public String debianArch() {
-            return debianArch;
-        }
-    }
-    /** Added to a command's own timeout for the answer to come back over the channel. */
-    private static final Duration CHANNEL_SLACK = Duration.ofSeconds(20);
+    /** qemu's niceness: ahead of the host's processes (0), which still get a share when the guest is busy. */
+    private static final int GUEST_NICENESS = -10;
 
     private final Process qemu;
     private final Path workDir;
-    private final SocketChannel channel;
-    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-    private final AtomicLong ids = new AtomicLong();
+    private final AgentChannel channel;
     private final Thread shutdownHook;
     private final String kernelVersion;
     private final Guest guest;
@@ -103,13 +51,10 @@ public final class VmNode implements AutoCloseable {
         this.guest = guest;
         this.qemu = qemu;
         this.workDir = workDir;
-        this.channel = channel;
+        this.channel = new AgentChannel(channel, () -> log(workDir));
         this.kernelVersion = kernelVersion;
         this.shutdownHook = new Thread(qemu::destroyForcibly, "vm-node-kill");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        Thread reader = new Thread(this::readAnswers, "vm-node-channel");
-        reader.setDaemon(true);
-        reader.start();
     }
 
     /**
@@ -150,33 +95,40 @@ public final class VmNode implements AutoCloseable {
     /** {@link #boot(Path, Path, Path, List)} of a {@code guest} of another architecture. */
     public static VmNode boot(Guest guest, Path repository, Path share, Path workDir, List<String> devices)
             throws IOException, InterruptedException {
-        Path image = build(repository, guest);
+        Path image = guest.image(repository);
         GuestTurn.take();
         String kernelVersion = Files.readString(image.resolve("kernel-version")).strip();
         Files.createDirectories(workDir);
         Path socket = workDir.resolve("agent.sock");
         Files.deleteIfExists(socket);
-        List<String> command = new ArrayList<>(guest.qemu);
+        // the guest ahead of the host's tests in the CPU's queue, where the user may raise a priority (root):
+        // beside the unit tests a guest ran about three times slower than alone, its emulated CPUs preempted
+        // while holding the guest kernel's locks; elsewhere nice says it cannot, and qemu runs as it would
+        List<String> command = new ArrayList<>(List.of("nice", "-n", String.valueOf(GUEST_NICENESS)));
+        command.addAll(guest.qemu());
         command.addAll(List.of("-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "4G",
                 "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the
         // API server's forward
         command.addAll(devices);
-        // the probe image's root file system (the guest mounts it by its label): snapshot=on keeps what a
-        // boot writes there (the jar, its CDS archive) out of the cached file, which two guests may share
-        command.addAll(List.of("-drive", "file=" + image.resolve("probe-rootfs.ext4") + ",if=virtio,format=raw,snapshot=on"));
+        // the guest's root and the probe image's root file system, each found by its label: snapshot=on keeps
+        // what a boot writes there (a kubelet's state, the jar's CDS archive) out of the cached files, which
+        // two guests may share
+        for (String disk : List.of("root.ext4", "probe-rootfs.ext4")) {
+            command.addAll(List.of("-drive", "file=" + image.resolve(disk) + ",if=virtio,format=raw,snapshot=on"));
+        }
         command.addAll(List.of(
                 "-serial", "file:" + workDir.resolve("console.log"),
                 "-kernel", image.resolve("vmlinuz").toString(),
                 "-initrd", image.resolve("initramfs.cpio").toString(),
-                "-append", guest.append,
+                "-append", guest.kernelCommandLine(),
                 "-device", "virtio-serial-pci",
                 "-chardev", "socket,id=agent,path=" + socket + ",server=on,wait=off",
                 "-device", "virtserialport,chardev=agent,name=vm-agent",
                 "-virtfs", "local,path=" + share + ",mount_tag=share,security_model=none,readonly=on"));
         Process qemu = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(workDir.resolve("qemu.log").toFile()).start();
-        long deadline = System.nanoTime() + guest.bootTimeout.toNanos();
+        long deadline = System.nanoTime() + guest.bootTimeout().toNanos();
         SocketChannel channel = null;
         try {
             while (channel == null) {
@@ -184,7 +136,7 @@ public final class VmNode implements AutoCloseable {
                     throw new IllegalStateException("qemu exited with " + qemu.exitValue() + ": " + log(workDir));
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("qemu's command channel did not open in " + guest.bootTimeout + log(workDir));
+                    throw new IllegalStateException("qemu's command channel did not open in " + guest.bootTimeout() + log(workDir));
                 }
                 if (Files.exists(socket)) {
                     SocketChannel attempt = SocketChannel.open(StandardProtocolFamily.UNIX);
@@ -200,7 +152,7 @@ public final class VmNode implements AutoCloseable {
                 }
             }
             VmNode node = new VmNode(guest, qemu, workDir, channel, kernelVersion);
-            node.awaitAgent(deadline, guest.bootTimeout);
+            node.awaitAgent(deadline, guest.bootTimeout());
             return node;
         } catch (IOException | InterruptedException | RuntimeException e) {
             qemu.destroyForcibly();
@@ -278,7 +230,7 @@ public final class VmNode implements AutoCloseable {
 
     private static VmNode bootWithScripts(Guest guest, Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
-        String suffix = guest == Guest.AMD64 ? "" : "-" + guest.debianArch;
+        String suffix = guest == Guest.AMD64 ? "" : "-" + guest.debianArch();
         Path share = target.resolve("vm-share" + suffix);
         deleteTree(share);
         Files.createDirectories(share);
@@ -318,35 +270,9 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
-    /** Runs vm-node/build.sh (a no-op when cached) and returns the cache folder it printed last. */
-    private static Path build(Path repository, Guest guest) throws IOException, InterruptedException {
-        Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString(), guest.debianArch)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(build.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = out.readLine()) != null; ) {
-                lines.add(line);
-            }
-        }
-        if (!build.waitFor(15, TimeUnit.MINUTES) || build.exitValue() != 0 || lines.isEmpty()) {
-            build.destroyForcibly();
-            throw new IllegalStateException("vm-node/build.sh failed (see its output above)");
-        }
-        return Path.of(lines.get(lines.size() - 1));
-    }
-
-    /** The agent restarts until the host side is connected: ping until it answers. */
     private void awaitAgent(long deadline, Duration bootTimeout) throws InterruptedException {
-        while (true) {
-            try {
-                if (run("echo ready", Duration.ofSeconds(5), Duration.ofSeconds(3)).stdout().strip().equals("ready")) {
-                    return;
-                }
-            } catch (IllegalStateException noAnswerYet) {
-                if (System.nanoTime() > deadline || !qemu.isAlive()) {
-                    throw new IllegalStateException("the VM's agent did not answer in " + bootTimeout + log(workDir));
-                }
-            }
+        if (!channel.awaitAgent(deadline, qemu::isAlive)) {
+            throw new IllegalStateException("the VM's agent did not answer in " + bootTimeout + log(workDir));
         }
     }
 
@@ -367,53 +293,7 @@ public final class VmNode implements AutoCloseable {
 
     /** Runs a bash script in the guest, killed there after {@code timeout}. */
     public Result run(String script, Duration timeout) {
-        return run(script, timeout, timeout.plus(CHANNEL_SLACK));
-    }
-
-    private Result run(String script, Duration timeout, Duration wait) {
-        String id = "r" + ids.incrementAndGet();
-        String request = id + " " + Math.max(1, timeout.toSeconds()) + " "
-                + Base64.getEncoder().encodeToString(script.getBytes(StandardCharsets.UTF_8)) + "\n";
-        try {
-            synchronized (channel) {
-                ByteBuffer bytes = ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII));
-                while (bytes.hasRemaining()) {
-                    channel.write(bytes);
-                }
-            }
-            long until = System.nanoTime() + wait.toNanos();
-            while (true) {
-                long left = until - System.nanoTime();
-                String answer = left > 0 ? answers.poll(left, TimeUnit.NANOSECONDS) : null;
-                if (answer == null) {
-                    throw new IllegalStateException("no answer from the VM in " + wait + " to: " + script);
-                }
-                String[] fields = answer.split(" ", -1);
-                if (fields.length == 4 && fields[0].equals(id)) {
-                    return new Result(Integer.parseInt(fields[1]), decode(fields[2]), decode(fields[3]));
-                }
-                // an answer to an earlier request that timed out here: dropped
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("the VM's command channel failed" + log(workDir), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static String decode(String base64) {
-        return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
-    }
-
-    private void readAnswers() {
-        try (BufferedReader in = new BufferedReader(Channels.newReader(channel, StandardCharsets.US_ASCII))) {
-            for (String line; (line = in.readLine()) != null; ) {
-                answers.add(line);
-            }
-        } catch (IOException closed) {
-            // the VM is gone; run() times out or has already been told
-        }
+        return channel.run(script, timeout);
     }
 
     /** The serial console so far: what the kernel and init printed. */
@@ -434,7 +314,7 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
-    /** Kills the VM (it holds nothing that needs a clean shutdown: its root is in RAM). */
+    /** Kills the VM (it holds nothing that needs a clean shutdown: its disks' writes are thrown away). */
     @Override
     public void close() throws IOException {
         try {

@@ -1,0 +1,87 @@
+package io.rdmastorage.probe.vm;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A VM node's architecture: its cached image ({@code vm-node/build.sh}), its qemu, machine, kernel
+ * command line and boot allowance. An arm64 guest is emulated instruction by instruction on this x86
+ * machine (TCG), about three times slower than an amd64 one.
+ */
+public enum Guest {
+    // the TSC as clock, as on a real server: under TCG the kernel marks it unstable and falls back to
+    // the HPET, and perftest's cycle-counter sample against a syscall clock grows too noisy on a loaded
+    // host to time anything ("Correlation coefficient r^2 < 0.9", every statistic inf); with the TSC
+    // both are one counter read in user space
+    AMD64("amd64", List.of("qemu-system-x86_64"), "console=ttyS0 panic=-1 loglevel=4 tsc=reliable clocksource=tsc",
+            Duration.ofMinutes(4), 1),
+    // qemu's virt board (PCIe, so the same virtio-pci devices) with its PL011 serial; the arm64
+    // generic timer is the clock user space reads, no TSC to choose
+    ARM64("arm64", List.of("qemu-system-aarch64", "-machine", "virt"), "console=ttyAMA0 panic=-1 loglevel=4",
+            Duration.ofMinutes(8), 3);
+
+    private final String debianArch;
+    private final List<String> qemu;
+    private final String kernelCommandLine;
+    private final Duration bootTimeout;
+    private final int slowdown;
+
+    Guest(String debianArch, List<String> qemu, String kernelCommandLine, Duration bootTimeout, int slowdown) {
+        this.debianArch = debianArch;
+        this.qemu = qemu;
+        this.kernelCommandLine = kernelCommandLine;
+        this.bootTimeout = bootTimeout;
+        this.slowdown = slowdown;
+    }
+
+    /** A guest command's time limit, set for an amd64 guest, allowed for this one. */
+    public Duration allow(Duration amd64Limit) {
+        return amd64Limit.multipliedBy(slowdown);
+    }
+
+    /** Debian's name of the architecture: vm-node/build.sh's argument. */
+    public String debianArch() {
+        return debianArch;
+    }
+
+    /** The qemu binary and its machine. */
+    List<String> qemu() {
+        return qemu;
+    }
+
+    String kernelCommandLine() {
+        return kernelCommandLine;
+    }
+
+    /** From qemu's start to the agent's first answer. */
+    Duration bootTimeout() {
+        return bootTimeout;
+    }
+
+    /**
+     * The cached VM node's folder: runs vm-node/build.sh (a no-op when cached, else a build with its
+     * progress on stderr) and returns the folder it printed last.
+     */
+    Path image(Path repository) throws IOException, InterruptedException {
+        Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString(), debianArch)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(build.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                lines.add(line);
+            }
+        }
+        if (!build.waitFor(15, TimeUnit.MINUTES) || build.exitValue() != 0 || lines.isEmpty()) {
+            build.destroyForcibly();
+            throw new IllegalStateException("vm-node/build.sh failed (see its output above)");
+        }
+        return Path.of(lines.get(lines.size() - 1));
+    }
+}
