@@ -36,6 +36,20 @@ public final class Kubectl {
         return runWithInput(yaml, "apply", "-f", "-");
     }
 
+    /**
+     * Waits until each CRD ({@code crd/NAME}) is Established, within {@code timeout}; throws naming
+     * them otherwise. kubectl's wait fails at once instead of waiting when it reads a CRD whose
+     * status has no conditions yet (".status.conditions accessor error: <nil> is of the type <nil>"),
+     * which a slow API server shows right after the apply: that answer is asked again.
+     */
+    public void awaitEstablished(Duration timeout, String... crds) {
+        List<String> args = new ArrayList<>(List.of("wait", "--for=condition=Established", "--timeout=" + timeout.toSeconds() + "s"));
+        args.addAll(List.of(crds));
+        String what = "CRDs " + String.join(", ", crds) + " Established";
+        Await.until(timeout, Duration.ofMillis(200), () -> run(null, args),
+                result -> result.succeeded() || !result.stderr().contains("accessor error"), what).orThrow(what);
+    }
+
     private CommandResult run(String stdin, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(binary.toString());

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,8 +47,8 @@ class ControlPlaneTest {
         Path crds = Path.of(System.getProperty("rdmastorage.crds.dir", "../crds"));
         assertThat(Files.isDirectory(crds)).as("crds directory %s", crds).isTrue();
         kubectl.apply(crds).orThrow("kubectl apply -f crds/");
-        kubectl.run("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io").orThrow("kubectl wait");
+        kubectl.awaitEstablished(Duration.ofSeconds(60), "crd/rdmastorageprofiles.rdmastorage.io",
+                "crd/rdmastoragenodes.rdmastorage.io");
 
         CommandResult valid = kubectl.applyYaml("""
                 apiVersion: rdmastorage.io/v1alpha1

@@ -37,9 +37,6 @@ public final class VmNode implements AutoCloseable {
         }
     }
 
-    /** qemu's niceness: ahead of the host's processes (0), which still get a share when the guest is busy. */
-    private static final int GUEST_NICENESS = -10;
-
     private final Process qemu;
     private final Path workDir;
     private final AgentChannel channel;
@@ -101,11 +98,7 @@ public final class VmNode implements AutoCloseable {
         Files.createDirectories(workDir);
         Path socket = workDir.resolve("agent.sock");
         Files.deleteIfExists(socket);
-        // the guest ahead of the host's tests in the CPU's queue, where the user may raise a priority (root):
-        // beside the unit tests a guest ran about three times slower than alone, its emulated CPUs preempted
-        // while holding the guest kernel's locks; elsewhere nice says it cannot, and qemu runs as it would
-        List<String> command = new ArrayList<>(List.of("nice", "-n", String.valueOf(GUEST_NICENESS)));
-        command.addAll(guest.qemu());
+        List<String> command = new ArrayList<>(guest.qemu());
         command.addAll(List.of("-accel", "tcg,thread=multi", "-cpu", "max", "-smp", "2", "-m", "4G",
                 "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot"));
         // nothing leaves the VM: its links are the veth pairs the tests create inside, and at most the

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.api;
 
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
+import java.time.Duration;
 
 /** The committed CRDs (crds/) installed, once per JVM, into the shared real API server of the tests. */
 final class ApiServerCrds {
@@ -19,8 +20,7 @@ final class ApiServerCrds {
         if (!installed) {
             Kubectl kubectl = plane.kubectl();
             kubectl.apply(CrdDriftTest.committedCrds()).orThrow("kubectl apply -f crds/");
-            kubectl.run("wait", "--for=condition=Established", "--timeout=60s", "crd/" + PROFILES_CRD, "crd/" + NODES_CRD)
-                    .orThrow("kubectl wait");
+            kubectl.awaitEstablished(Duration.ofSeconds(60), "crd/" + PROFILES_CRD, "crd/" + NODES_CRD);
             installed = true;
         }
         return plane;

@@ -6,6 +6,7 @@ import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,9 +46,8 @@ class ReadmeTest {
         LocalControlPlane plane = LocalControlPlane.shared();
         Kubectl kubectl = plane.kubectl();
         kubectl.apply(Markdown.ROOT.resolve("crds")).orThrow("kubectl apply crds");
-        kubectl.run("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io",
-                "crd/rdmastorageacceptances.rdmastorage.io").orThrow("crds established");
+        kubectl.awaitEstablished(Duration.ofSeconds(60), "crd/rdmastorageprofiles.rdmastorage.io",
+                "crd/rdmastoragenodes.rdmastorage.io", "crd/rdmastorageacceptances.rdmastorage.io");
         List<String> refused = new ArrayList<>();
         int applied = 0;
         for (Path file : Markdown.files()) {

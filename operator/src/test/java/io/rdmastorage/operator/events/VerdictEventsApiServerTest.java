@@ -17,6 +17,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfileStatus;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
@@ -34,9 +35,8 @@ class VerdictEventsApiServerTest {
         plane = LocalControlPlane.shared();
         admin = plane.adminClient();
         plane.kubectl().apply(Path.of("../crds")).orThrow("apply CRDs");
-        plane.kubectl().run("wait", "--for=condition=Established", "--timeout=30s",
-                "crd/rdmastoragenodes.rdmastorage.io", "crd/rdmastorageprofiles.rdmastorage.io")
-                .orThrow("wait for the CRDs");
+        plane.kubectl().awaitEstablished(Duration.ofSeconds(30), "crd/rdmastoragenodes.rdmastorage.io",
+                "crd/rdmastorageprofiles.rdmastorage.io");
     }
 
     private static Condition c(String type, String status, String reason, String message) {

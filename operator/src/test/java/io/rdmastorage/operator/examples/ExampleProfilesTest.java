@@ -59,9 +59,8 @@ class ExampleProfilesTest {
         LocalControlPlane plane = LocalControlPlane.shared();
         kubectl = plane.kubectl();
         kubectl.apply(Path.of("../crds")).orThrow("kubectl apply crds");
-        kubectl.run("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io",
-                "crd/rdmastorageacceptances.rdmastorage.io").orThrow("crds established");
+        kubectl.awaitEstablished(Duration.ofSeconds(60), "crd/rdmastorageprofiles.rdmastorage.io",
+                "crd/rdmastoragenodes.rdmastorage.io", "crd/rdmastorageacceptances.rdmastorage.io");
     }
 
     static Stream<String> profiles() {

@@ -21,6 +21,7 @@ import io.rdmastorage.operator.events.VerdictEvents;
 import io.rdmastorage.testing.CommandResult;
 import io.rdmastorage.testing.Kubectl;
 import io.rdmastorage.testing.LocalControlPlane;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -55,8 +56,8 @@ class HelmInstallApiServerTest {
             assertThat(installed.getStatus()).isEqualTo("deployed");
 
             // the CRDs from the chart's crds/ folder are served: kubectl get rdmastorage works
-            plane.kubectl().run("wait", "--for=condition=Established", "--timeout=60s",
-                    "crd/rdmastorageprofiles.rdmastorage.io", "crd/rdmastoragenodes.rdmastorage.io").orThrow("CRDs established");
+            plane.kubectl().awaitEstablished(Duration.ofSeconds(60), "crd/rdmastorageprofiles.rdmastorage.io",
+                    "crd/rdmastoragenodes.rdmastorage.io");
             plane.kubectl().run("get", "rdmastorage").orThrow("kubectl get rdmastorage");
 
             Deployment deployment = admin.apps().deployments().inNamespace(ns).withName(fullname).get();
@@ -133,8 +134,7 @@ class HelmInstallApiServerTest {
     void renderedChartWithNamespaceAndServiceMonitorIsAcceptedByServerSideApply() {
         String ns = "rso-helm-gitops";
         plane.kubectl().applyYaml(SERVICE_MONITOR_CRD).orThrow("apply ServiceMonitor CRD stand-in");
-        plane.kubectl().run("wait", "--for=condition=Established", "--timeout=60s",
-                "crd/servicemonitors.monitoring.coreos.com").orThrow("ServiceMonitor CRD established");
+        plane.kubectl().awaitEstablished(Duration.ofSeconds(60), "crd/servicemonitors.monitoring.coreos.com");
         String rendered = HelmChart.template(ns, Map.of("namespace.create", true, "metrics.serviceMonitor.enabled", true,
                 "logging.format", "json", "replicaCount", 1));
         List<HasMetadata> objects = objects(rendered);

@@ -57,9 +57,8 @@ final class OperatorEnvironment implements AutoCloseable {
         plane.kubectl().apply(Path.of("../crds")).orThrow("kubectl apply crds");
         // on a fresh control plane the CRDs take a moment to be served: an operator started before
         // that lists nothing and a profile applied then may never reach it
-        plane.kubectl().run("wait", "--for=condition=Established", "--timeout=60s", "crd",
-                "rdmastorageprofiles.rdmastorage.io", "rdmastoragenodes.rdmastorage.io", "rdmastorageacceptances.rdmastorage.io")
-                .orThrow("CRDs established");
+        plane.kubectl().awaitEstablished(Duration.ofSeconds(60), "crd/rdmastorageprofiles.rdmastorage.io",
+                "crd/rdmastoragenodes.rdmastorage.io", "crd/rdmastorageacceptances.rdmastorage.io");
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
                 .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
         grant(rbac);

@@ -54,8 +54,7 @@ class ProbePodApiServerTest {
         LocalControlPlane plane = LocalControlPlane.shared();
         admin = plane.adminClient();
         plane.kubectl().apply(Path.of("../crds")).orThrow("kubectl apply crds");
-        plane.kubectl().run("wait", "--for=condition=Established", "--timeout=30s",
-                "crd/rdmastorageprofiles.rdmastorage.io").orThrow("wait for the profile CRD");
+        plane.kubectl().awaitEstablished(Duration.ofSeconds(30), "crd/rdmastorageprofiles.rdmastorage.io");
         namespace(NAMESPACE, "privileged");
         NodeScenarios.healthy(FixtureHost.at(hostRoot));
         cluster = SimulatedCluster.builder(admin).start();
