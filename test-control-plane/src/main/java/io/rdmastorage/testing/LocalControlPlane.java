@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
@@ -482,23 +483,30 @@ public final class LocalControlPlane implements AutoCloseable {
             apiServer.checkAlive();
             sleepUntil(deadline, "kube-apiserver to write its serving certificate");
         }
-        HttpClient http = HttpClient.newBuilder().sslContext(trusting(caBundle)).connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest readyz = HttpRequest.newBuilder(URI.create(url() + "/readyz"))
+        // HTTP/1.1: one plain request per poll, nothing an HTTP/2 connection's state can hold up
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .sslContext(trusting(caBundle)).connectTimeout(Duration.ofSeconds(2)).build();
+        // verbose: a check that fails is named in the body, and so in the timeout's message
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create(url() + "/readyz?verbose"))
                 .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(5)).build();
+        String lastAnswer = "none";
         while (true) {
             etcd.checkAlive();
             apiServer.checkAlive();
             try {
-                if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                HttpResponse<String> answer = http.send(readyz, HttpResponse.BodyHandlers.ofString());
+                if (answer.statusCode() == 200) {
                     return;
                 }
+                lastAnswer = "HTTP " + answer.statusCode() + ": " + answer.body().lines()
+                        .filter(line -> !line.startsWith("[+]")).collect(Collectors.joining("; "));
             } catch (IOException e) {
-                // not listening yet
+                lastAnswer = e.toString();   // not listening yet, or no answer within the request's timeout
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for kube-apiserver", e);
             }
-            sleepUntil(deadline, "kube-apiserver /readyz");
+            sleepUntil(deadline, "kube-apiserver /readyz (its last answer: " + lastAnswer + ")");
         }
     }
 
