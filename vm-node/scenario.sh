@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs in the VM node (shared in at /mnt/share, so editing it rebuilds nothing): sets up and
 # changes the node's real RDMA state for the tests, and runs node-probe as its pod would.
-#   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive
+#   scenario.sh image                      once per boot: the jar at the image's path, its CDS archive, the
+#                                          Dockerfile's ENTRYPOINT
 #   scenario.sh reset                      two rxe devices on a veth pair, the nvmet target, nothing connected,
 #                                          mounted or running: undoes what any scenario leaves, then fails
 #                                          naming what is still there (the test classes share one boot)
@@ -40,6 +41,7 @@ POD=/var/lib/probe-pod/rootfs
 NFS_EXPORT=/srv/nfs
 NFS_MOUNT=/mnt/nfs
 RDMA_CM=/sys/kernel/config/rdma_cm
+ENTRYPOINT=/run/probe-entrypoint
 SHARE=/mnt/share   # node-probe.jar, this script, node-probe's Dockerfile and image-cds.sh, dockerfile-array.sh
 
 # the image's last build steps on the jar just built: where the Dockerfile copies it, and the
@@ -51,6 +53,8 @@ image() {
   cp "$SHARE/image-cds.sh" "$POD/tmp/image-cds.sh"
   unshare --mount --propagation private sh -ec 'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$POD"
   rm -f "$POD/tmp/image-cds.sh"
+  # the ENTRYPOINT, one word a line, for probe: parsed once, as that takes four programs
+  sh "$SHARE/dockerfile-array.sh" ENTRYPOINT "$SHARE/Dockerfile" > "$ENTRYPOINT"
 }
 
 port() {   # port ID TRTYPE [ADDR]: an nvmet port on ADDR (ADDR0 by default):4420 exporting the subsystem, (re-)enabled
@@ -358,7 +362,7 @@ roce-tos-undo() {
 
 probe() {
   local spec=$1; shift
-  local no_host_sys="" memlock="" netns=(unshare --net) entrypoint=() termination_log="" writable="" node=(--node vm-node)
+  local no_host_sys="" memlock="" netns=(--net) entrypoint=() termination_log="" writable="" node=(--node vm-node)
   while [ $# -gt 0 ]; do
     case $1 in
       --no-host-sys) no_host_sys=1 ;;
@@ -372,16 +376,14 @@ probe() {
   done
   for a in "$@"; do [ "$a" != --node ] || node=(); done   # the caller names the node
   [ -z "$termination_log" ] || : > "$termination_log"
-  mapfile -t entrypoint <<< "$(sh "$SHARE/dockerfile-array.sh" ENTRYPOINT "$SHARE/Dockerfile")"
-  local specfile
-  specfile=$(mktemp)
-  echo "$spec" | base64 -d > "$specfile"
+  [ -s "$ENTRYPOINT" ] || { echo "no $ENTRYPOINT: run scenario.sh image first (once per boot)" >&2; return 1; }
+  mapfile -t entrypoint < "$ENTRYPOINT"
   # a mount namespace per run, as a container has: the host root read-only at /host, the pod's
   # own /proc, /sys, the host's /dev (privileged), an in-memory /tmp holding the spec (the
   # operator's ConfigMap file); a network namespace of its own unless --host-network
   local rc=0
-  "${netns[@]}" unshare --mount --propagation private bash -euc '
-    pod=$1 no_host_sys=$2 memlock=$3 specfile=$4 termination_log=$5 writable=$6; shift 6
+  unshare "${netns[@]}" --mount --propagation private bash -euc '
+    pod=$1 no_host_sys=$2 memlock=$3 spec=$4 termination_log=$5 writable=$6; shift 6
     mount --rbind / "$pod/host"
     mount -o remount,bind,ro "$pod/host"
     # as the pod of an acceptance run has them: those directories read-write over the read-only root
@@ -396,7 +398,7 @@ probe() {
       mount --bind "$termination_log" "$pod/dev/termination-log"
     fi
     mount -t tmpfs tmpfs "$pod/tmp"
-    cp "$specfile" "$pod/tmp/spec.json"
+    base64 -d <<< "$spec" > "$pod/tmp/spec.json"
     if [ -n "$memlock" ]; then
       # a pod without CAP_IPC_LOCK under a small RLIMIT_MEMLOCK: a privileged one has the
       # capability, and the kernel lets it pin memory past the limit
@@ -404,9 +406,8 @@ probe() {
       exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock chroot "$pod" "$@"
     fi
     exec chroot "$pod" "$@"
-  ' probe "$POD" "$no_host_sys" "$memlock" "$specfile" "$termination_log" "$writable" "${entrypoint[@]}" "$@" \
+  ' probe "$POD" "$no_host_sys" "$memlock" "$spec" "$termination_log" "$writable" "${entrypoint[@]}" "$@" \
       --host-root /host --exec-mode chroot "${node[@]}" --spec /tmp/spec.json || rc=$?
-  rm -f "$specfile"
   return $rc
 }
 
