@@ -113,9 +113,14 @@ $sudo touch "$root/var/lib/probe-pod/rootfs/opt/node-probe/node-probe.jar"
 say "[4/5] kernel modules for soft-RoCE, NVMe-oF (rdma, tcp) and the VM's devices"
 modules=$(cat "$here/guest/modules")
 depmod -b "$work/kernel" "$kver"
-for m in $modules; do
-  modprobe -d "$work/kernel" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
-done | sort -u | while read -r ko; do
+# the module files loading these modules takes, each once, dependencies first
+module_files() {   # module_files MODULE...
+  local m
+  for m in "$@"; do
+    modprobe -d "$work/kernel" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
+  done | awk '!seen[$0]++'
+}
+module_files $modules | while read -r ko; do
   rel=${ko#"$work/kernel"}
   $sudo install -D -m 0644 "$ko" "$root$rel"
 done
@@ -128,9 +133,7 @@ initramfs="$work/initramfs"
 mkdir -p "$initramfs/bin" "$initramfs/dev"
 # the console the kernel opens for PID 1 before anything is mounted: its stdout and stderr
 $sudo mknod -m 0600 "$initramfs/dev/console" c 5 1
-for m in virtio_pci virtio_blk crc32c_generic ext4; do
-  modprobe -d "$work/kernel" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
-done | awk '!seen[$0]++' | while read -r ko; do
+module_files virtio_pci virtio_blk crc32c_generic ext4 | while read -r ko; do
   rel=${ko#"$work/kernel"}
   install -D -m 0644 "$ko" "$initramfs$rel"
   echo "$rel"

@@ -32,7 +32,7 @@ final class AgentChannel implements AutoCloseable {
     private final SocketChannel channel;
     /** What the VM printed so far, for a failure's message. */
     private final Supplier<String> diagnostics;
-    private final BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Answer> answers = new LinkedBlockingQueue<>();
     private final AtomicLong ids = new AtomicLong();
 
     AgentChannel(SocketChannel channel, Supplier<String> diagnostics) {
@@ -56,9 +56,8 @@ final class AgentChannel implements AutoCloseable {
         while (System.nanoTime() < deadline && alive.get()) {
             pings.add(send("echo ready", Duration.ofSeconds(30)));
             long nextPing = System.nanoTime() + PING_INTERVAL.toNanos();
-            for (String answer; (answer = answers.poll(nextPing - System.nanoTime(), TimeUnit.NANOSECONDS)) != null; ) {
-                String[] fields = answer.split(" ", -1);
-                if (fields.length == 4 && pings.contains(fields[0]) && decode(fields[2]).strip().equals("ready")) {
+            for (Answer answer; (answer = answers.poll(nextPing - System.nanoTime(), TimeUnit.NANOSECONDS)) != null; ) {
+                if (pings.contains(answer.id()) && answer.result().stdout().strip().equals("ready")) {
                     return true;
                 }
             }
@@ -74,13 +73,12 @@ final class AgentChannel implements AutoCloseable {
             long until = System.nanoTime() + wait.toNanos();
             while (true) {
                 long left = until - System.nanoTime();
-                String answer = left > 0 ? answers.poll(left, TimeUnit.NANOSECONDS) : null;
+                Answer answer = left > 0 ? answers.poll(left, TimeUnit.NANOSECONDS) : null;
                 if (answer == null) {
                     throw new IllegalStateException("no answer from the VM in " + wait + " to: " + script);
                 }
-                String[] fields = answer.split(" ", -1);
-                if (fields.length == 4 && fields[0].equals(id)) {
-                    return new VmNode.Result(Integer.parseInt(fields[1]), decode(fields[2]), decode(fields[3]));
+                if (answer.id().equals(id)) {
+                    return answer.result();
                 }
                 // an answer to an earlier request that timed out here: dropped
             }
@@ -108,14 +106,34 @@ final class AgentChannel implements AutoCloseable {
         }
     }
 
-    private static String decode(String base64) {
-        return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+    /** One answer line: the request's id and what the script printed. */
+    private record Answer(String id, VmNode.Result result) {
+
+        /** The answer on {@code line}, or null for a line that is none (the agent prints nothing else). */
+        static Answer parse(String line) {
+            String[] fields = line.split(" ", -1);
+            if (fields.length != 4) {
+                return null;
+            }
+            try {
+                return new Answer(fields[0], new VmNode.Result(Integer.parseInt(fields[1]), decode(fields[2]), decode(fields[3])));
+            } catch (IllegalArgumentException notAnAnswer) {   // a number or base64 cut short
+                return null;
+            }
+        }
+
+        private static String decode(String base64) {
+            return new String(Base64.getDecoder().decode(base64), StandardCharsets.UTF_8);
+        }
     }
 
     private void readAnswers() {
         try (BufferedReader in = new BufferedReader(Channels.newReader(channel, StandardCharsets.US_ASCII))) {
             for (String line; (line = in.readLine()) != null; ) {
-                answers.add(line);
+                Answer answer = Answer.parse(line);
+                if (answer != null) {
+                    answers.add(answer);
+                }
             }
         } catch (IOException closed) {
             // the VM is gone; run() times out or has already been told
