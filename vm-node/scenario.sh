@@ -213,8 +213,7 @@ reset() {
   for dev in rxe0 rxe1; do
     [ -d "$RDMA_CM" ] || break
     [ -d "$RDMA_CM/$dev" ] || mkdir "$RDMA_CM/$dev"
-    echo 0 > "$RDMA_CM/$dev/ports/1/default_roce_tos"
-    rmdir "$RDMA_CM/$dev"
+    roce-tos-undo "$dev" 0
   done
   local sub=$NVMET/subsystems/$NQN
   if [ ! -d "$sub" ]; then
@@ -233,7 +232,7 @@ reset() {
 # The node as reset leaves it, or a failure naming what is not: a leak (a controller that would not
 # disconnect, a busy mount, a file left in the export) must fail here, not pass into the next test.
 clean() {
-  local left=() found=() n i ifname addr veth0="" veth1=""
+  local left=() found=() n ifname addr veth0="" veth1=""
   for ((n = 0; n < 50; n++)); do   # a controller being deleted lingers a moment in sysfs
     found=(/sys/class/nvme/*)
     [ ${#found[@]} -gt 0 ] || break
@@ -381,7 +380,6 @@ probe() {
   # a mount namespace per run, as a container has: the host root read-only at /host, the pod's
   # own /proc, /sys, the host's /dev (privileged), an in-memory /tmp holding the spec (the
   # operator's ConfigMap file); a network namespace of its own unless --host-network
-  local rc=0
   unshare "${netns[@]}" --mount --propagation private bash -euc '
     pod=$1 no_host_sys=$2 memlock=$3 spec=$4 termination_log=$5 writable=$6; shift 6
     mount --rbind / "$pod/host"
@@ -407,8 +405,7 @@ probe() {
     fi
     exec chroot "$pod" "$@"
   ' probe "$POD" "$no_host_sys" "$memlock" "$spec" "$termination_log" "$writable" "${entrypoint[@]}" "$@" \
-      --host-root /host --exec-mode chroot "${node[@]}" --spec /tmp/spec.json || rc=$?
-  return $rc
+      --host-root /host --exec-mode chroot "${node[@]}" --spec /tmp/spec.json
 }
 
 cmd=$1; shift
