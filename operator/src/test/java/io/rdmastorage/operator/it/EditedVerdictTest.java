@@ -54,6 +54,8 @@ class EditedVerdictTest {
                 OperatorEndToEndTest.CHECKS);
         await("verdict False", WAIT, () -> env.conditions(PROFILE, NODE).get("Ready").startsWith("False/"));
         await("node labelled not-ready", WAIT, () -> "not-ready".equals(env.nodeLabels(NODE).get(key())));
+        // the Node condition is a write of its own (the status subresource), after the label's
+        await("Node condition False", WAIT, () -> nodeConditionFalse(env.admin.nodes().withName(NODE).get()));
         long round = env.verdict(PROFILE, NODE).getStatus().getProbeRound();
 
         List<Node> seen = new CopyOnWriteArrayList<>();
@@ -75,8 +77,7 @@ class EditedVerdictTest {
             assertThat(n.getMetadata().getLabels().get(key())).as("label").isEqualTo("not-ready");
             assertThat(n.getSpec().getTaints() == null ? List.<Taint>of() : n.getSpec().getTaints())
                     .as("taint never lifted").anyMatch(t -> key().equals(t.getKey()));
-            assertThat(n.getStatus().getConditions()).as("Node condition")
-                    .anyMatch(c -> key().equals(c.getType()) && "False".equals(c.getStatus()));
+            assertThat(nodeConditionFalse(n)).as("Node condition False: %s", n.getStatus().getConditions()).isTrue();
         });
     }
 
@@ -136,6 +137,10 @@ class EditedVerdictTest {
         assertThat(oddSeen).as("the odd node's states while the edit stood").allSatisfy(n -> assertThat(
                 n.getMetadata().getLabels().get("rdmastorage.io/" + profile)).isNotEqualTo("ready"));
         await("n-2 labelled ready", WAIT, () -> "ready".equals(env.nodeLabels("n-2").get("rdmastorage.io/" + profile)));
+    }
+
+    private static boolean nodeConditionFalse(Node n) {
+        return n.getStatus().getConditions().stream().anyMatch(c -> key().equals(c.getType()) && "False".equals(c.getStatus()));
     }
 
     private String matchesFleet(String profile, String node) {
