@@ -21,8 +21,8 @@ import java.util.Set;
  * that transport (an existing live one, or, with {@code connect: true}, one this run connects and
  * disconnects right after that transport's workloads), its namespace's block device, then fio's
  * three read-only workloads on it ({@link FioWorkloads}),
- * and the node's storage counters just before the first and just after the last
- * ({@link TransportProof}: a run whose bytes moved on the other transport is not this transport's).
+ * and the node's storage counters (the storage NICs' RDMA ports, {@code storageNics}) just before the
+ * first and just after the last ({@link TransportProof}: a run whose bytes moved on the other transport is not this transport's).
  *
  * <p>A transport whose device is also reached by another controller (NVMe multipath with paths
  * over both transports) is not measured: the head would send part of the I/O over the other
@@ -46,23 +46,26 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
     @Override
     public Result measure() {
         List<AcceptanceReport.TransportRun> runs = new ArrayList<>();
+        // nothing is connected for a run whose transport no counter could prove
+        Optional<StorageCounters> counters = tools.counters(spec.storageNics(), Set.of(spec.nvmeof().port()), false);
         try (NvmeConnections connections = new NvmeConnections(tools.host(), tools.hostTools(), tools.journal())) {
             for (String transport : spec.nvmeof().transports()) {
-                runs.add(measure(transport, connections));
+                runs.add(counters.isPresent() ? measure(transport, connections, counters.get())
+                        : failed(transport, "", TargetTools.noStorageNic(spec.storageNics())));
             }
             connections.close();
             return new Result(runs, connections.disconnected(), connections.problems(), fioVersion);
         }
     }
 
-    private AcceptanceReport.TransportRun measure(String transport, NvmeConnections connections) {
+    private AcceptanceReport.TransportRun measure(String transport, NvmeConnections connections, StorageCounters counters) {
         ProbeSpec.Target target = spec.nvmeof().target();
         List<NvmeController> controllers = NvmeControllers.list(tools.host());
         Optional<NvmeController> existing = controllers.stream()
                 .filter(c -> c.connects(transport, target.nqn(), target.address(), target.port()) && c.isLive())
                 .findFirst();
         if (existing.isPresent()) {
-            return measureOn(transport, existing.get(), false);
+            return measureOn(transport, existing.get(), false, counters);
         }
         if (!spec.nvmeof().connect()) {
             return failed(transport, "", "no live " + transport + " controller for " + target + "; connect it (nvme connect -t "
@@ -75,13 +78,14 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
         }
         NvmeController controller = connected.connected().get().controller();
         try {
-            return measureOn(transport, controller, true);
+            return measureOn(transport, controller, true, counters);
         } finally {
             connections.disconnect(controller.name());
         }
     }
 
-    private AcceptanceReport.TransportRun measureOn(String transport, NvmeController controller, boolean ours) {
+    private AcceptanceReport.TransportRun measureOn(String transport, NvmeController controller, boolean ours,
+                                                    StorageCounters counters) {
         Optional<NamespaceDevice> device = awaitNamespace(controller);
         if (device.isEmpty()) {
             return new AcceptanceReport.TransportRun(transport, controller.name(), "", ours, Map.of(),
@@ -95,8 +99,6 @@ public final class NvmeofSubsystem implements AcceptanceTarget {
                             + " also reaches, so its I/O would not all go over " + transport + "; measure with one transport "
                             + "connected at a time (connect: true connects each only for its own run)", "");
         }
-        StorageCounters counters = tools.counters(new StorageCounters.Scope(List.of(), List.of(),
-                Set.of(spec.nvmeof().port()), false));
         List<String> ports = counters.ports().stream().map(Object::toString).toList();
         CounterSnapshot trafficBefore = counters.read();
         // fio opens the host's device node under the host root: a privileged container's own /dev is a

@@ -49,7 +49,8 @@ public record PathTransportProof(String transport, String summary, String proble
                 ? "neither the RDMA ports nor the storage TCP sockets carried what fio read: the directory is on a local "
                         + "file system, or its reads were served from a cache"
                 : "the RDMA ports and the storage TCP sockets both moved data during the reads (other I/O on the node, or "
-                        + "the file system splits its traffic): run again while the node is otherwise idle";
+                        + "the file system splits its traffic): name the storage rails in storageNics so that the compute rails' traffic is "
+                        + "left out, or run again while the node is otherwise idle";
         return new PathTransportProof(UNPROVEN, summary, why);
     }
 

@@ -21,7 +21,11 @@ public record StorageNicSelection(PortView all, PortView storage, List<String> c
 
     /** The split the spec asks for, worked out once. */
     public static StorageNicSelection of(PortView all, ProbeSpec spec) {
-        StorageNics selectors = spec.rdma() == null ? null : spec.rdma().storageNics();
+        return of(all, spec.rdma() == null ? null : spec.rdma().storageNics());
+    }
+
+    /** The split {@code selectors} ask for (an acceptance run's {@code storageNics}); null: every device is a storage NIC. */
+    public static StorageNicSelection of(PortView all, StorageNics selectors) {
         if (selectors == null) {
             return new StorageNicSelection(all, all, List.of());
         }

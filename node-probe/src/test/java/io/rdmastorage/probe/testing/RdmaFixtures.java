@@ -229,7 +229,8 @@ public final class RdmaFixtures {
         return host;
     }
 
-    static String classDir(String device) {
+    /** A device's directory under /sys/class/infiniband. */
+    public static String classDir(String device) {
         return "/sys/class/infiniband/" + device;
     }
 

@@ -25,6 +25,8 @@ import java.util.List;
         message = "verbs.peerNode must be another node than nodeName: the two sides of the measurement")
 @ValidationRule(value = "!has(self.verbs) || (!has(self.latency) && !has(self.iops) && !has(self.bandwidth))",
         message = "the verbs target takes its lengths from verbs.iterations and verbs.durationSeconds, not from latency, iops or bandwidth")
+@ValidationRule(value = "!has(self.verbs) || !has(self.storageNics)",
+        message = "storageNics is for the nvmeof and path targets; the verbs target measures the one device verbs.device names")
 @JsonClassDescription("What the run measures and where: nodeName and exactly one target (nvmeof, path or verbs), with optional workload settings. Immutable once created.")
 public class RdmaStorageAcceptanceSpec {
 
@@ -56,6 +58,9 @@ public class RdmaStorageAcceptanceSpec {
 
     @JsonPropertyDescription("1 MiB sequential read (default 1 job x iodepth 16): GB/s and CPU, a reference value.")
     private AcceptanceWorkloadSpec bandwidth;
+
+    @JsonPropertyDescription("The node's storage rails, as a profile's rdma.storageNics names them: only their RDMA ports' counters prove which transport carried the reads, so a training job's traffic on the compute rails (a GB200 tray's ConnectX NICs beside its BlueField-3 storage NICs) is left out. Default: every RDMA port of the node. Not for the verbs target.")
+    private StorageNicsSpec storageNics;
 
     @JsonPropertyDescription("How many times lower RDMA's p50 small-I/O latency must be than TCP's for RdmaEffective (default 2).")
     @Default("2")
@@ -138,6 +143,14 @@ public class RdmaStorageAcceptanceSpec {
 
     public void setBandwidth(AcceptanceWorkloadSpec bandwidth) {
         this.bandwidth = bandwidth;
+    }
+
+    public StorageNicsSpec getStorageNics() {
+        return storageNics;
+    }
+
+    public void setStorageNics(StorageNicsSpec storageNics) {
+        this.storageNics = storageNics;
     }
 
     public Double getMinLatencyRatio() {

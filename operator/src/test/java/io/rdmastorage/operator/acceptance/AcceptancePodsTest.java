@@ -12,6 +12,7 @@ import io.rdmastorage.operator.api.AcceptanceTransport;
 import io.rdmastorage.operator.api.AcceptanceWorkloadSpec;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.api.RdmaStorageAcceptanceSpec;
+import io.rdmastorage.operator.api.StorageNicsSpec;
 import io.rdmastorage.operator.config.OperatorConfig;
 import java.time.Duration;
 import java.util.List;
@@ -93,5 +94,20 @@ class AcceptancePodsTest {
         latency.setIodepth(32);
         deep.getSpec().setLatency(latency);
         assertThatThrownBy(() -> AcceptanceSpecDocument.of(deep.getSpec())).hasMessageContaining("latency");
+    }
+
+    @Test
+    void theStorageRailsReachTheDocumentAndABadSelectorIsRefusedThere() throws InvalidSpecException {
+        RdmaStorageAcceptance rails = run(false, null);
+        StorageNicsSpec nics = new StorageNicsSpec();
+        nics.setPciAddresses(List.of("0006:03:00.*", "0016:03:00.*"));
+        rails.getSpec().setStorageNics(nics);
+        AcceptanceSpecDocument document = AcceptanceSpecDocument.of(rails.getSpec());
+        assertThat(document.json()).contains("\"storageNics\":{", "\"pciAddresses\":[\"0006:03:00.*\",\"0016:03:00.*\"]}");
+        assertThat(document.spec().storageNics().selects("mlx5_6", List.of(), "0016:03:00.0")).isTrue();
+
+        nics.setPciAddresses(List.of("03:00.0 -x"));
+        assertThatThrownBy(() -> AcceptanceSpecDocument.of(rails.getSpec())).isInstanceOf(InvalidSpecException.class)
+                .hasMessageContaining("storageNics.pciAddresses");
     }
 }

@@ -217,5 +217,14 @@ class VerbsAcceptanceLifecycleTest {
         assertThat(lengths.stderr()).contains("takes its lengths from verbs.iterations");
         CommandResult tooFew = env.plane.kubectl().applyYaml(base.formatted("  verbs: {peerNode: node-b, device: mlx5_0, iterations: 10}"));
         assertThat(tooFew.stderr()).contains("spec.verbs.iterations");
+        CommandResult rails = env.plane.kubectl().applyYaml(base.formatted(
+                "  verbs: {peerNode: node-b, device: mlx5_0}\n  storageNics: {devices: [mlx5_6]}"));
+        assertThat(rails.stderr()).contains("storageNics is for the nvmeof and path targets");
+        CommandResult noRail = env.plane.kubectl().applyYaml(base.formatted(
+                "  path: {directory: /gpfs/fs1/acceptance}\n  storageNics: {devices: []}"));
+        assertThat(noRail.stderr()).contains("storageNics must name at least one device");
+        CommandResult shellRail = env.plane.kubectl().applyYaml(base.formatted(
+                "  path: {directory: /gpfs/fs1/acceptance}\n  storageNics: {netdevs: [\"enP6*;reboot\"]}"));
+        assertThat(shellRail.stderr()).contains("spec.storageNics.netdevs[0]");
     }
 }

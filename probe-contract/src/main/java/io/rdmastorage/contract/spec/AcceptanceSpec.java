@@ -7,13 +7,15 @@ import java.util.regex.Pattern;
 
 /**
  * What one acceptance run measures: its target (an NVMe-oF subsystem and the transports to compare
- * on it, or a file-system directory measured over whatever transport its file system uses), and
- * the three read-only workloads ({@link Workload}). Field names are those of the RdmaStorageAcceptance
+ * on it, or a file-system directory measured over whatever transport its file system uses), the
+ * three read-only workloads ({@link Workload}), and which RDMA devices are the storage rails whose
+ * counters prove the transport ({@code storageNics}; every RDMA device when absent). Field names are those of the RdmaStorageAcceptance
  * spec; the operator writes this document from it and node-probe's {@code acceptance} command reads
  * it. Defaults are applied here, once; {@link #validate()} holds every rule, and the CRD's schema
  * states the same bounds.
  */
-public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth, Bounds bounds) {
+public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth, StorageNics storageNics,
+                             Bounds bounds) {
 
     public static final List<String> TRANSPORTS = List.of("rdma", "tcp");
     public static final int MIN_DURATION_SECONDS = 5;
@@ -32,7 +34,7 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
 
     /** Without the admin's bounds: a document written by hand for a run on the node itself. */
     public AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Run bandwidth) {
-        this(nvmeof, path, latency, iops, bandwidth, null);
+        this(nvmeof, path, latency, iops, bandwidth, null, null);
     }
 
     public AcceptanceSpec {
@@ -66,6 +68,9 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
         for (Workload w : Workload.values()) {
             run(w).validate(w);
         }
+        if (storageNics != null) {
+            storageNics.validate("storageNics");
+        }
         if (bounds != null) {
             bounds.validate();
             Optional<String> outside = bounds.refusal(this);
@@ -78,7 +83,7 @@ public record AcceptanceSpec(Nvmeof nvmeof, Path path, Run latency, Run iops, Ru
 
     /** This spec within the admin's {@code bounds}, which node-probe checks again on the node. */
     public AcceptanceSpec withBounds(Bounds bounds) {
-        return new AcceptanceSpec(nvmeof, path, latency, iops, bandwidth, bounds);
+        return new AcceptanceSpec(nvmeof, path, latency, iops, bandwidth, storageNics, bounds);
     }
 
     /** The three workloads' durations, one after the other, on one transport. */

@@ -50,11 +50,16 @@ public record StorageNics(List<String> devices, List<String> netdevs, List<Strin
     }
 
     public void validate() throws InvalidSpecException {
+        validate("rdma.storageNics");
+    }
+
+    /** @param field where the selectors stand in the document: a probe spec's rdma section or an acceptance run's spec */
+    public void validate(String field) throws InvalidSpecException {
         if (devices.isEmpty() && netdevs.isEmpty() && pciAddresses.isEmpty()) {
-            throw new InvalidSpecException("rdma.storageNics", "names no storage NIC; give devices, netdevs or pciAddresses");
+            throw new InvalidSpecException(field, "names no storage NIC; give devices, netdevs or pciAddresses");
         }
-        for (Map.Entry<String, List<String>> field : byField().entrySet()) {
-            SpecValidator.eachMatches("rdma.storageNics." + field.getKey(), field.getValue(),
+        for (Map.Entry<String, List<String>> selectors : byField().entrySet()) {
+            SpecValidator.eachMatches(field + "." + selectors.getKey(), selectors.getValue(),
                     v -> v.length() <= Rules.NIC_PATTERN_MAX_LENGTH && Rules.NIC_PATTERN.matcher(v).matches(),
                     "must be a name or a glob of letters, digits and _ . : - with * ? and [0-9] classes, at most "
                             + Rules.NIC_PATTERN_MAX_LENGTH + " characters");
