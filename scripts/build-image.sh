@@ -49,7 +49,7 @@ for tool in mmdebstrap umoci jq; do command -v "$tool" >/dev/null || apt_install
 # beside it says which
 inputs=$( { echo "$tag ${archs[*]}"; cat "$jar" "$module/Dockerfile" "$module/image-packages.txt" scripts/build-image.sh \
             scripts/image-rootfs.sh scripts/image-rootfs-cached.sh scripts/dockerfile-array.sh scripts/foreign-arch.sh; \
-            [ "$module" != node-probe ] || cat node-probe/image-cds.sh; } | sha256sum | cut -c1-64)
+            [ "$module" != node-probe ] || cat node-probe/image-cds.sh scripts/probe-cds.sh; } | sha256sum | cut -c1-64)
 if [ -f "$output" ] && [ "$(cat "$output.inputs" 2>/dev/null)" = "$inputs" ]; then
   echo "==> $output is up to date"
   exit 0
@@ -89,15 +89,8 @@ platform_image() {
   $sudo install -p -D -m 0644 "$jar" "$add$jar_dest"
   if [ "$module" = node-probe ]; then
     echo "==> $arch class-data-sharing archive"
-    local rootfs=$work/rootfs-$arch
-    $sudo mkdir -p "$rootfs"
-    $sudo tar -C "$rootfs" --numeric-owner -xf "$rootfs_tar"
-    $sudo install -p -D -m 0644 "$jar" "$rootfs$jar_dest"
-    $sudo install -m 0755 node-probe/image-cds.sh "$rootfs/tmp/image-cds.sh"
-    $sudo unshare --mount --propagation private sh -ec \
-      'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$rootfs"
-    $sudo install -D -m 0644 "$rootfs/opt/node-probe/node-probe.jsa" "$add/opt/node-probe/node-probe.jsa"
-    $sudo rm -rf "$rootfs"
+    scripts/probe-cds.sh "$arch" "$jar" "$work/node-probe-$arch.jsa"
+    $sudo install -D -m 0644 "$work/node-probe-$arch.jsa" "$add/opt/node-probe/node-probe.jsa"
   fi
   $sudo tar -C "$add" --numeric-owner --owner=0 --group=0 -cf "$work/jar-$arch.tar" .
   $sudo umoci raw add-layer --image "$image" "$work/jar-$arch.tar"

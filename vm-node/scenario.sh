@@ -44,15 +44,31 @@ RDMA_CM=/sys/kernel/config/rdma_cm
 ENTRYPOINT=/run/probe-entrypoint
 SHARE=/mnt/share   # node-probe.jar, this script, node-probe's Dockerfile and image-cds.sh, dockerfile-array.sh
 
+in_pod() {   # in_pod COMMAND...: COMMAND in the pod's root, with a /proc of its own
+  unshare --mount --propagation private sh -ec 'root=$1; shift; mount -t proc proc "$root/proc"; exec chroot "$root" "$@"' \
+    in-pod "$POD" "$@"
+}
+
 # the image's last build steps on the jar just built: where the Dockerfile copies it, and the
-# class-data-sharing archive its ENTRYPOINT uses (image-cds.sh, as the image build runs it)
+# class-data-sharing archive its ENTRYPOINT uses: the one the host made while this guest booted
+# (scripts/probe-cds.sh, shared in as node-probe.jsa) when this JVM maps it with this jar, else made
+# here as the image build makes it (image-cds.sh), which under TCG takes one to two minutes
 image() {
+  local jsa=$POD/opt/node-probe/node-probe.jsa
   mountpoint -q "$POD/opt/node-probe/node-probe.jar" \
     || mount --bind "$SHARE/node-probe.jar" "$POD/opt/node-probe/node-probe.jar"
-  rm -f "$POD/opt/node-probe/node-probe.jsa"
-  cp "$SHARE/image-cds.sh" "$POD/tmp/image-cds.sh"
-  unshare --mount --propagation private sh -ec 'mount -t proc proc "$1/proc"; chroot "$1" sh /tmp/image-cds.sh' cds "$POD"
-  rm -f "$POD/tmp/image-cds.sh"
+  rm -f "$jsa"
+  if [ -s "$SHARE/node-probe.jsa" ] && cp "$SHARE/node-probe.jsa" "$jsa" \
+    && in_pod java -Xshare:on -XX:SharedArchiveFile=/opt/node-probe/node-probe.jsa -cp /opt/node-probe/node-probe.jar \
+      -version > /dev/null 2>&1; then
+    echo "class-data-sharing archive: the host's"
+  else
+    rm -f "$jsa"
+    cp "$SHARE/image-cds.sh" "$POD/tmp/image-cds.sh"
+    in_pod sh /tmp/image-cds.sh
+    rm -f "$POD/tmp/image-cds.sh"
+    echo "class-data-sharing archive: made in the guest"
+  fi
   # the ENTRYPOINT, one word a line, for probe: parsed once, as that takes four programs
   sh "$SHARE/dockerfile-array.sh" ENTRYPOINT "$SHARE/Dockerfile" > "$ENTRYPOINT"
 }

@@ -7,6 +7,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -223,11 +224,12 @@ public final class VmNode implements AutoCloseable {
 
     private static VmNode bootWithScripts(Guest guest, Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
-        String suffix = guest == Guest.AMD64 ? "" : "-" + guest.debianArch();
+        String suffix = suffix(guest);
         Path share = target.resolve("vm-share" + suffix);
         deleteTree(share);
         Files.createDirectories(share);
-        Files.copy(jar, share.resolve("node-probe.jar"));
+        // its modification time kept: the JVM maps a CDS archive only with the jar it was made from (probe-cds.sh)
+        Files.copy(jar, share.resolve("node-probe.jar"), StandardCopyOption.COPY_ATTRIBUTES);
         for (String file : List.of("vm-node/scenario.sh", "vm-node/kubelet-node.sh", "node-probe/Dockerfile",
                 "node-probe/image-cds.sh", "scripts/dockerfile-array.sh")) {
             Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
@@ -236,6 +238,11 @@ public final class VmNode implements AutoCloseable {
         VmNode vm = boot(guest, repository, share, target.resolve("vm-node" + suffix), devices);
         System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
         return vm;
+    }
+
+    /** What tells a guest's folders under {@code target} from another architecture's: nothing for amd64's. */
+    private static String suffix(Guest guest) {
+        return guest == Guest.AMD64 ? "" : "-" + guest.debianArch();
     }
 
     /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
@@ -252,10 +259,19 @@ public final class VmNode implements AutoCloseable {
     private static VmNode bootWithProbe(Guest guest, Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
-        VmNode vm = bootWithScripts(guest, repository, jar, target, devices);
+        HostCdsArchive archive = HostCdsArchive.start(guest, repository, jar, target);
+        VmNode vm;
         try {
-            vm.run("bash /mnt/share/scenario.sh image", guest.allow(Duration.ofSeconds(180))).requireSuccess("scenario.sh image");
-            System.err.printf("vm-node: probe image ready after %.1f s%n", (System.nanoTime() - start) / 1e9);
+            vm = bootWithScripts(guest, repository, jar, target, devices);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            archive.cancel();
+            throw e;
+        }
+        try {
+            archive.copyInto(target.resolve("vm-share" + suffix(guest)), guest);
+            String made = vm.run("bash /mnt/share/scenario.sh image", guest.allow(Duration.ofSeconds(180)))
+                    .requireSuccess("scenario.sh image").stdout().strip();
+            System.err.printf("vm-node: probe image ready after %.1f s (%s)%n", (System.nanoTime() - start) / 1e9, made);
             return vm;
         } catch (RuntimeException e) {
             vm.close();
