@@ -31,6 +31,13 @@ STORE_LABEL=rso-image-store   # the guest also has the probe rootfs disk: found 
 STORE_DISK_MOUNT=/var/lib/rso-image-disk
 export PATH=$RUNTIME/root/usr/bin:$RUNTIME/root/usr/sbin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
+# how long each step of a start took, on stderr (RealKubeletVmIT prints it): under TCG they are minutes
+STARTED_US=${EPOCHREALTIME/./}
+mark() {
+  local us=$(( ${EPOCHREALTIME/./} - STARTED_US ))
+  printf 'kubelet-node: %s after %d.%d s\n' "$1" $((us / 1000000)) $((us / 100000 % 10)) >&2
+}
+
 # a long-running process of the node: its own session, no copy of the agent's channel (fd 3)
 background() {
   local log=$1; shift
@@ -110,6 +117,7 @@ node_host() {
     mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
     cp -a "$STORE_DISK_MOUNT/images" "$STORE"
     umount "$STORE_DISK_MOUNT"
+    mark "the image store copied to the tmpfs"
   fi
   # qemu's user network: the API server's forward only (restrict=on: no route anywhere else)
   ip link set eth0 up
@@ -143,7 +151,9 @@ start() {
    "ipam": {"type": "host-local", "ranges": [[{"subnet": "10.88.$index.0/24"}]], "routes": [{"dst": "0.0.0.0/0"}], "dataDir": "$state/ipam"}},
   {"type": "loopback"}]}
 JSON
+  mark "node $index: the store's hard links"
   containerd_start "$root" "$state"
+  mark "node $index: containerd answers"
   echo "nameserver 127.0.0.1" > "$state/resolv.conf"
   cat > "$state/kubelet.yaml" <<YAML
 apiVersion: kubelet.config.k8s.io/v1beta1
@@ -170,6 +180,10 @@ syncFrequency: 10s
 nodeStatusUpdateFrequency: 5s
 # under TCG a container start takes a minute or more
 runtimeRequestTimeout: 10m
+# the pods' CPU limits are not enforced: a CPU-second of this emulated machine does a small part of
+# a real one's work, so the probe's 500m limit here would stretch a 5 s probe run past a minute and
+# measure qemu, not the pod (the host's real-node tier enforces them)
+cpuCFSQuota: false
 YAML
   # every kubelet binds this hard-coded path (not under --root-dir), removing the file first: two
   # at once race between one's remove and the other's bind ("bind: address already in use", that
@@ -180,7 +194,7 @@ YAML
     --kubeconfig="$SHARE/$node.kubeconfig" --root-dir="/var/lib/kubelet-$index" \
     --hostname-override="$node" --node-ip="$ip" ${taints:+--register-with-taints="$taints"} --v=1
   for _ in $(seq 600); do
-    [ -S "$socket" ] && return 0
+    if [ -S "$socket" ]; then mark "node $index: the kubelet bound $socket"; return 0; fi
     sleep 0.25
   done
   echo "the kubelet of $node did not bind $socket within 150 s (see $state/kubelet.log)" >&2

@@ -133,14 +133,16 @@ class RealKubeletVmIT {
                 // race for it ("bind: address already in use", the second never Ready); start returns once its
                 // kubelet has bound it (a start that only launched the kubelet let the two race under TCG)
                 // vm-a joins as a new storage node does: with the startup taint the storage profile lifts once proven
-                vm.run("bash /mnt/share/kubelet-node.sh start 0 " + NODE_A + " 192.0.2.1 " + STARTUP_TAINT
+                VmNode.Result started = vm.run("bash /mnt/share/kubelet-node.sh start 0 " + NODE_A + " 192.0.2.1 " + STARTUP_TAINT
                         + "=true:NoSchedule && bash /mnt/share/kubelet-node.sh start 1 " + NODE_B + " 192.0.2.2",
                         Duration.ofMinutes(6)).requireSuccess("kubelet-node.sh start");
+                log("both kubelets started");
+                System.err.print(started.stderr());
                 for (String node : List.of(NODE_A, NODE_B)) {
                     Await.until(Duration.ofMinutes(3), Duration.ofSeconds(2), () -> plane.isNodeReady(node) ? Boolean.TRUE : null,
                             ready -> ready, node + "'s kubelet Ready");
+                    log(node + "'s kubelet Ready");
                 }
-                log("both kubelets Ready");
                 assertThat(startupTaint()).as("vm-a registered with the startup taint").hasValue("true");
                 admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                         .addToLabels("pod-security.kubernetes.io/enforce", "privileged").endMetadata().build()).serverSideApply();
