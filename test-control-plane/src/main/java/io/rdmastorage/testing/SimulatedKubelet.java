@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class SimulatedKubelet {
 
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubelet.class);
+    /** How long a status write is retried while the API server cannot take it (a restart takes seconds). */
+    static final Duration STATUS_RETRY = Duration.ofSeconds(60);
     private static final String DEFAULT_TERMINATION_PATH = "/dev/termination-log";
 
     /** The kubelet's view of its node and of the run it is doing, both owned by the cluster. */
@@ -217,18 +220,31 @@ final class SimulatedKubelet {
                         + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName() + "/status")
                 .method("PATCH", "application/strategic-merge-patch+json", client.getKubernetesSerialization().asJson(patch))
                 .build();
-        HttpResponse<byte[]> response;
-        try {
-            response = http.sendAsync(request, byte[].class).get();
-        } catch (ExecutionException e) {
-            throw KubernetesClientException.launderThrowable(e.getCause());
-        }
-        if (response.code() == 404 || response.code() == 409) {
-            return; // the pod is gone or was replaced; nothing left to report
-        }
-        if (!response.isSuccessful()) {
-            throw new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
-                    + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
+        // as a kubelet's status manager does, a write the API server could not take (down, restarting,
+        // overloaded) is sent again until it is taken or the node stops
+        long deadline = System.nanoTime() + STATUS_RETRY.toNanos();
+        while (true) {
+            RuntimeException failure;
+            try {
+                HttpResponse<byte[]> response = http.sendAsync(request, byte[].class).get();
+                if (response.code() == 404 || response.code() == 409) {
+                    return; // the pod is gone or was replaced; nothing left to report
+                }
+                if (response.isSuccessful()) {
+                    return;
+                }
+                failure = new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
+                        + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
+                if (response.code() < 500 && response.code() != 429) {
+                    throw failure;
+                }
+            } catch (ExecutionException e) {
+                failure = KubernetesClientException.launderThrowable(e.getCause());
+            }
+            if (System.nanoTime() > deadline || !node.stillRunning()) {
+                throw failure;
+            }
+            Thread.sleep(500);
         }
     }
 }
