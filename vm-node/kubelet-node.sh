@@ -16,6 +16,8 @@
 #                                                kubelet binds (/var/lib/kubelet/device-plugins/kubelet.sock), so
 #                                                that the next node's start cannot race it; TAINTS, the
 #                                                kubelet's --register-with-taints (key=value:Effect,...)
+#   kubelet-node.sh copy_store                   in the VM: the image store's copy on the tmpfs (start makes it
+#                                                when no earlier call did, and waits for one under way)
 #   kubelet-node.sh stop                         in the VM: every kubelet, containerd, their shims and containers
 set -euo pipefail
 SHARE=/mnt/share
@@ -106,19 +108,30 @@ store_import() {
   for _ in $(seq 100); do pgrep -f -- "--config $state/containerd.toml" > /dev/null || break; sleep 0.1; done
 }
 
-# What the nodes share, made by the first node that starts (idempotent): the image store copied from
-# its disk, the API server's link, the cgroup controllers, a shared /
-node_host() {
+# The image store copied from its disk to the tmpfs, once (idempotent; a second caller waits for the
+# first): RealKubeletVmIT starts it in the background right after the boot, beside its own steps
+copy_store() {
+  exec 7> /run/rso-store.lock
+  flock 7
   mkdir -p "$CONTAINERD" "$STORE_DISK_MOUNT"
-  if ! mountpoint -q "$CONTAINERD"; then
+  if [ ! -e /run/rso-store.copied ]; then
+    mountpoint -q "$CONTAINERD" || mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
     mountpoint -q "$STORE_DISK_MOUNT" || mount -t ext4 -o ro -L "$STORE_LABEL" "$STORE_DISK_MOUNT"
     [ -d "$STORE_DISK_MOUNT/images" ] \
       || { echo "no image store on the disk labelled $STORE_LABEL: the host makes it with 'kubelet-node.sh store'" >&2; exit 1; }
-    mount -t tmpfs -o size=1800m tmpfs "$CONTAINERD"
+    rm -rf "$STORE"
     cp -a "$STORE_DISK_MOUNT/images" "$STORE"
     umount "$STORE_DISK_MOUNT"
+    touch /run/rso-store.copied
     mark "the image store copied to the tmpfs"
   fi
+  exec 7>&-
+}
+
+# What the nodes share, made by the first node that starts (idempotent): the image store's copy, the
+# API server's link, the cgroup controllers, a shared /
+node_host() {
+  copy_store
   # qemu's user network: the API server's forward only (restrict=on: no route anywhere else)
   ip link set eth0 up
   ip addr replace 10.0.2.15/24 dev eth0
@@ -207,6 +220,7 @@ stop() {
   pkill -KILL -f containerd-shim || true
   sleep 1
   umount -R "$CONTAINERD" 2>/dev/null || true
+  rm -f /run/rso-store.copied
 }
 
 cmd=$1; shift

@@ -120,6 +120,9 @@ class RealKubeletVmIT {
             this.vm = vm;
             this.plane = plane;
             this.admin = plane.adminClient();
+            // the guest copies the image store to its tmpfs (about 30 s under TCG) while the host fills the share
+            vm.run("setsid bash /mnt/share/kubelet-node.sh copy_store > /run/rso-store-copy.log 2>&1 < /dev/null 3>&- &",
+                    Duration.ofSeconds(30)).requireSuccess("start the image store's copy");
             Path share = target.resolve("vm-share");
             Commands.run(Duration.ofMinutes(2), List.of("cp", "-a", runtime.folder().toString(), share.resolve("runtime").toString()))
                     .orThrow("copy the node runtime into the share");
@@ -128,6 +131,7 @@ class RealKubeletVmIT {
                 plane.writeNodeKubeconfig(node, share.resolve(node + ".kubeconfig"), "https://10.0.0.1:443");
             }
             scenario("reset");
+            log("the share filled, the node reset");
             try {
                 // one after the other: both kubelets bind the same hard-coded device-plugin socket, and two at once
                 // race for it ("bind: address already in use", the second never Ready); start returns once its
@@ -137,7 +141,7 @@ class RealKubeletVmIT {
                         + "=true:NoSchedule && bash /mnt/share/kubelet-node.sh start 1 " + NODE_B + " 192.0.2.2",
                         Duration.ofMinutes(6)).requireSuccess("kubelet-node.sh start");
                 log("both kubelets started");
-                System.err.print(started.stderr());
+                System.err.print(vm.run("cat /run/rso-store-copy.log", Duration.ofSeconds(30)).stdout() + started.stderr());
                 for (String node : List.of(NODE_A, NODE_B)) {
                     Await.until(Duration.ofMinutes(3), Duration.ofSeconds(2), () -> plane.isNodeReady(node) ? Boolean.TRUE : null,
                             ready -> ready, node + "'s kubelet Ready");
