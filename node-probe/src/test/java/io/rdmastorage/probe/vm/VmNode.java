@@ -224,8 +224,7 @@ public final class VmNode implements AutoCloseable {
 
     private static VmNode bootWithScripts(Guest guest, Path repository, Path jar, Path target, List<String> devices)
             throws IOException, InterruptedException {
-        String suffix = suffix(guest);
-        Path share = target.resolve("vm-share" + suffix);
+        Path share = share(guest, target);
         deleteTree(share);
         Files.createDirectories(share);
         // its modification time kept: the JVM maps a CDS archive only with the jar it was made from (probe-cds.sh)
@@ -235,7 +234,7 @@ public final class VmNode implements AutoCloseable {
             Files.copy(repository.resolve(file), share.resolve(Path.of(file).getFileName()));
         }
         long start = System.nanoTime();
-        VmNode vm = boot(guest, repository, share, target.resolve("vm-node" + suffix), devices);
+        VmNode vm = boot(guest, repository, share, target.resolve("vm-node" + suffix(guest)), devices);
         System.err.printf("vm-node: kernel %s booted in %.1f s%n", vm.kernelVersion(), (System.nanoTime() - start) / 1e9);
         return vm;
     }
@@ -243,6 +242,11 @@ public final class VmNode implements AutoCloseable {
     /** What tells a guest's folders under {@code target} from another architecture's: nothing for amd64's. */
     private static String suffix(Guest guest) {
         return guest == Guest.AMD64 ? "" : "-" + guest.debianArch();
+    }
+
+    /** The folder shared into {@code guest} at /mnt/share. */
+    private static Path share(Guest guest, Path target) {
+        return target.resolve("vm-share" + suffix(guest));
     }
 
     /** {@link #bootWithProbe} with qemu's {@code devices} options (see {@link #boot(Path, Path, Path, List)}). */
@@ -268,7 +272,7 @@ public final class VmNode implements AutoCloseable {
             throw e;
         }
         try {
-            archive.copyInto(target.resolve("vm-share" + suffix(guest)), guest);
+            archive.copyInto(share(guest, target), guest);
             String made = vm.run("bash /mnt/share/scenario.sh image", guest.allow(Duration.ofSeconds(180)))
                     .requireSuccess("scenario.sh image").stdout().strip();
             System.err.printf("vm-node: probe image ready after %.1f s (%s)%n", (System.nanoTime() - start) / 1e9, made);
