@@ -12,6 +12,14 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# A cold-path build (a root file system, a VM node) runs beside the tests, an emulated guest above
+# all, whose steps have deadlines and whose vCPUs waste host CPU spinning when they lose the cores:
+# the calling shell, and what it starts, yield to them (niceness 10; guarded, as renice's -n is
+# absolute in some util-linux versions and an increment in others).
+yield_cpu_to_tests() {
+  [ "$(nice)" -ge 10 ] || renice -n 10 -p $$ >/dev/null 2>&1 || true
+}
+
 ensure_prerequisites() {
   local missing=()
   command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)

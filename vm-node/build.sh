@@ -62,6 +62,7 @@ start=$SECONDS
 say "building the VM node (cold path, about $($native && echo 2 || echo 10) minutes): kernel $kernel_package $kernel_version, cache $dir"
 work=$(mktemp -d "$cache_root/build.XXXXXX")
 source "$repo/scripts/prerequisites.sh"
+yield_cpu_to_tests
 source "$repo/scripts/foreign-arch.sh"
 trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
 foreign_arch_enable "$arch"

@@ -25,15 +25,11 @@ if [[ -x "$BIN_DIR/argocd-health" ]]; then
   exit 0
 fi
 
-command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
-command -v go >/dev/null || { log "Go toolchain not found on PATH (needed once to build argocd-health)"; exit 1; }
 # Argo CD's go.mod needs a newer Go than a machine may have; the go command takes this exact
 # toolchain from the module proxy (and caches it in the module cache).
 export GOTOOLCHAIN="$GO_TOOLCHAIN"
-export CGO_ENABLED=0
-export GOFLAGS=-mod=mod
-# a scratch module outside any repository, so no surrounding go.work applies
-export GOWORK=off
+# the environment and flags every Go tool build shares (and its lower CPU priority)
+source "$here/../../test-control-plane/scripts/go-build-env.sh"
 
 mkdir -p "$CACHE_ROOT"
 # one build at a time: Maven and a test may both call this script
@@ -70,7 +66,7 @@ log "wrapper go.mod repeats $(grep -c '=>' go.mod) replace directives of Argo CD
 cp "$here/main.go" .
 
 mkdir -p out
-go build -trimpath -ldflags "-s -w" -o out/argocd-health . >&2
+go build "${GO_BUILD_FLAGS[@]}" -ldflags "-s -w" -o out/argocd-health . >&2
 mkdir -p "$BIN_DIR"
 mv -f out/argocd-health "$BIN_DIR/"
 cd / && rm -rf "$work"

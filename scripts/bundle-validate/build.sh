@@ -25,15 +25,11 @@ if [[ -x "$BIN_DIR/bundle-validate" ]]; then
   exit 0
 fi
 
-command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
-command -v go >/dev/null || { log "Go toolchain not found on PATH (needed once to build bundle-validate)"; exit 1; }
 # the module's go.mod may need a newer Go than a machine has; the go command takes this exact
 # toolchain from the module proxy (and caches it in the module cache)
 export GOTOOLCHAIN="$GO_TOOLCHAIN"
-export CGO_ENABLED=0
-export GOFLAGS=-mod=mod
-# a scratch module outside any repository, so no surrounding go.work applies
-export GOWORK=off
+# the environment and flags every Go tool build shares (and its lower CPU priority)
+source "$here/../../test-control-plane/scripts/go-build-env.sh"
 
 mkdir -p "$CACHE_ROOT"
 # one build at a time: Maven and a test may both call this script
@@ -67,7 +63,7 @@ fi
 cp "$here/main.go" .
 
 mkdir -p out
-go build -trimpath -ldflags "-s -w" -o out/bundle-validate . >&2
+go build "${GO_BUILD_FLAGS[@]}" -ldflags "-s -w" -o out/bundle-validate . >&2
 mkdir -p "$BIN_DIR"
 mv -f out/bundle-validate "$BIN_DIR/"
 cd / && rm -rf "$work"

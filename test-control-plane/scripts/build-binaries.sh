@@ -11,14 +11,26 @@
 # ~/.kubeapitest/k8s/<k8s version>-<os>-<arch>/.
 #
 # Usage: build-binaries.sh            (prints the kube-api-test directory on its last line)
+#        build-binaries.sh newest     (the control plane of k8s.newest.version: kube-apiserver,
+#                                      kube-scheduler, kube-controller-manager; prints their folder)
+#        build-binaries.sh newest --background   (starts that build detached, its output in
+#                                      <cache>/work/k8s-<version>.log, and returns at once: the Maven
+#                                      build starts it once the default version is built, so the
+#                                      tests that run on it later rarely wait; a caller that needs
+#                                      it waits for the build's lock)
 # Versions come from versions.properties beside this script (the Java harness reads the same file).
 # Environment: K8S_VERSION, ETCD_VERSION (override), K8S_BINARIES (which, space-separated),
 # RSO_BINARY_CACHE (cache root),
 # KUBEAPITEST_DIR (kube-api-test's root).
 set -euo pipefail
 
-versions="$(dirname "${BASH_SOURCE[0]}")/versions.properties"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+versions="$here/versions.properties"
 property() { sed -n "s/^$1=//p" "$versions" | tr -d '[:space:]'; }
+if [[ "${1:-}" == newest ]]; then
+  K8S_VERSION="$(property k8s.newest.version)"
+  K8S_BINARIES="kube-apiserver kube-scheduler kube-controller-manager"
+fi
 K8S_VERSION="${K8S_VERSION:-$(property k8s.version)}"
 ETCD_VERSION="${ETCD_VERSION:-$(property etcd.version)}"
 [[ -n "$K8S_VERSION" && -n "$ETCD_VERSION" ]] || { echo "[build-binaries] versions missing in $versions" >&2; exit 1; }
@@ -36,26 +48,35 @@ progress() {
 
 # the official Go tarball installs to /usr/local/go; a non-login shell may not have it on PATH
 command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
-command -v go >/dev/null || { log "Go toolchain not found on PATH (needed once to build kube-apiserver, kubectl and etcd)"; exit 1; }
-
-GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
 K8S_DIR="$CACHE_ROOT/k8s/$K8S_VERSION"
 ETCD_DIR="$CACHE_ROOT/etcd/$ETCD_VERSION"
-TEST_DIR="$KUBEAPITEST_ROOT/k8s/$K8S_VERSION-$GOOS_ARCH"
 
 # the real-node tier (RealNode) runs a real kubelet with the scheduler and controller-manager; a
 # control plane of another version (the newest one the DRA tests run on) needs no kubelet or kubectl
 read -r -a K8S_BINARIES <<< "${K8S_BINARIES:-kube-apiserver kubectl kubelet kube-scheduler kube-controller-manager}"
 
-export CGO_ENABLED=0
-export GOFLAGS=-mod=mod
-# Each build gets a scratch module outside any repository (so no surrounding go.work applies).
-export GOWORK=off
+built() {
+  local binary
+  [[ -x "$ETCD_DIR/etcd" ]] || return 1
+  for binary in "${K8S_BINARIES[@]}"; do [[ -x "$K8S_DIR/$binary" ]] || return 1; done
+}
+
+if [[ "${2:-}" == --background ]]; then
+  if ! built; then
+    mkdir -p "$CACHE_ROOT/work"
+    log "building ${K8S_BINARIES[*]} v$K8S_VERSION in the background: $CACHE_ROOT/work/k8s-$K8S_VERSION.log"
+    setsid bash "$here/build-binaries.sh" newest </dev/null >"$CACHE_ROOT/work/k8s-$K8S_VERSION.log" 2>&1 &
+  fi
+  exit 0
+fi
 
 mkdir -p "$CACHE_ROOT"
-# One build at a time: Maven and a test harness may both call this script.
-exec 9>"$CACHE_ROOT/.build.lock"
-flock 9
+if ! built; then
+  # One build at a time: Maven, a background build and a test harness may all call this script.
+  exec 9>"$CACHE_ROOT/.build.lock"
+  flock 9
+  source "$here/go-build-env.sh"
+fi
 
 # k8s.io/kubernetes requires its staging modules (k8s.io/api, k8s.io/client-go, ...) at v0.0.0
 # and replaces them with ./staging/... in its own go.mod; replace directives of dependencies are
@@ -102,7 +123,7 @@ build_k8s() {
 
   log "compiling (about 2,000 packages on a cold Go cache)"
   mkdir -p out
-  go build -v -trimpath -ldflags "$ldflags" -o out/ \
+  go build -v "${GO_BUILD_FLAGS[@]}" -ldflags "$ldflags" -o out/ \
     "${K8S_BINARIES[@]/#/k8s.io/kubernetes/cmd/}" 2>&1 | progress kubernetes
   mkdir -p "$K8S_DIR"
   for binary in "${K8S_BINARIES[@]}"; do mv -f "out/$binary" "$K8S_DIR/"; done
@@ -126,7 +147,7 @@ go 1.24
 require go.etcd.io/etcd/server/v3 v$ETCD_VERSION
 MOD
   mkdir -p out
-  go build -v -trimpath -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" \
+  go build -v "${GO_BUILD_FLAGS[@]}" -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=v$ETCD_VERSION" \
     -o out/etcd go.etcd.io/etcd/server/v3 2>&1 | progress etcd
   mkdir -p "$ETCD_DIR"
   mv -f out/etcd "$ETCD_DIR/etcd"
@@ -138,6 +159,8 @@ build_etcd
 build_k8s
 
 # kube-api-test wants all three binaries in one directory (a control plane without kubectl is no use to it).
+GOOS_ARCH="$(go env GOOS)-$(go env GOARCH)"
+TEST_DIR="$KUBEAPITEST_ROOT/k8s/$K8S_VERSION-$GOOS_ARCH"
 if [[ ! -x "$K8S_DIR/kubectl" ]]; then
   log "binaries ready in $K8S_DIR"
   echo "$K8S_DIR"

@@ -6,7 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -36,7 +37,7 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
                 kubernetes.resolve("kube-controller-manager"),
                 k8s);
         if (!binaries.present()) {
-            runBuildScript(Map.of());
+            runBuildScript();
             if (!binaries.present()) {
                 throw new IllegalStateException("build-binaries.sh finished but binaries are missing: " + binaries);
             }
@@ -47,7 +48,8 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
     /**
      * The control plane of the newest Kubernetes the tests run ({@code k8s.newest.version}):
      * kube-apiserver, kube-scheduler and kube-controller-manager of that version, built first when
-     * absent (about 10 minutes on 2 cores, once per machine); etcd and kubectl of the default's.
+     * absent (about 10 minutes on 2 cores, once per machine; the Maven build starts that build in the
+     * background once the default version is built, and this waits for it); etcd and kubectl of the default's.
      */
     public static ControlPlaneBinaries newest() {
         ControlPlaneBinaries base = ensure();
@@ -57,8 +59,7 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
                 base.etcd(), base.kubelet(), kubernetes.resolve("kube-scheduler"),
                 kubernetes.resolve("kube-controller-manager"), newest);
         if (!binaries.present()) {
-            runBuildScript(Map.of("K8S_VERSION", newest,
-                    "K8S_BINARIES", "kube-apiserver kube-scheduler kube-controller-manager"));
+            runBuildScript("newest");
             if (!binaries.present()) {
                 throw new IllegalStateException("build-binaries.sh finished but binaries are missing: " + binaries);
             }
@@ -100,19 +101,20 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
         }
     }
 
-    private static void runBuildScript(Map<String, String> environment) {
+    private static void runBuildScript(String... arguments) {
         try {
             Path dir = Files.createTempDirectory("rso-build-binaries");
-            for (String name : new String[] {"build-binaries.sh", "versions.properties"}) {
+            for (String name : new String[] {"build-binaries.sh", "go-build-env.sh", "versions.properties"}) {
                 try (InputStream in = ControlPlaneBinaries.class.getResourceAsStream(RESOURCES + name)) {
                     Files.copy(in, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
             // The script prints its progress; inherit the output so a long first build is visible.
-            ProcessBuilder builder = new ProcessBuilder("bash", dir.resolve("build-binaries.sh").toString())
+            List<String> command = new ArrayList<>(List.of("bash", dir.resolve("build-binaries.sh").toString()));
+            command.addAll(List.of(arguments));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(ProcessBuilder.Redirect.INHERIT);
-            builder.environment().putAll(environment);
             Process process = builder.start();
             int exit = process.waitFor();
             if (exit != 0) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A VM node's architecture: its cached image ({@code vm-node/build.sh}), its qemu, machine, kernel
@@ -70,6 +71,7 @@ public enum Guest {
      * progress on stderr) and returns the folder it printed last.
      */
     Path image(Path repository) throws IOException, InterruptedException {
+        buildTheOthersInBackground(repository);
         Process build = new ProcessBuilder("bash", repository.resolve("vm-node/build.sh").toString(), debianArch)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<String> lines = new ArrayList<>();
@@ -84,4 +86,31 @@ public enum Guest {
         }
         return Path.of(lines.get(lines.size() - 1));
     }
+
+    /**
+     * On the cold path the first guest's image is built while the others a test run boots later
+     * ({@code vmNode.guests}, Debian's names: node-probe-vm sets {@code arm64,amd64}) are not yet
+     * needed: those are built beside it, at the lowest CPU priority (they take what the first build
+     * and the tests leave), so the later classes find them ready instead of building them then.
+     * Their output goes to {@code vm-node-<arch>.log} in the build's target folder; a later
+     * {@link #image} of such a guest waits for its build's lock. A cached image makes it a no-op.
+     */
+    private void buildTheOthersInBackground(Path repository) throws IOException {
+        if (!BACKGROUND_BUILDS_STARTED.compareAndSet(false, true)) {
+            return;
+        }
+        Path logs = Path.of(System.getProperty("vmNode.target", System.getProperty("java.io.tmpdir")));
+        List<String> later = List.of(System.getProperty("vmNode.guests", "").split(","));
+        for (Guest other : values()) {
+            if (other != this && later.contains(other.debianArch)) {
+                new ProcessBuilder("nice", "-n", "19", "bash", repository.resolve("vm-node/build.sh").toString(), other.debianArch)
+                        .redirectErrorStream(true)
+                        .redirectOutput(logs.resolve("vm-node-" + other.debianArch + ".log").toFile())
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                        .start();
+            }
+        }
+    }
+
+    private static final AtomicBoolean BACKGROUND_BUILDS_STARTED = new AtomicBoolean();
 }
