@@ -9,30 +9,14 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Collectors;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,14 +46,15 @@ public final class LocalControlPlane implements AutoCloseable {
     private final List<String> nodeNames;
     private final String nodeToken;
     private final List<KubernetesClient> clients = new ArrayList<>();
-    private final List<ServerProcess> controllers = new ArrayList<>();
     private ServerProcess etcd;
     private String etcdUrl;
     private ServerProcess apiServer;
     private int port;
     private Path caBundle;
+    private Kubeconfigs kubeconfigs;
     private Path kubeconfig;
     private KubernetesClient adminClient;
+    private ControllerProcesses controllers;
 
     private LocalControlPlane(ControlPlaneBinaries binaries, Path workDir, List<String> nodeNames) {
         this.binaries = binaries;
@@ -126,7 +111,7 @@ public final class LocalControlPlane implements AutoCloseable {
         apiServer.addAll(List.of(extraApiServerFlags));
         LocalControlPlane plane = start(binaries, List.of(), apiServer);
         try {
-            plane.startScheduling(gates);
+            plane.controllers.startScheduling(gates);
             return plane;
         } catch (RuntimeException e) {
             plane.close();
@@ -161,7 +146,7 @@ public final class LocalControlPlane implements AutoCloseable {
         try {
             plane.boot(extraApiServerFlags);
             if (!nodeNames.isEmpty()) {
-                plane.startControllers();
+                plane.controllers.startAll(workDir.resolve("pki"), plane.startupWait(), plane.adminClient);
             }
             return plane;
         } catch (RuntimeException e) {
@@ -187,9 +172,7 @@ public final class LocalControlPlane implements AutoCloseable {
         long started = System.nanoTime();
         try {
             Path pki = Files.createDirectories(workDir.resolve("pki"));
-            KeyPair serviceAccountKey = KeyPairGenerator.getInstance("RSA").generateKeyPair();
-            Path signingKey = writePem(pki.resolve("sa.key"), "PRIVATE KEY", serviceAccountKey.getPrivate().getEncoded());
-            Path verifyKey = writePem(pki.resolve("sa.pub"), "PUBLIC KEY", serviceAccountKey.getPublic().getEncoded());
+            ServiceAccountKeys serviceAccountKeys = ServiceAccountKeys.create(pki);
             Path tokens = workDir.resolve("tokens.csv");
             StringBuilder tokenLines = new StringBuilder(adminToken + ",admin,admin-uid,\"system:masters\"\n");
             for (String node : nodeNames) {
@@ -226,8 +209,8 @@ public final class LocalControlPlane implements AutoCloseable {
                     "--token-auth-file=" + tokens,
                     "--authorization-mode=" + (nodeNames.isEmpty() ? "RBAC" : "Node,RBAC"),
                     "--service-account-issuer=" + SERVICE_ACCOUNT_ISSUER,
-                    "--service-account-signing-key-file=" + signingKey,
-                    "--service-account-key-file=" + verifyKey,
+                    "--service-account-signing-key-file=" + serviceAccountKeys.signingKey(),
+                    "--service-account-key-file=" + serviceAccountKeys.verifyKey(),
                     "--service-cluster-ip-range=10.0.0.0/24",
                     "--allow-privileged=true",
                     // without a controller-manager nothing creates the default service account that this plugin demands
@@ -239,16 +222,17 @@ public final class LocalControlPlane implements AutoCloseable {
             apiServer = ServerProcess.start("kube-apiserver", command, workDir.resolve("kube-apiserver.log"));
 
             caBundle = pki.resolve("apiserver.crt");
-            waitUntilReady();
-            kubeconfig = writeKubeconfig(workDir.resolve("kubeconfig"), "admin", adminToken);
+            kubeconfigs = new Kubeconfigs(caBundle);
+            awaitReady();
+            kubeconfig = kubeconfigs.write(workDir.resolve("kubeconfig"), url(), "admin", adminToken);
             adminClient = newClient(adminToken);
-            waitForDefaultNamespace();
+            controllers = new ControllerProcesses(binaries, workDir, kubeconfig);
+            startupWait().until("the default namespace",
+                    () -> adminClient.namespaces().withName("default").get() != null);
             LOG.info("control plane {} ready at {} in {} ms (work dir {})", binaries.kubernetesVersion(), url(),
                     (System.nanoTime() - started) / 1_000_000, workDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -275,13 +259,11 @@ public final class LocalControlPlane implements AutoCloseable {
     }
 
     private void awaitReady() {
-        try {
-            waitUntilReady();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        startupWait().untilReady(url(), adminToken, caBundle);
+    }
+
+    private StartupWait startupWait() {
+        return new StartupWait(etcd, apiServer, STARTUP_TIMEOUT);
     }
 
     private static void sleep(Duration d) {
@@ -311,54 +293,6 @@ public final class LocalControlPlane implements AutoCloseable {
         return nodeToken + "-" + node;
     }
 
-    /** What kube-controller-manager and kube-scheduler share: the admin kubeconfig, no election, loopback only. */
-    private List<String> controllerCommand(Path binary, String name) {
-        String admin = kubeconfig.toString();
-        return new ArrayList<>(List.of(binary.toString(),
-                "--kubeconfig=" + admin,
-                "--authentication-kubeconfig=" + admin,
-                "--authorization-kubeconfig=" + admin,
-                "--leader-elect=false",
-                "--bind-address=127.0.0.1",
-                "--secure-port=" + LoopbackPorts.free(),
-                "--cert-dir=" + workDir.resolve(name + "-pki"),
-                "--v=1"));
-    }
-
-    private void startControllers() {
-        Path pki = workDir.resolve("pki");
-        List<String> controllerManager = controllerCommand(binaries.kubeControllerManager(), "controller-manager");
-        controllerManager.addAll(List.of(
-                // no cloud and no pod CIDRs to allocate; the node lifecycle controller stays: it lifts the
-                // not-ready taint a kubelet registers with, so that Deployments' pods can be scheduled
-                "--controllers=*,-nodeipam,-route,-cloud-node-lifecycle,-service-lb-controller",
-                // published as the kube-root-ca.crt ConfigMap that every pod's token volume carries
-                "--root-ca-file=" + pki.resolve("apiserver.crt"),
-                "--service-account-private-key-file=" + pki.resolve("sa.key"),
-                "--flex-volume-plugin-dir=" + workDir.resolve("flexvolume")));
-        controllers.add(ServerProcess.start("kube-controller-manager", controllerManager, workDir.resolve("kube-controller-manager.log")));
-        controllers.add(ServerProcess.start("kube-scheduler", controllerCommand(binaries.kubeScheduler(), "scheduler"),
-                workDir.resolve("kube-scheduler.log")));
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        // the default service account in default: the service-account controller is working
-        while (adminClient.serviceAccounts().inNamespace("default").withName("default").get() == null) {
-            controllers.forEach(ServerProcess::checkAlive);
-            sleepUntil(deadline, "kube-controller-manager to create the default service account");
-        }
-    }
-
-    /** kube-scheduler, and kube-controller-manager with the device-taint eviction controller only. */
-    private void startScheduling(List<String> gates) {
-        List<String> scheduler = controllerCommand(binaries.kubeScheduler(), "scheduler");
-        scheduler.addAll(gates);
-        List<String> controllerManager = controllerCommand(binaries.kubeControllerManager(), "controller-manager");
-        controllerManager.addAll(gates);
-        controllerManager.add("--controllers=device-taint-eviction-controller");
-        controllers.add(ServerProcess.start("kube-scheduler", scheduler, workDir.resolve("kube-scheduler.log")));
-        controllers.add(ServerProcess.start("kube-controller-manager", controllerManager,
-                workDir.resolve("kube-controller-manager.log")));
-    }
-
     /**
      * A kubeconfig for the kubelet of node {@code node} (one of {@link #startWithControllers}'s),
      * reaching the API server at {@code server} (its certificate must name that address).
@@ -368,7 +302,7 @@ public final class LocalControlPlane implements AutoCloseable {
             throw new IllegalArgumentException("no token for node " + node + ": start the control plane with it");
         }
         // the CA inline: a kubelet in a VM reads the file where the CA's path means nothing
-        return writeSelfContained(file, server, "system:node:" + node, nodeToken(node));
+        return kubeconfigs.writeSelfContained(file, server, "system:node:" + node, nodeToken(node));
     }
 
     /**
@@ -376,17 +310,7 @@ public final class LocalControlPlane implements AutoCloseable {
      * (one started in an image's root file system).
      */
     public Path writeSelfContainedKubeconfig(Path file) {
-        return writeSelfContained(file, url(), "admin", adminToken);
-    }
-
-    private Path writeSelfContained(Path file, String server, String user, String token) {
-        try {
-            String ca = Base64.getEncoder().encodeToString(Files.readAllBytes(caBundle));
-            Files.writeString(file, kubeconfigYaml(server, "certificate-authority-data: " + ca, user, token));
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return kubeconfigs.writeSelfContained(file, url(), "admin", adminToken);
     }
 
     /** Whether the Node {@code name} exists with condition Ready True. */
@@ -442,7 +366,7 @@ public final class LocalControlPlane implements AutoCloseable {
     public Path kubeconfigFor(String namespace, String serviceAccount) {
         String token = serviceAccountToken(namespace, serviceAccount);
         Path file = workDir.resolve("kubeconfig-" + namespace + "-" + serviceAccount);
-        return writeKubeconfig(file, namespace + "-" + serviceAccount, token);
+        return kubeconfigs.write(file, url(), namespace + "-" + serviceAccount, token);
     }
 
     private String serviceAccountToken(String namespace, String name) {
@@ -475,127 +399,14 @@ public final class LocalControlPlane implements AutoCloseable {
         return client;
     }
 
-    private void waitUntilReady() throws IOException, GeneralSecurityException {
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        // The certificate file appears as soon as the server has parsed its flags.
-        while (!Files.exists(caBundle)) {
-            etcd.checkAlive();
-            apiServer.checkAlive();
-            sleepUntil(deadline, "kube-apiserver to write its serving certificate");
-        }
-        // HTTP/1.1: one plain request per poll, nothing an HTTP/2 connection's state can hold up
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .sslContext(trusting(caBundle)).connectTimeout(Duration.ofSeconds(2)).build();
-        // verbose: a check that fails is named in the body, and so in the timeout's message
-        HttpRequest readyz = HttpRequest.newBuilder(URI.create(url() + "/readyz?verbose"))
-                .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(5)).build();
-        String lastAnswer = "none";
-        while (true) {
-            etcd.checkAlive();
-            apiServer.checkAlive();
-            try {
-                HttpResponse<String> answer = http.send(readyz, HttpResponse.BodyHandlers.ofString());
-                if (answer.statusCode() == 200) {
-                    return;
-                }
-                lastAnswer = "HTTP " + answer.statusCode() + ": " + answer.body().lines()
-                        .filter(line -> !line.startsWith("[+]")).collect(Collectors.joining("; "));
-            } catch (IOException e) {
-                lastAnswer = e.toString();   // not listening yet, or no answer within the request's timeout
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for kube-apiserver", e);
-            }
-            sleepUntil(deadline, "kube-apiserver /readyz (its last answer: " + lastAnswer + ")");
-        }
-    }
-
-    private void waitForDefaultNamespace() {
-        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-        while (adminClient.namespaces().withName("default").get() == null) {
-            sleepUntil(deadline, "the default namespace");
-        }
-    }
-
-    private void sleepUntil(long deadline, String what) {
-        if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("timed out waiting for " + what + "; kube-apiserver log:\n"
-                    + apiServer.logTail(40) + "\netcd log:\n" + etcd.logTail(20));
-        }
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + what, e);
-        }
-    }
-
-    private Path writeKubeconfig(Path file, String user, String token) {
-        return writeKubeconfig(file, url(), user, token);
-    }
-
-    private Path writeKubeconfig(Path file, String server, String user, String token) {
-        try {
-            Files.writeString(file, kubeconfigYaml(server, "certificate-authority: " + caBundle, user, token));
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** {@code ca}: the cluster's {@code certificate-authority} or {@code certificate-authority-data} line. */
-    private static String kubeconfigYaml(String server, String ca, String user, String token) {
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: local
-                  cluster:
-                    server: %s
-                    %s
-                users:
-                - name: %s
-                  user:
-                    token: %s
-                contexts:
-                - name: local
-                  context:
-                    cluster: local
-                    user: %s
-                    namespace: default
-                current-context: local
-                """.formatted(server, ca, user, token, user);
-    }
-
-    private static SSLContext trusting(Path pemBundle) throws IOException, GeneralSecurityException {
-        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
-        trust.load(null, null);
-        try (InputStream in = Files.newInputStream(pemBundle)) {
-            int i = 0;
-            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                trust.setCertificateEntry("ca-" + i++, certificate);
-            }
-        }
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(trust);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, factory.getTrustManagers(), null);
-        return context;
-    }
-
-    private static Path writePem(Path file, String type, byte[] der) throws IOException {
-        String body = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
-        Files.writeString(file, "-----BEGIN " + type + "-----\n" + body + "\n-----END " + type + "-----\n");
-        return file;
-    }
-
     /** Stops the controllers, kube-apiserver and etcd and deletes the work directory (all data). */
     @Override
     public synchronized void close() {
         clients.forEach(KubernetesClient::close);
         clients.clear();
-        controllers.forEach(ServerProcess::close);
-        controllers.clear();
+        if (controllers != null) {
+            controllers.close();
+        }
         if (apiServer != null) {
             apiServer.close();
         }

@@ -2,14 +2,7 @@ package io.rdmastorage.testing;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddressBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Taint;
-import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -18,10 +11,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -310,56 +301,16 @@ public final class SimulatedCluster implements AutoCloseable {
         }
     }
 
+    private Node nodeObject(SimulatedNode node) {
+        return SimulatedNodeObject.of(node, id, hostIps.get(node.name()), kubeletVersion);
+    }
+
     private static void cancel(PodRun run) {
         run.cancelled = true;
         Future<?> task = run.task;
         if (task != null) {
             task.cancel(true);
         }
-    }
-
-    private Node nodeObject(SimulatedNode node) {
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put("kubernetes.io/hostname", node.name());
-        labels.put("kubernetes.io/os", "linux");
-        labels.put("kubernetes.io/arch", "amd64");
-        labels.put(CLUSTER_LABEL, id);
-        labels.putAll(node.labels());
-        List<Taint> taints = new ArrayList<>(node.taints());
-        // what the node lifecycle controller adds for these states
-        if (node.unschedulable()) {
-            taints.add(new TaintBuilder().withKey("node.kubernetes.io/unschedulable").withEffect("NoSchedule").build());
-        }
-        if (!node.ready()) {
-            taints.add(new TaintBuilder().withKey("node.kubernetes.io/not-ready").withEffect("NoSchedule").build());
-        }
-        Map<String, Quantity> capacity = Map.of("cpu", new Quantity("64"), "memory", new Quantity("512Gi"),
-                "pods", new Quantity("110"), "ephemeral-storage", new Quantity("1Ti"));
-        String now = PodStatuses.time(Instant.now());
-        return new NodeBuilder()
-                .withNewMetadata().withName(node.name()).withLabels(labels).endMetadata()
-                .withNewSpec().withTaints(taints).withUnschedulable(node.unschedulable() ? true : null).endSpec()
-                .withNewStatus()
-                .withConditions(readyCondition(node.ready(), now))
-                .withAddresses(new NodeAddressBuilder().withType("InternalIP").withAddress(hostIps.get(node.name())).build(),
-                        new NodeAddressBuilder().withType("Hostname").withAddress(node.name()).build())
-                .withCapacity(capacity)
-                .withAllocatable(capacity)
-                .withNewNodeInfo()
-                .withArchitecture("amd64").withOperatingSystem("linux").withOsImage("Simulated Linux")
-                .withKernelVersion("6.1.0-simulated").withContainerRuntimeVersion("simulated://1.0")
-                .withKubeletVersion(kubeletVersion).withKubeProxyVersion("")
-                .withMachineID(node.name()).withSystemUUID(node.name()).withBootID(node.name())
-                .endNodeInfo()
-                .endStatus()
-                .build();
-    }
-
-    private static NodeCondition readyCondition(boolean ready, String now) {
-        return new NodeConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False")
-                .withReason(ready ? "KubeletReady" : "KubeletNotReady")
-                .withMessage(ready ? "kubelet is posting ready status" : "simulated: kubelet stopped posting node status")
-                .withLastHeartbeatTime(now).withLastTransitionTime(now).build();
     }
 
     private static void await(List<Future<?>> futures) {
