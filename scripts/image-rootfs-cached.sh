@@ -22,8 +22,6 @@ mkdir -p "$cache"
 exec 9>"$cache/.$name-$arch.lock"
 flock 9   # two builds of the same rootfs at once: the second waits and unpacks the first's
 if [ ! -f "$tar" ]; then
-  source scripts/prerequisites.sh
-  yield_cpu_to_tests
   work=$(mktemp -d "$cache/build.XXXXXX")
   trap '$sudo rm -rf "$work"' EXIT
   echo "==> $arch rootfs $name (mmdebstrap: $(grep -v -e '^#' -e '^[[:space:]]*$' "$packages" | paste -sd' ' -)), cached as $tar" >&2

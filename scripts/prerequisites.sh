@@ -8,16 +8,13 @@ apt_install() {
       echo "need root or sudo to install: $*" >&2; return 1; fi
   fi
   echo "==> installing $*"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
-
-# A cold-path build (a root file system, a VM node) runs beside the tests, an emulated guest above
-# all, whose steps have deadlines and whose vCPUs waste host CPU spinning when they lose the cores:
-# the calling shell, and what it starts, yield to them (niceness 10; guarded, as renice's -n is
-# absolute in some util-linux versions and an increment in others).
-yield_cpu_to_tests() {
-  [ "$(nice)" -ge 10 ] || renice -n 10 -p $$ >/dev/null 2>&1 || true
+  # one at a time: builds that run side by side (the image root file systems, the VM nodes) may
+  # each install what they lack, and apt refuses a second run while one holds its lock
+  (
+    flock 6
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  ) 6>>/run/lock/rdma-storage-operator-apt.lock
 }
 
 ensure_prerequisites() {

@@ -5,6 +5,9 @@
 # Idempotent: the binary is cached under
 #   ~/.cache/rdma-storage-operator/argocd-health/<argocd version>-<hash of main.go>/argocd-health
 # and only built when absent. Prints the binary's path on its last line.
+# With --background, a build that is needed starts detached (its output in
+# <cache>/work/argocd-health.log) and the script returns at once: the Maven build starts it before the
+# tests, and the tests that run the tool build it on first use, waiting for that build's lock.
 # Versions come from versions.properties beside this script.
 # Environment: ARGOCD_VERSION (override), RSO_BINARY_CACHE (cache root).
 set -euo pipefail
@@ -24,12 +27,18 @@ if [[ -x "$BIN_DIR/argocd-health" ]]; then
   echo "$BIN_DIR/argocd-health"
   exit 0
 fi
+# the environment and flags every Go tool build shares, and the detached start
+source "$here/../../test-control-plane/scripts/go-build-env.sh"
+if [[ "${1:-}" == --background ]]; then
+  log "building in the background: $CACHE_ROOT/work/argocd-health.log"
+  go_build_detached "$CACHE_ROOT/work/argocd-health.log" bash "$0"
+  exit 0
+fi
 
 # Argo CD's go.mod needs a newer Go than a machine may have; the go command takes this exact
 # toolchain from the module proxy (and caches it in the module cache).
 export GOTOOLCHAIN="$GO_TOOLCHAIN"
-# the environment and flags every Go tool build shares (and its lower CPU priority)
-source "$here/../../test-control-plane/scripts/go-build-env.sh"
+go_build_env
 
 mkdir -p "$CACHE_ROOT"
 # one build at a time: Maven and a test may both call this script

@@ -46,8 +46,7 @@ progress() {
                     { print } { fflush() }' >&2
 }
 
-# the official Go tarball installs to /usr/local/go; a non-login shell may not have it on PATH
-command -v go >/dev/null || PATH="$PATH:/usr/local/go/bin"
+source "$here/go-build-env.sh"
 K8S_DIR="$CACHE_ROOT/k8s/$K8S_VERSION"
 ETCD_DIR="$CACHE_ROOT/etcd/$ETCD_VERSION"
 
@@ -63,9 +62,8 @@ built() {
 
 if [[ "${2:-}" == --background ]]; then
   if ! built; then
-    mkdir -p "$CACHE_ROOT/work"
     log "building ${K8S_BINARIES[*]} v$K8S_VERSION in the background: $CACHE_ROOT/work/k8s-$K8S_VERSION.log"
-    setsid bash "$here/build-binaries.sh" newest </dev/null >"$CACHE_ROOT/work/k8s-$K8S_VERSION.log" 2>&1 &
+    go_build_detached "$CACHE_ROOT/work/k8s-$K8S_VERSION.log" bash "$here/build-binaries.sh" newest
   fi
   exit 0
 fi
@@ -75,7 +73,7 @@ if ! built; then
   # One build at a time: Maven, a background build and a test harness may all call this script.
   exec 9>"$CACHE_ROOT/.build.lock"
   flock 9
-  source "$here/go-build-env.sh"
+  go_build_env
 fi
 
 # k8s.io/kubernetes requires its staging modules (k8s.io/api, k8s.io/client-go, ...) at v0.0.0

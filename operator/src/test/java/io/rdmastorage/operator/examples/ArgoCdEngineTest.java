@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rdmastorage.operator.examples.ArgoCdEngine.Answer;
 import io.rdmastorage.operator.examples.ArgoCdEngine.Health;
+import io.rdmastorage.operator.tools.BackgroundBuilds;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * own code that a plain Lua interpreter does not have. The health tier's results mean something
  * only if these hold.
  */
+@Tag(BackgroundBuilds.TAG)
 class ArgoCdEngineTest {
 
     private static final Map<String, Object> WIDGET = Map.of("apiVersion", "example.com/v1", "kind", "Widget",

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rdmastorage.operator.examples.ArgoCdEngine.Health;
+import io.rdmastorage.operator.tools.BackgroundBuilds;
 import io.rdmastorage.operator.verdict.UnknownCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -35,6 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code useOpenLibs} switched on for every kind, as Argo CD's own tests run theirs: the scripts
  * must give the same health either way.
  */
+@Tag(BackgroundBuilds.TAG)
 class ArgoCdHealthTest {
 
     static final Path ARGOCD = Path.of("../examples/argocd");

@@ -18,19 +18,21 @@ import io.rdmastorage.operator.examples.ArgoCdEngine.Health;
 import io.rdmastorage.operator.latency.LatencyAttempt;
 import io.rdmastorage.operator.latency.LatencyVerdicts;
 import io.rdmastorage.operator.latency.Peer;
+import io.rdmastorage.operator.tools.BackgroundBuilds;
 import io.rdmastorage.operator.verdict.NodeVerdicts;
 import io.rdmastorage.operator.verdict.NotProbed;
 import io.rdmastorage.operator.verdict.ProbeFailure;
 import io.rdmastorage.operator.verdict.ProbePod;
 import io.rdmastorage.operator.verdict.ProbeReport;
-import io.rdmastorage.operator.verdict.ProfileAggregation;
 import io.rdmastorage.operator.verdict.ProfileAggregation.Member;
+import io.rdmastorage.operator.verdict.ProfileAggregation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * hand-written samples: if a reason is renamed or a new one appears, the Argo CD health checks
  * fail here instead of silently misreading it.
  */
+@Tag(BackgroundBuilds.TAG)
 class OperatorStatusHealthTest {
 
     private static final long GENERATION = 3;

@@ -2,6 +2,7 @@ package io.rdmastorage.operator.helm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rdmastorage.operator.tools.BackgroundBuilds;
 import io.rdmastorage.operator.tools.GoTools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * by default, plus the OperatorHub, capabilities, categories, good-practices, removed-APIs and
  * object suites). Broken copies of the bundle show that the same run finds errors.
  */
+@Tag(BackgroundBuilds.TAG)
 class BundleValidateTest {
 
     static final Path BUILD_SCRIPT = Path.of("../scripts/bundle-validate/build.sh");

@@ -13,6 +13,7 @@ import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.operator.quarantine.QuarantineNotices;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.Gb200Fixtures;
+import io.rdmastorage.operator.tools.BackgroundBuilds;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,6 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code dra.net/rdmaDevice}, which dranet added in v1.1). On Kubernetes 1.34 (DeviceTaintRule
  * v1alpha3 behind DRADeviceTaints) and on the newest version the tests build (v1).
  */
+@Tag(BackgroundBuilds.TAG)
 class DeviceQuarantineTest {
 
     private static final String BAD = "pci-0016-03-00-0";   // mlx5_6

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * The Go tools the tests run (scripts/argocd-health, scripts/bundle-validate): each build.sh builds
  * its tool once per machine into a cache under the user's home, returns at once when it is there,
- * and prints the binary's path last. The Maven build runs them before the tests; a test run from
- * an IDE builds on first use.
+ * and prints the binary's path last. The Maven build starts them in the background before the tests
+ * (build.sh --background) and runs the tests that use them last ({@link BackgroundBuilds}); a test builds on first use,
+ * waiting for a build under way.
  */
 public final class GoTools {
 
