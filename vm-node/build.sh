@@ -62,11 +62,6 @@ start=$SECONDS
 say "building the VM node (cold path, about $($native && echo 2 || echo 10) minutes): kernel $kernel_package $kernel_version, cache $dir"
 work=$(mktemp -d "$cache_root/build.XXXXXX")
 source "$repo/scripts/prerequisites.sh"
-# the build yields the CPU (niceness 10) to the builds and tests other lanes wait for: on the cold
-# path the first one runs beside the Kubernetes build the operator's tests wait for, and the VM
-# tier's lane has minutes to spare that the operator's has not (guarded: renice's -n is absolute in
-# some util-linux versions and an increment in others)
-[ "$(nice)" -ge 10 ] || renice -n 10 -p $$ >/dev/null 2>&1 || true
 source "$repo/scripts/foreign-arch.sh"
 trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
 foreign_arch_enable "$arch"
