@@ -12,7 +12,7 @@ if [ "${1:-}" != --now ]; then
   log=${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/work/image-rootfs-prefetch.log
   mkdir -p "$(dirname "$log")"
   # ahead of need: it yields the CPU to the tests and builds that are waited for
-  setsid nice -n 10 "$0" --now "$@" </dev/null >"$log" 2>&1 &
+  setsid nice -n 19 "$0" --now "$@" </dev/null >"$log" 2>&1 &
   exit 0
 fi
 shift

@@ -42,6 +42,11 @@ public record ProbeRun(int exitCode, String stdout, String stderr) {
     }
 
     public JsonNode report() {
+        if (stdout.isBlank()) {
+            // a run in a guest is killed by the guest's agent at its time limit (timeout(1): 124)
+            throw new AssertionError("no report: node-probe printed nothing (exit " + exitCode
+                    + (exitCode == 124 ? ", killed at its time limit" : "") + ")\nstderr: " + stderr);
+        }
         try {
             return JSON.readTree(stdout);
         } catch (IOException e) {

@@ -90,7 +90,7 @@ public enum Guest {
     /**
      * On the cold path the first guest's image is built while the others a test run boots later
      * ({@code vmNode.guests}, Debian's names: node-probe-vm sets {@code arm64,amd64}) are not yet
-     * needed: those are built beside it, at a lower CPU priority (niceness 10, as every build started
+     * needed: those are built beside it, at the lowest CPU priority (niceness 19, as every build started
      * ahead of need: they take what the first build and the tests leave), so the later classes find
      * them ready instead of building them then.
      * Their output goes to {@code vm-node-<arch>.log} in the build's target folder; a later
@@ -104,7 +104,7 @@ public enum Guest {
         List<String> later = List.of(System.getProperty("vmNode.guests", "").split(","));
         for (Guest other : values()) {
             if (other != this && later.contains(other.debianArch)) {
-                new ProcessBuilder("nice", "-n", "10", "bash", repository.resolve("vm-node/build.sh").toString(), other.debianArch)
+                new ProcessBuilder("nice", "-n", "19", "bash", repository.resolve("vm-node/build.sh").toString(), other.debianArch)
                         .redirectErrorStream(true)
                         .redirectOutput(logs.resolve("vm-node-" + other.debianArch + ".log").toFile())
                         .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
