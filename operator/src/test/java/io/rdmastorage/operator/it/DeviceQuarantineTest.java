@@ -289,10 +289,7 @@ class DeviceQuarantineTest {
 
     /** Edits the profile; a new generation is probed at once, which is what this test waits for. */
     private static void reprobe(OperatorEnvironment env, String name, java.util.function.Consumer<RdmaStorageProfile> edit) {
-        env.admin.resources(RdmaStorageProfile.class).withName(name).edit(p -> {
-            edit.accept(p);
-            return p;
-        });
+        env.editProfile(name, edit);
     }
 
     /**

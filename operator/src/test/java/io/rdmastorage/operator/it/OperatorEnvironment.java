@@ -254,6 +254,27 @@ final class OperatorEnvironment implements AutoCloseable {
     }
 
     private void dropFinalizers(String profile) {
-        admin.resources(RdmaStorageProfile.class).withName(profile).edit(x -> { x.getMetadata().setFinalizers(List.of()); return x; });
+        editProfile(profile, x -> x.getMetadata().setFinalizers(List.of()));
+    }
+
+    /**
+     * Edits the profile {@code name} as a user would (read, change, write back with its
+     * resourceVersion), again on a 409 Conflict: the operator writes the same object (its status,
+     * its finalizer) and may do so between the read and the write.
+     */
+    public void editProfile(String name, java.util.function.Consumer<RdmaStorageProfile> edit) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                admin.resources(RdmaStorageProfile.class).withName(name).edit(p -> {
+                    edit.accept(p);
+                    return p;
+                });
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 }
