@@ -9,10 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != --now ]; then
-  log=${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/work/image-rootfs-prefetch.log
-  mkdir -p "$(dirname "$log")"
-  # ahead of need: it yields the CPU to the tests and builds that are waited for
-  setsid nice -n 19 "$0" --now "$@" </dev/null >"$log" 2>&1 &
+  source test-control-plane/scripts/go-build-env.sh
+  start_ahead_of_need "${XDG_CACHE_HOME:-$HOME/.cache}/rdma-storage-operator/work/image-rootfs-prefetch.log" \
+    "$0" --now "$@"
   exit 0
 fi
 shift

@@ -31,7 +31,7 @@ fi
 source "$here/../../test-control-plane/scripts/go-build-env.sh"
 if [[ "${1:-}" == --background ]]; then
   log "building in the background: $CACHE_ROOT/work/argocd-health.log"
-  go_build_detached "$CACHE_ROOT/work/argocd-health.log" bash "$0"
+  start_ahead_of_need "$CACHE_ROOT/work/argocd-health.log" bash "$0"
   exit 0
 fi
 

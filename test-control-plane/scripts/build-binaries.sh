@@ -63,7 +63,7 @@ built() {
 if [[ "${2:-}" == --background ]]; then
   if ! built; then
     log "building ${K8S_BINARIES[*]} v$K8S_VERSION in the background: $CACHE_ROOT/work/k8s-$K8S_VERSION.log"
-    go_build_detached "$CACHE_ROOT/work/k8s-$K8S_VERSION.log" bash "$here/build-binaries.sh" newest
+    start_ahead_of_need "$CACHE_ROOT/work/k8s-$K8S_VERSION.log" bash "$here/build-binaries.sh" newest
   fi
   exit 0
 fi
