@@ -44,7 +44,7 @@ else
 fi
 key=$( { echo "$arch $kernel_package $kernel_version"
          cat "$here/host-packages.txt" "$repo/node-probe/image-packages.txt" "$here/build.sh" \
-             "$repo/scripts/image-rootfs.sh" "$repo/scripts/image-rootfs-cached.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
+             "$repo/scripts/image-rootfs.sh" "$here"/guest/*; } | sha256sum | cut -c1-16)
 dir="$cache_root/$key"
 if [ -f "$dir/ready" ]; then
   echo "$dir"
