@@ -25,7 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HeldDirectoryRaceTest {
 
-    private static final int RUNS = 400;
+    /** Runs that got through the race and wrote their file: what the test judges. */
+    private static final int CREATED = 200;
+    /**
+     * An upper bound on the attempts: on a loaded machine the attacker can hold the link (or the
+     * directory moved away) for a whole batch of attempts (400 of 400 refused in one cold run).
+     */
+    private static final int MAX_ATTEMPTS = 100_000;
 
     @TempDir
     Path root;
@@ -54,7 +60,7 @@ class HeldDirectoryRaceTest {
         int created = 0;
         int refused = 0;
         try {
-            for (int run = 0; run < RUNS; run++) {
+            for (int run = 0; created < CREATED && run < MAX_ATTEMPTS; run++) {
                 String name = "rdmastorage-acceptance-race-" + run + ".fio";
                 HeldDirectory.Opened opened = HeldDirectory.open(root, "/shared/acceptance");
                 if (opened.directory().isEmpty()) {
@@ -86,7 +92,7 @@ class HeldDirectoryRaceTest {
         try (Stream<Path> inside = Files.list(Files.isDirectory(shared) ? shared.resolve("acceptance") : parked.resolve("acceptance"))) {
             assertThat(inside).as("every run's file removed again").isEmpty();
         }
-        assertThat(created).as("the race let some runs through; %d refused", refused).isPositive();
+        assertThat(created).as("the race let runs through; %d refused", refused).isEqualTo(CREATED);
     }
 
     @Test
