@@ -21,21 +21,13 @@ tar=$cache/$name-$arch-$key.tar
 mkdir -p "$cache"
 exec 9>"$cache/.$name-$arch.lock"
 flock 9   # two builds of the same rootfs at once: the second waits and unpacks the first's
-# mmdebstrap mounts proc, sys and dev's file systems in the root it builds and unmounts them at its
-# end; killed, it leaves them: unmount them (deepest first) and never let rm cross a mount point
-remove_work() {
-  awk -v w="$work/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r |
-    while read -r mnt; do $sudo umount -l "$mnt" || true; done
-  $sudo rm -rf --one-file-system "$work"
-}
+source scripts/build-folder.sh
 # what a killed build of this name and architecture left (the lock above is free once its process
 # is gone; another name's or architecture's build may be running beside this one)
-for stale in "$cache/build.$name-$arch".*; do
-  [ -d "$stale" ] && work=$stale && remove_work
-done
+remove_build_folder "$cache/build.$name-$arch".*
 if [ ! -f "$tar" ]; then
   work=$(mktemp -d "$cache/build.$name-$arch.XXXXXX")
-  trap 'remove_work' EXIT
+  trap 'remove_build_folder "$work"' EXIT
   echo "==> $arch rootfs $name (mmdebstrap: $(grep -v -e '^#' -e '^[[:space:]]*$' "$packages" | paste -sd' ' -)), cached as $tar" >&2
   start=$SECONDS
   $sudo scripts/image-rootfs.sh "$work/root" "$packages" "$arch" >"$work/log" 2>&1 || { cat "$work/log" >&2; exit 1; }

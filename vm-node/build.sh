@@ -60,10 +60,12 @@ if [ -f "$dir/ready" ]; then
 fi
 start=$SECONDS
 say "building the VM node (cold path, about $($native && echo 2 || echo 10) minutes): kernel $kernel_package $kernel_version, cache $dir"
-work=$(mktemp -d "$cache_root/build.XXXXXX")
 source "$repo/scripts/prerequisites.sh"
 source "$repo/scripts/foreign-arch.sh"
-trap '$sudo rm -rf "$work"; foreign_arch_release' EXIT
+source "$repo/scripts/build-folder.sh"
+remove_build_folder "$cache_root"/build.*   # what a killed build left (the lock above is free)
+work=$(mktemp -d "$cache_root/build.XXXXXX")
+trap 'remove_build_folder "$work"; foreign_arch_release' EXIT
 foreign_arch_enable "$arch"
 
 host_packages=$(grep -v -e '^#' -e '^$' "$here/host-packages.txt" | paste -sd, -)
@@ -171,7 +173,8 @@ mv "$work/out" "$dir"
 touch "$dir/ready"
 # one VM node per architecture is kept: the builds of older keys are removed, and those of the
 # layout before the architecture was part of the path (vm/KEY)
-find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$dir" -exec $sudo rm -rf {} +
-find "$(dirname "$cache_root")" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -exec $sudo rm -rf {} +
+while IFS= read -r -d '' old; do remove_build_folder "$old"; done < <(
+  find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -path "$dir" ! -path "$work" -print0
+  find "$(dirname "$cache_root")" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -print0)
 say "built in $((SECONDS - start)) s: $(du -sh "$dir/root.ext4" | cut -f1) root, $(du -sh "$dir/probe-rootfs.ext4" | cut -f1) probe rootfs, $(du -sh "$dir/initramfs.cpio" | cut -f1) initramfs"
 echo "$dir"

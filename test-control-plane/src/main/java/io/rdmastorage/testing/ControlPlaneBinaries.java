@@ -77,14 +77,20 @@ public record ControlPlaneBinaries(Path kubeApiServer, Path kubectl, Path etcd, 
                 && Files.isExecutable(kubelet) && Files.isExecutable(kubeScheduler) && Files.isExecutable(kubeControllerManager);
     }
 
-    /** Same rule as build-binaries.sh: $RSO_BINARY_CACHE, else $XDG_CACHE_HOME or ~/.cache. */
+    /**
+     * Same rule as build-binaries.sh: $RSO_BINARY_CACHE, else $XDG_CACHE_HOME or $HOME/.cache. The
+     * JVM's user.home is the password database's home, not $HOME: where the two differ (a CI job's
+     * or container's HOME) the tests would look where the script did not build.
+     */
     static Path cacheRoot() {
         String explicit = System.getenv("RSO_BINARY_CACHE");
         if (explicit != null && !explicit.isBlank()) {
             return Path.of(explicit);
         }
         String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        String home = System.getenv("HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
+                : Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".cache");
         return base.resolve("rdma-storage-operator");
     }
 
