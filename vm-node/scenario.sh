@@ -13,7 +13,8 @@
 #                                          each path from its own address (-w): native multipath
 #   scenario.sh iopolicy POLICY            the connected subsystem's multipath I/O policy (numa, round-robin)
 #   scenario.sh storage-read               the node's storage I/O: paced direct reads of the connected NVMe
-#                                          namespace in the background (up to 10 minutes; reset stops it)
+#                                          namespace in the background (up to 15 minutes, longer than an
+#                                          arm64 probe's limit; reset stops it)
 #   scenario.sh nfs-mount rdma|tcp         the node's NFS export (a tmpfs) mounted at /mnt/nfs over that
 #                                          transport (rdma: port 20049), the NFS server started first
 #   scenario.sh roce-tos DEV TOS           rdma_cm's default ToS of DEV's port 1 set to TOS (its configfs
@@ -330,7 +331,7 @@ storage-read() {
   [ -n "$dev" ] || { echo "no NVMe namespace to read" >&2; return 1; }
   # paced (4 MiB, then a quarter second's pause): thousands of RoCE packets or megabytes of NVMe/TCP
   # per second, as a client's steady reads, without taking the VM's CPU from the pods under TCG
-  setsid sh -c 'echo $$ > /tmp/dd.pid; end=$(($(date +%s) + 600))
+  setsid sh -c 'echo $$ > /tmp/dd.pid; end=$(($(date +%s) + 900))
     while [ "$(date +%s)" -lt "$end" ]; do dd if="$1" of=/dev/null bs=1M count=4 iflag=direct status=none; sleep 0.25; done' \
     dd "$dev" > /tmp/dd.log 2>&1 < /dev/null 3>&- &
   for _ in $(seq 50); do [ -s /tmp/dd.pid ] && return 0; sleep 0.1; done
