@@ -155,8 +155,7 @@ class LeastPrivilegeTest {
                     && p.getStatus().getNodes().getUnknown() == 0 && p.getStatus().getNodes().getMatched() == 3;
         });
         env.cluster.setReady("later-not-ready", false);
-        env.admin.resources(RdmaStorageProfile.class).withName(NAME)
-                .edit(p -> { p.getSpec().setMaxConcurrentProbes(5); return p; });
+        env.editProfile(NAME, p -> p.getSpec().setMaxConcurrentProbes(5));
         await("re-probed after the spec change", Duration.ofSeconds(90), () -> {
             RdmaStorageProfile p = env.profile(NAME);
             return p.getStatus().getObservedGeneration().equals(p.getMetadata().getGeneration())

@@ -154,8 +154,7 @@ class OperatorEndToEndTest {
         // the administrator fixes GPFS on gpu-b; a spec change re-probes every node at once
         FixtureHost hostB = FixtureHost.at(env.cluster.node("gpu-b").orElseThrow().hostRoot());
         GpfsFixtures.healthy(hostB);
-        env.admin.resources(RdmaStorageProfile.class).withName("training")
-                .edit(p -> { p.getSpec().setMaxConcurrentProbes(4); return p; });
+        env.editProfile("training", p -> p.getSpec().setMaxConcurrentProbes(4));
         await("gpu-b ready after the fix", VERDICT_WAIT,
                 () -> "True/AllChecksPassed".equals(conditions("gpu-b").get("Ready")));
         await("profile counts the fix", VERDICT_WAIT, () -> env.profile("training").getStatus().getNodes().getReady() == 2);
