@@ -35,19 +35,19 @@ public enum Guest {
     private final String kernelCommandLine;
     private final Duration bootTimeout;
     /** How many times an amd64 guest's limit a command of this guest is allowed. */
-    private final int slowdown;
+    private final int limitFactor;
 
-    Guest(String debianArch, List<String> qemu, String kernelCommandLine, Duration bootTimeout, int slowdown) {
+    Guest(String debianArch, List<String> qemu, String kernelCommandLine, Duration bootTimeout, int limitFactor) {
         this.debianArch = debianArch;
         this.qemu = qemu;
         this.kernelCommandLine = kernelCommandLine;
         this.bootTimeout = bootTimeout;
-        this.slowdown = slowdown;
+        this.limitFactor = limitFactor;
     }
 
     /** A guest command's time limit, set for an amd64 guest, allowed for this one. */
     public Duration allow(Duration amd64Limit) {
-        return amd64Limit.multipliedBy(slowdown);
+        return amd64Limit.multipliedBy(limitFactor);
     }
 
     /** Debian's name of the architecture: vm-node/build.sh's argument. */
