@@ -8,4 +8,8 @@ source scripts/prerequisites.sh
 case " $* " in *" -DskipVm "*|*" -DskipVm="*) export RSO_SKIP_VM=1 ;; esac
 ensure_prerequisites
 ensure_promtool
-exec mvn -B -ntp -T 2 verify "$@"
+status=0
+mvn -B -ntp -T 2 verify "$@" || status=$?
+# a red run ends with what failed and why, where a log read from its end shows it
+[ "$status" -eq 0 ] || scripts/test-failures.sh
+exit "$status"
