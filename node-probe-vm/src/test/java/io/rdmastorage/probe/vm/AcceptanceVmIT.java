@@ -8,6 +8,7 @@ import io.rdmastorage.contract.ReportSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * path on NFS over rdma) run in pods real kubelets start: the operator's {@code RealKubeletVmIT};
  * the verbs target's two commands in {@link VerbsAcceptanceVmIT}.
  */
+@Order(2)
 class AcceptanceVmIT extends VmNodeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

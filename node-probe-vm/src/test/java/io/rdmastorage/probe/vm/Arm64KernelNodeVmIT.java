@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rdmastorage.probe.testing.ProbeRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * One boot for the class; only what the real arm64 kernel and JVM answer, the rest of the storage
  * paths being the amd64 VM's ({@link RealKernelNodeVmIT}).
  */
+@Order(1)   // the arm64 node first: its build is the longer one (the amd64 node is built beside it)
 class Arm64KernelNodeVmIT extends VmNodeTest implements VmNodeTest.OwnGuest {
 
     /** The rdma path while a read runs: RDMA devices through libibverbs, the controller, the bytes on rxe. */
@@ -27,20 +29,27 @@ class Arm64KernelNodeVmIT extends VmNodeTest implements VmNodeTest.OwnGuest {
             + "\"nvmeof\":{\"targets\":[{\"nqn\":\"" + NQN + "\",\"address\":\"192.0.2.1\",\"port\":4420}]},"
             + "\"traffic\":{\"window\":\"5s\"}}";
 
+    /** This class's guest: only it is closed at the end, never the shared amd64 one {@code vm} held before. */
+    private static VmNode arm64;
+
     /** Its own arm64 guest instead of the shared amd64 one (run after VmNodeTest's, which leaves {@code vm} alone here). */
     @BeforeAll
     static void bootArm64() throws Exception {
+        // a failed boot leaves no other class's guest in vm for this class's tests and @AfterAll
+        vm = null;
         long start = System.nanoTime();
-        vm = VmNode.bootWithBuiltProbe(Guest.ARM64);
-        System.err.printf("vm-node arm64: kernel %s, probe image ready in %.1f s%n", vm.kernelVersion(),
+        arm64 = VmNode.bootWithBuiltProbe(Guest.ARM64);
+        vm = arm64;
+        System.err.printf("vm-node arm64: kernel %s, probe image ready in %.1f s%n", arm64.kernelVersion(),
                 (System.nanoTime() - start) / 1e9);
     }
 
     @AfterAll
     static void shutDown() throws Exception {
-        if (vm != null) {
-            vm.close();
-            vm = null;   // the next class boots or takes the shared amd64 guest
+        vm = null;   // the next class takes the shared amd64 guest (VmNodeTest)
+        if (arm64 != null) {
+            arm64.close();
+            arm64 = null;
         }
     }
 

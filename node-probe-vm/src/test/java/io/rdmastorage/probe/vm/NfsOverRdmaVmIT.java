@@ -7,6 +7,7 @@ import io.rdmastorage.probe.testing.ProbeRun;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * MountNotRdma) with the rest of a node fallen back to tcp in {@link RealKernelNodeVmIT}; here, what
  * no mount at all gives.
  */
+@Order(5)
 class NfsOverRdmaVmIT extends VmNodeTest {
 
     static final String SPEC = "{\"nfs\":{\"mounts\":[\"/mnt/nfs\"]}}";

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * over rdma) is judged in probe pods that real kubelets run, in the operator's {@code
  * RealKubeletVmIT}; the node fallen back to tcp here, in one run.
  */
+@Order(3)
 class RealKernelNodeVmIT extends VmNodeTest {
 
     static final String NQN = "nqn.2014-08.org.example:vm-target";

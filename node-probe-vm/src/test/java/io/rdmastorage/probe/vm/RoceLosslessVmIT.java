@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * default ToS with another DSCP (False DefaultTosMismatch) is judged with the rest of a node fallen
  * back to tcp, in {@link RealKernelNodeVmIT}.
  */
+@Order(6)
 class RoceLosslessVmIT extends VmNodeTest {
 
     static final String SPEC = "{\"roce\":{\"dscp\":26,\"priority\":3,\"devices\":[\"rxe0/1\"]}}";

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * operator's RealKubeletVmIT no longer runs this target's two pods: the latency pair proves that
  * pattern under real kubelets, and the simulated tier the orchestration.)
  */
+@Order(4)
 class VerbsAcceptanceVmIT extends VmNodeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
