@@ -122,13 +122,14 @@ class AcceptanceVmIT extends VmNodeTest {
                 + "for i in $(seq 120); do pgrep -f 'node-probe.jar acceptance' >/dev/null || break; sleep 0.5; done; "
                 + "echo ---; ls -A " + NFS_MOUNT + "; echo ---; pgrep -f -- '--name=bandwidth' || echo 'no fio'; "
                 // should the hook have missed fio, it would read on for two minutes
-                + "pkill -f -- '--name=bandwidth'; sleep 1", RUN_TIMEOUT);
+                + "pkill -f -- '--name=bandwidth'; sleep 1; echo ---; tail -n 20 /tmp/path-run.out", RUN_TIMEOUT);
 
-        String[] parts = run.stdout().split("---");
+        String[] parts = run.stdout().split("---", 4);
         assertThat(parts[0]).as(run.stdout() + run.stderr()).contains("rdmastorage-acceptance-vm.fio");
+        String probeOutput = "\nthe probe's output ends:\n" + (parts.length > 3 ? parts[3] : run.stdout() + run.stderr());
         // fio first, then the file: removed while fio still read it, NFS would keep it as a .nfsXXXX
-        assertThat(parts[2].strip()).as("the shutdown hook stops fio").isEqualTo("no fio");
-        assertThat(parts[1].strip()).as("removed by the shutdown hook").isEqualTo(before);
+        assertThat(parts[2].strip()).as("the shutdown hook stops fio" + probeOutput).isEqualTo("no fio");
+        assertThat(parts[1].strip()).as("removed by the shutdown hook" + probeOutput).isEqualTo(before);
     }
 
     @Test

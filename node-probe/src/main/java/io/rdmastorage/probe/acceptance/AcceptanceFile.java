@@ -43,7 +43,10 @@ public final class AcceptanceFile implements AutoCloseable {
     private final String hostPath;
     private final AcceptanceJournal journal;
     private final List<String> problems = new ArrayList<>();
-    /** How long fio gets to exit on SIGTERM before it is killed, within the pod's 30 s of grace. */
+    /**
+     * How long fio gets to exit on SIGTERM before it is killed, and again to be gone after SIGKILL:
+     * both within the pod's 30 s of grace.
+     */
     static final Duration CHILDREN_GRACE = Duration.ofSeconds(5);
 
     private final Thread shutdownHook = new Thread(this::stopChildrenAndRemove, "acceptance-file-remove");
@@ -149,22 +152,36 @@ public final class AcceptanceFile implements AutoCloseable {
         return ours;
     }
 
-    /** At shutdown: the run's processes (fio, the counters' tools) are its only children; they go first. */
+    /**
+     * At shutdown: the run's processes (fio, the counters' tools) are its only children; they go
+     * first, and the file only once they are gone. SIGTERM, {@link #CHILDREN_GRACE} for fio to end its
+     * jobs, then SIGKILL, which takes effect only when a read in flight returns (an NFS read on a loaded
+     * node: seconds), so that is waited for too: a JVM that exits right after its SIGKILL left fio
+     * still reading the removed file.
+     */
     private void stopChildrenAndRemove() {
         List<ProcessHandle> children = ProcessHandle.current().descendants().toList();
         children.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + CHILDREN_GRACE.toNanos();
-        for (ProcessHandle child : children) {
+        List<ProcessHandle> left = stillRunningAfter(children, CHILDREN_GRACE);
+        left.forEach(ProcessHandle::destroyForcibly);
+        stillRunningAfter(left, CHILDREN_GRACE);
+        remove();
+    }
+
+    /** Waits up to {@code grace} for all of {@code processes} to exit; returns those still running. */
+    private static List<ProcessHandle> stillRunningAfter(List<ProcessHandle> processes, Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (ProcessHandle process : processes) {
             try {
-                child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (TimeoutException | ExecutionException e) {
-                child.destroyForcibly();
+                // still running: the caller decides
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                child.destroyForcibly();
+                break;
             }
         }
-        remove();
+        return processes.stream().filter(ProcessHandle::isAlive).toList();
     }
 
     private synchronized void remove() {

@@ -217,8 +217,25 @@ class PathAcceptanceCommandTest {
     /** SIGTERM, as the kubelet sends it at the run's deadline or deletion: the shutdown hook removes the file. */
     @Test
     void theFileIsRemovedWhenTheProbeIsStoppedMidRun() throws Exception {
+        stopMidRun("");
+    }
+
+    /**
+     * A fio that does not end on SIGTERM (one blocked in a read does not) is killed after the grace,
+     * and the file removed only once it is gone: the probe's JVM exits after it, never beside it.
+     */
+    @Test
+    void aFioThatIgnoresSigtermIsKilledBeforeTheFileIsRemoved() throws Exception {
+        stopMidRun("trap '' TERM\n");   // ignored by the shell and so by the sleep it becomes
+
+        long fio = Long.parseLong(Files.readString(dir.resolve("fio-started")).strip());
+        assertThat(ProcessHandle.of(fio).filter(ProcessHandle::isAlive)).as("fio, after the probe exited").isEmpty();
+    }
+
+    /** Starts the probe with a fio that runs {@code preamble} and then sleeps, stops it with SIGTERM once fio runs. */
+    private void stopMidRun(String preamble) throws Exception {
         Path slowFio = dir.resolve("bin/fio-slow");
-        Files.writeString(slowFio, "#!/bin/sh\ntouch " + FixtureHost.shQuote(dir.resolve("fio-started").toString())
+        Files.writeString(slowFio, "#!/bin/sh\n" + preamble + "echo $$ > " + FixtureHost.shQuote(dir.resolve("fio-started").toString())
                 + "\nexec sleep 20\n");
         assertThat(slowFio.toFile().setExecutable(true)).isTrue();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
