@@ -1,5 +1,6 @@
 package io.rdmastorage.probe.acceptance;
 
+import io.rdmastorage.probe.host.ProcessExits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,9 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The only write of a {@code path} acceptance run: one file of its own in the directory the run
@@ -43,11 +41,8 @@ public final class AcceptanceFile implements AutoCloseable {
     private final String hostPath;
     private final AcceptanceJournal journal;
     private final List<String> problems = new ArrayList<>();
-    /**
-     * How long fio gets to exit on SIGTERM before it is killed, and again to be gone after SIGKILL:
-     * both within the pod's 30 s of grace.
-     */
-    static final Duration CHILDREN_GRACE = Duration.ofSeconds(5);
+    /** fio's time to end on SIGTERM, and again to be gone after SIGKILL: both within the pod's 30 s of grace. */
+    static final Duration CHILDREN_GRACE = ProcessExits.GRACE;
 
     private final Thread shutdownHook = new Thread(this::stopChildrenAndRemove, "acceptance-file-remove");
     private boolean ours;
@@ -155,33 +150,16 @@ public final class AcceptanceFile implements AutoCloseable {
     /**
      * At shutdown: the run's processes (fio, the counters' tools) are its only children; they go
      * first, and the file only once they are gone. SIGTERM, {@link #CHILDREN_GRACE} for fio to end its
-     * jobs, then SIGKILL, which takes effect only when a read in flight returns (an NFS read on a loaded
-     * node: seconds), so that is waited for too: a JVM that exits right after its SIGKILL left fio
-     * still reading the removed file.
+     * jobs, then SIGKILL and the wait for it to take effect ({@link ProcessExits}): a JVM that exited
+     * right after its SIGKILL left fio still reading the removed file.
      */
     private void stopChildrenAndRemove() {
         List<ProcessHandle> children = ProcessHandle.current().descendants().toList();
         children.forEach(ProcessHandle::destroy);
-        List<ProcessHandle> left = stillRunningAfter(children, CHILDREN_GRACE);
+        List<ProcessHandle> left = ProcessExits.stillRunningAfter(children, CHILDREN_GRACE);
         left.forEach(ProcessHandle::destroyForcibly);
-        stillRunningAfter(left, CHILDREN_GRACE);
+        ProcessExits.stillRunningAfter(left, CHILDREN_GRACE);
         remove();
-    }
-
-    /** Waits up to {@code grace} for all of {@code processes} to exit; returns those still running. */
-    private static List<ProcessHandle> stillRunningAfter(List<ProcessHandle> processes, Duration grace) {
-        long deadline = System.nanoTime() + grace.toNanos();
-        for (ProcessHandle process : processes) {
-            try {
-                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                // still running: the caller decides
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        return processes.stream().filter(ProcessHandle::isAlive).toList();
     }
 
     private synchronized void remove() {

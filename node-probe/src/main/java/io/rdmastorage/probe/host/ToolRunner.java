@@ -191,10 +191,16 @@ public class ToolRunner {
         }
     }
 
-    /** Children first: a stub or wrapper script that forked would otherwise keep our pipes open. */
+    /**
+     * Children first: a stub or wrapper script that forked would otherwise keep our pipes open. Then
+     * waits for them to be gone, so that what the caller does next (removing the file fio read) finds
+     * no killed tool still at work ({@link ProcessExits}).
+     */
     private static void kill(Process process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        List<ProcessHandle> killed = new ArrayList<>(process.descendants().toList());
+        killed.add(process.toHandle());
+        killed.forEach(ProcessHandle::destroyForcibly);
+        ProcessExits.stillRunningAfter(killed, ProcessExits.GRACE);
     }
 
     private static CompletableFuture<String> drain(InputStream in) {
