@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.rdmastorage.testing.AuditLog;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.NodeLabels;
 import io.rdmastorage.testing.OperatorRbac;
 import io.rdmastorage.testing.PodCgroup;
 import io.rdmastorage.testing.ProjectImages;
@@ -130,7 +130,7 @@ public final class RoundCostBenchmark {
                 Instant quietTo = Instant.now();
 
                 step("profile " + PROFILE + " (interval 1m), then " + routineRounds + " routine rounds");
-                NodeLabels.set(admin, NODE, NODE_LABEL, "true");
+                ContendedEdits.label(admin, NODE, NODE_LABEL, "true");
                 plane.kubectl().applyYaml(profileYaml()).orThrow("apply profile");
                 Instant roundsFrom = Instant.now();
                 int want = routineRounds + 1;

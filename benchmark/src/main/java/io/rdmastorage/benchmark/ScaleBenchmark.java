@@ -13,6 +13,7 @@ import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.NodeScenarios;
 import io.rdmastorage.probe.testing.RdmaFixtures;
 import io.rdmastorage.testing.AuditLog;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.OperatorRbac;
@@ -346,11 +347,9 @@ public final class ScaleBenchmark {
                         step("round " + k + ": a spec change (probeTimeout → " + timeout + ") re-probes every node");
                         operator.resetPeakHeap();
                         final int round = k;
-                        rounds.add(round("round " + k + " (spec change)", operator, audit, () -> admin.resources(RdmaStorageProfile.class)
-                                .withName(PROFILE).edit(p -> {
-                                    p.getSpec().setProbeTimeout(timeout);
-                                    return p;
-                                }), () -> allVerdicts(admin, verdictCache, n, round)));
+                        rounds.add(round("round " + k + " (spec change)", operator, audit, () -> ContendedEdits.edit(
+                                admin.resources(RdmaStorageProfile.class).withName(PROFILE),
+                                p -> p.getSpec().setProbeTimeout(timeout)), () -> allVerdicts(admin, verdictCache, n, round)));
                         histogram(operator, n, k);
                     }
                     if (options.deviceTaints()) {

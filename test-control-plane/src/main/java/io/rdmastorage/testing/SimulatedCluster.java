@@ -153,14 +153,11 @@ public final class SimulatedCluster implements AutoCloseable {
     public void setReady(String nodeName, boolean ready) {
         SimulatedNode node = update(nodeName, n -> n.withReady(ready));
         Node desired = nodeObject(node);
-        client.nodes().withName(nodeName).edit(existing -> {
-            existing.getSpec().setTaints(desired.getSpec().getTaints());
-            return existing;
-        });
-        client.nodes().withName(nodeName).editStatus(existing -> {
-            existing.getStatus().setConditions(desired.getStatus().getConditions());
-            return existing;
-        });
+        // the operator marks the same Node: each write read afresh and made again on a conflict
+        ContendedEdits.editNode(client, nodeName,
+                existing -> existing.getSpec().setTaints(desired.getSpec().getTaints()));
+        ContendedEdits.editNodeStatus(client, nodeName,
+                existing -> existing.getStatus().setConditions(desired.getStatus().getConditions()));
         if (ready) {
             resync(nodeName);
         }

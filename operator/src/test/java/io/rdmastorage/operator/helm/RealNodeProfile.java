@@ -2,8 +2,8 @@ package io.rdmastorage.operator.helm;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.rdmastorage.operator.api.RdmaStorageNode;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.LocalControlPlane;
-import io.rdmastorage.testing.NodeLabels;
 import java.util.Optional;
 
 /** A profile on a real node (RealNode, the VM's kubelet), as a user writes it: the node labelled, the profile applied with kubectl. */
@@ -39,7 +39,7 @@ final class RealNodeProfile {
 
     /** Sets {@code label}: "true" on {@code node}, as an admin marks the nodes a profile selects. */
     static void label(LocalControlPlane plane, String node, String label) {
-        NodeLabels.set(plane.adminClient(), node, label, "true");
+        ContendedEdits.label(plane.adminClient(), node, label, "true");
     }
 
     /** The verdict's condition of {@code type}, empty before the first verdict. */

@@ -13,8 +13,8 @@ import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.probe.testing.AcceptanceFixtures;
 import io.rdmastorage.probe.testing.NvmeofFixtures;
 import io.rdmastorage.testing.CommandResult;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.NodeFault;
-import io.rdmastorage.testing.NodeLabels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -186,7 +186,7 @@ class AcceptanceLifecycleTest {
     @Test
     void aControlPlaneNodeAndAnAddressNoProfileOrAdminNamesAreRefusedBeforeAnyPod() {
         node("control", true, 4);
-        NodeLabels.set(env.admin, "control", "node-role.kubernetes.io/control-plane", "");
+        ContendedEdits.label(env.admin, "control", "node-role.kubernetes.io/control-plane", "");
         applyRun("accept-control", "control", "transports: [rdma, tcp]", "");
         node("worker", false, 4);
         applyRun("accept-elsewhere", "worker", "192.0.2.99", "connect: true", "");

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.rdmastorage.operator.api.RdmaStorageAcceptance;
 import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.probe.testing.NvmeofFixtures;
+import io.rdmastorage.testing.ContendedEdits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -87,11 +88,8 @@ final class AcceptanceRuns implements AutoCloseable {
         } finally {
             // a run the operator could not clean up must not keep the namespace from going
             for (RdmaStorageAcceptance run : env.admin.resources(RdmaStorageAcceptance.class).list().getItems()) {
-                env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName())
-                        .edit(x -> {
-                            x.getMetadata().setFinalizers(List.of());
-                            return x;
-                        });
+                ContendedEdits.edit(env.admin.resources(RdmaStorageAcceptance.class).withName(run.getMetadata().getName()),
+                        x -> x.getMetadata().setFinalizers(List.of()));
             }
             env.close();
         }

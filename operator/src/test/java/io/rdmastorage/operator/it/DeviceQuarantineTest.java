@@ -14,6 +14,7 @@ import io.rdmastorage.operator.quarantine.QuarantineNotices;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.Gb200Fixtures;
 import io.rdmastorage.operator.tools.BackgroundBuilds;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.ControlPlaneBinaries;
 import io.rdmastorage.testing.LocalControlPlane;
 import java.time.Duration;
@@ -64,11 +65,10 @@ class DeviceQuarantineTest {
             plane.kubectl().applyYaml(DEVICE_CLASS).orThrow("device class");
             // another tool's rule on tray-b's NIC, and its taint on tray-a: the operator never touches them
             plane.kubectl().applyYaml(foreignRule(ruleApi)).orThrow("foreign rule");
-            env.admin.nodes().withName("tray-a").edit(n -> {
+            ContendedEdits.editNode(env.admin, "tray-a", n -> {
                 List<Taint> taints = new java.util.ArrayList<>(n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints());
                 taints.add(new Taint("NoSchedule", "other-tool/maintenance", null, "planned"));
                 n.getSpec().setTaints(taints);
-                return n;
             });
 
             env.startOperator();
@@ -120,10 +120,7 @@ class DeviceQuarantineTest {
             assertThat(pod(env, "jobs-" + name, "job-1").getMetadata().getDeletionTimestamp()).isNull();
 
             // another tool cordons the node: the verdict cannot tell (Unknown), so the rule stays; nothing lifts the cordon
-            env.admin.nodes().withName("tray-a").edit(n -> {
-                n.getSpec().setUnschedulable(true);
-                return n;
-            });
+            ContendedEdits.cordon(env.admin, "tray-a");
             await("the cordoned node's verdict Unknown", Duration.ofSeconds(60),
                     () -> env.conditions(name, "tray-a").get("Ready").startsWith("Unknown/"));
             assertThat(rules(plane, ruleApi)).as("no fresh evidence of health").containsKey(rule);

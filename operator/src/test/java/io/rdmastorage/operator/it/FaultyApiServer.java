@@ -37,8 +37,8 @@ import java.util.function.Predicate;
  */
 final class FaultyApiServer implements AutoCloseable {
 
-    /** One request as it was answered: by a fault, or by the store. */
-    record Request(Instant at, String method, String path, int code, boolean faulted) {
+    /** One request as it was answered: by a fault, or by the store; {@code body} as it was sent. */
+    record Request(Instant at, String method, String path, int code, boolean faulted, String body) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -59,16 +59,17 @@ final class FaultyApiServer implements AutoCloseable {
                     if (fault.takes(request)) {
                         MockResponse response = fault.answer.get();
                         requests.add(new Request(Instant.now(), request.getMethod(), request.getPath(),
-                                fault.code, true));
+                                fault.code, true, body(request)));
                         return response;
                     }
                 }
+                String sent = body(request);
                 MockResponse response = store.dispatch(applied(request));
                 if (response.getWebSocketListener() != null) {
                     response = response.withWebSocketUpgrade(new Closable(request.getPath(), response.getWebSocketListener()));
                 }
                 requests.add(new Request(Instant.now(), request.getMethod(), request.getPath(),
-                        response.code(), false));
+                        response.code(), false, sent));
                 return response;
             }
         };
@@ -110,6 +111,10 @@ final class FaultyApiServer implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    private static String body(RecordedRequest request) {
+        return request.getBody() == null ? "" : new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** RFC 7386: objects merged key by key, null removes, anything else (lists too) replaces. */

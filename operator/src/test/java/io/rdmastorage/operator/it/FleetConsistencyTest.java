@@ -9,7 +9,7 @@ import io.rdmastorage.operator.api.RdmaStorageNode;
 import io.rdmastorage.operator.api.RdmaStorageProfile;
 import io.rdmastorage.probe.testing.FixtureHost;
 import io.rdmastorage.probe.testing.RdmaFixtures;
-import io.rdmastorage.testing.NodeLabels;
+import io.rdmastorage.testing.ContendedEdits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -87,7 +87,7 @@ class FleetConsistencyTest {
                 .anySatisfy(e -> assertThat(e.getType()).isEqualTo("Warning"));
 
         // n-6 leaves the selection: its firmware is no longer counted, nor named
-        NodeLabels.set(env.admin, "n-6", GpuPool.LABEL, null);
+        ContendedEdits.label(env.admin, "n-6", GpuPool.LABEL, null);
         await("n-6's values gone", WAIT, () -> firmwareCounts().equals(List.of(FIRMWARE + "=4", OLD_FIRMWARE + "=1")));
         assertThat(fleetConsistent().orElseThrow().getMessage()).doesNotContain("n-6").contains("n-3").contains("n-4");
 

@@ -9,6 +9,7 @@ import io.rdmastorage.operator.api.StorageNodeName;
 import io.rdmastorage.operator.config.AcceptanceBounds;
 import io.rdmastorage.operator.config.OperatorConfig;
 import io.rdmastorage.probe.testing.FixtureHost;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.LocalControlPlane;
 import io.rdmastorage.testing.ProbeLauncher;
 import io.rdmastorage.testing.OperatorRbac;
@@ -263,18 +264,6 @@ final class OperatorEnvironment implements AutoCloseable {
      * its finalizer) and may do so between the read and the write.
      */
     public void editProfile(String name, java.util.function.Consumer<RdmaStorageProfile> edit) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                admin.resources(RdmaStorageProfile.class).withName(name).edit(p -> {
-                    edit.accept(p);
-                    return p;
-                });
-                return;
-            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-                if (e.getCode() != 409 || attempt == 5) {
-                    throw e;
-                }
-            }
-        }
+        ContendedEdits.edit(admin.resources(RdmaStorageProfile.class).withName(name), edit);
     }
 }

@@ -4,8 +4,8 @@ import static io.rdmastorage.operator.it.OperatorEnvironment.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.rdmastorage.testing.ContendedEdits;
 import io.rdmastorage.testing.OperatorRbac;
-import io.rdmastorage.testing.NodeLabels;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +52,7 @@ class ProfileEventsTest {
 
         env.grant(shipped);
         // after its last retry JOSDK waits for an event: a node label of no concern to the operator
-        NodeLabels.set(env.admin, "e1", "rdmastorage.test/touched", "yes");
+        ContendedEdits.label(env.admin, "e1", "rdmastorage.test/touched", "yes");
         await("profile Ready True", WAIT, () -> "True".equals(ready()));
         // the reconciles that the status write itself and the last ones set off
         Thread.sleep(5_000);
