@@ -13,12 +13,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +30,6 @@ import org.slf4j.LoggerFactory;
 final class SimulatedKubelet {
 
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubelet.class);
-    /** How long a status write is retried while the API server cannot take it (a restart takes seconds). */
-    static final Duration STATUS_RETRY = Duration.ofSeconds(60);
     private static final String DEFAULT_TERMINATION_PATH = "/dev/termination-log";
 
     /** The kubelet's view of its node and of the run it is doing, both owned by the cluster. */
@@ -222,29 +218,14 @@ final class SimulatedKubelet {
                 .build();
         // as a kubelet's status manager does, a write the API server could not take (down, restarting,
         // overloaded) is sent again until it is taken or the node stops
-        long deadline = System.nanoTime() + STATUS_RETRY.toNanos();
-        while (true) {
-            RuntimeException failure;
-            try {
-                HttpResponse<byte[]> response = http.sendAsync(request, byte[].class).get();
-                if (response.code() == 404 || response.code() == 409) {
-                    return; // the pod is gone or was replaced; nothing left to report
-                }
-                if (response.isSuccessful()) {
-                    return;
-                }
-                failure = new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
-                        + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
-                if (response.code() < 500 && response.code() != 429) {
-                    throw failure;
-                }
-            } catch (ExecutionException e) {
-                failure = KubernetesClientException.launderThrowable(e.getCause());
+        ApiOutageRetry.untilAnswered(() -> {
+            HttpResponse<byte[]> response = http.sendAsync(request, byte[].class).get();
+            // a 404 or 409: the pod is gone or was replaced; nothing left to report
+            if (response.isSuccessful() || response.code() == 404 || response.code() == 409) {
+                return response;
             }
-            if (System.nanoTime() > deadline || !node.stillRunning()) {
-                throw failure;
-            }
-            Thread.sleep(500);
-        }
+            throw new KubernetesClientException("pod status patch of " + pod.getMetadata().getName() + ": HTTP "
+                    + response.code() + " " + new String(response.body(), StandardCharsets.UTF_8), response.code(), null);
+        }, node::stillRunning);
     }
 }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -69,26 +68,15 @@ public final class VolumeFileResolver implements PodFileResolver {
 
     /**
      * As a kubelet's volume manager does, a read the API server could not answer (down, restarting,
-     * overloaded) is tried again for up to {@link SimulatedKubelet#STATUS_RETRY}: the container starts
-     * once its volume is set up, it is not dropped (a restart test lost a probe pod to one such read).
+     * overloaded) is tried again ({@link ApiOutageRetry}): the container starts once its volume is
+     * set up, it is not dropped (a restart test lost a probe pod to one such read).
      */
     private ConfigMap readConfigMap(String namespace, String name) {
-        long deadline = System.nanoTime() + SimulatedKubelet.STATUS_RETRY.toNanos();
-        while (true) {
-            try {
-                return client.configMaps().inNamespace(namespace).withName(name).get();
-            } catch (KubernetesClientException e) {
-                boolean unanswered = e.getCode() == 0 || e.getCode() >= 500 || e.getCode() == 429;
-                if (!unanswered || System.nanoTime() > deadline) {
-                    throw e;
-                }
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while reading ConfigMap " + name, e);
-            }
+        try {
+            return ApiOutageRetry.untilAnswered(() -> client.configMaps().inNamespace(namespace).withName(name).get(), () -> true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading ConfigMap " + name, e);
         }
     }
 
